@@ -1,0 +1,150 @@
+import { clientCredentialsAuth, keyPairAuth, passwordAuth, tokenAuth } from '../auth.js';
+import { secret, text, type AdapterSource } from '../model.js';
+import { apiHost, baseUrl } from './shared.js';
+
+/** Data protection (DLP, DAM), secure web gateways, certificate authorities and internet-exposure search engines. */
+export const dataSecurity: AdapterSource[] = [
+  {
+    slug: 'symantec-dlp', name: 'Symantec Data Loss Prevention', vendor: 'Broadcom (Symantec)', website: 'https://www.broadcom.com/products/cybersecurity/information-protection/data-loss-prevention', beta: true,
+    description: 'Endpoints and users that appear in incidents of the Symantec DLP Enforce Server (REST API v2).',
+    groups: ['dlp'], categories: ['device', 'user'], engine: 'http',
+    location: [baseUrl('The Enforce Server URL.', 'https://dlp-enforce.corp.example.com', 'Enforce Server URL')],
+    auth: [passwordAuth({ title: 'Enforce user', description: 'HTTP Basic on /ProtectManager/webservices/v2.', userDescription: 'An Enforce user with a role that can view incidents and use web services (role\\user notation for role-scoped logins).', userExample: 'APIRole\\svc-cartograph', passwordDescription: 'That user\'s password.' })],
+    guide: {
+      prerequisites: ['Symantec DLP 15.8 or later (incident REST API v2).'],
+      grant: ['In the Enforce console create a role with Incident Access (view) and the Web services: Incident Reporting privilege, and a user in that role.'],
+      collects: ['From /ProtectManager/webservices/v2/incidents: the endpoint machine name, IP and user of each incident, with policy, severity and detection date.'],
+      troubleshooting: [['401', 'Log in as role\\user when the user has several roles.']],
+    },
+  },
+  {
+    slug: 'force-point', name: 'Forcepoint DLP', vendor: 'Forcepoint', website: 'https://www.forcepoint.com/product/dlp-data-loss-prevention', beta: true,
+    description: 'Endpoints and users seen in Forcepoint DLP incidents, from the Forcepoint Security Manager REST API.',
+    groups: ['dlp'], categories: ['device', 'user'], engine: 'http',
+    location: [baseUrl('The Forcepoint Security Manager URL (port 9443).', 'https://fsm.corp.example.com:9443', 'Security Manager URL')],
+    auth: [passwordAuth({ type: 'refresh_token_login', title: 'Application administrator', description: 'POST /dlp/rest/v1/auth/refresh-token with username and password headers, then an access token.', userDescription: 'An application-type administrator created for the REST API.', userExample: 'svc-cartograph', passwordDescription: 'That administrator\'s password.' })],
+    guide: {
+      prerequisites: ['Forcepoint DLP 8.8 or later.'],
+      grant: ['In the Security Manager open Global Settings → General → Administrators → Add Local Account, type Application, with the Data Security module permission to view incidents.'],
+      collects: ['Incidents from /dlp/rest/v1/incidents: source endpoint host name and IP, user, channel, policy, severity, date.'],
+      troubleshooting: [['403', 'Only Application-type accounts may use the REST API.']],
+    },
+  },
+  {
+    slug: 'imperva-dam', name: 'Imperva Data Activity Monitoring', vendor: 'Thales (Imperva)', website: 'https://www.imperva.com/products/data-activity-monitoring/', beta: true,
+    description: 'Monitored database servers and services, and the agents on them, from the Imperva SecureSphere / DAM Management Server (MX).',
+    groups: ['dam'], categories: ['device', 'service'], engine: 'http',
+    location: [baseUrl('The MX Management Server URL (port 8083).', 'https://imperva-mx.corp.example.com:8083', 'MX URL')],
+    auth: [passwordAuth({ type: 'session_login', title: 'MX user', description: 'POST /SecureSphere/api/v1/auth/session with Basic; the session cookie is sent afterwards.', userDescription: 'An MX user with a read-only role.', userExample: 'svc-cartograph', passwordDescription: 'That user\'s password.' })],
+    guide: {
+      prerequisites: ['SecureSphere / DAM 13 or later with the MX REST API.'],
+      grant: ['In the MX open Admin → Users & Permissions and create a user with a read-only role over the sites.'],
+      collects: ['Sites, server groups and database services (/conf/sites, /conf/serverGroups, /conf/dbServices): server IPs, DB type and ports; agents (/conf/agents): host name, IP, OS, version, status.'],
+      troubleshooting: [['"IMP-10005 session expired"', 'Cartograph opens a new session once and retries.']],
+    },
+  },
+  {
+    slug: 'code42', name: 'Code42 Incydr', vendor: 'Mimecast (Code42)', website: 'https://www.code42.com', docs_url: 'https://developer.code42.com', beta: true,
+    description: 'Users and their devices from Code42 Incydr (insider-risk DLP).',
+    groups: ['dlp', 'backup'], categories: ['user', 'device'], engine: 'http',
+    location: [apiHost('The API host of your Incydr console: US-1, US-2, EU-5, GOV.', ['https://api.us.code42.com', 'https://api.us2.code42.com', 'https://api.eu5.code42.com', 'https://api.gov.code42.com'], 'Console')],
+    auth: [clientCredentialsAuth({ title: 'API client', description: 'HTTP Basic with the API client ID and secret on /v1/oauth, then Bearer.', idDescription: 'The API client ID (Administration → Integrations → API Clients).', idExample: 'key-0123456789abcdef0123456789abcdef', secretDescription: 'The API client secret.' })],
+    guide: {
+      prerequisites: ['Code42 Incydr Basic, Advanced or Gov.'],
+      grant: ['Open Administration → Integrations → API Clients → Create new API client, with the Devices (read) and Users (read) permissions.'],
+      collects: ['Users (/v1/users: username, e-mail, names, active) and devices (/v1/devices: name, OS, host name, internal and external IP, agent version, last connected).'],
+      troubleshooting: [['401', 'The `Console` field does not match the tenant\'s console.']],
+    },
+  },
+  {
+    slug: 'netskope', name: 'Netskope', vendor: 'Netskope', website: 'https://www.netskope.com', docs_url: 'https://docs.netskope.com/en/rest-api-v2-overview-312207.html', beta: true,
+    description: 'Devices with the Netskope Client and their users, from the Netskope tenant.',
+    groups: ['web_security'], categories: ['device', 'user'], engine: 'http',
+    location: [baseUrl('Your tenant URL: https://<tenant>.goskope.com.', 'https://acme.goskope.com', 'Tenant URL')],
+    auth: [tokenAuth({ title: 'REST API v2 token', description: 'Sent in the Netskope-Api-Token header.', fieldTitle: 'API token', fieldDescription: 'A v2 token from Settings → Tools → REST API v2 → New Token, with read access to the client-status endpoint.', example: '0a1b2c3d4e5f60718293a4b5c6d7e8f9' })],
+    guide: {
+      prerequisites: ['A Netskope tenant with the Netskope Client deployed.'],
+      grant: ['Open Settings → Tools → REST API v2 → New Token, add the client status (devices) endpoint with Read privilege, and choose an expiry.'],
+      collects: ['Devices: host name, serial number, OS and version, MAC addresses, client version and status, steering config, user e-mail, last event.'],
+      troubleshooting: [['403', 'The token lacks the endpoint or has expired.']],
+    },
+  },
+  {
+    slug: 'zscaler', name: 'Zscaler Internet Access', vendor: 'Zscaler', website: 'https://www.zscaler.com/products-and-solutions/zscaler-internet-access', docs_url: 'https://help.zscaler.com/zia/getting-started-zia-api',
+    description: 'Users (and their departments and groups) of Zscaler Internet Access.',
+    groups: ['web_security'], categories: ['user'], engine: null,
+    location: [apiHost('The ZIA cloud of your organisation (zscaler.net, zscalerone.net, zscalertwo.net, zscalerthree.net, zscloud.net, zscalerbeta.net, zscalergov.net).', ['https://zsapi.zscaler.net', 'https://zsapi.zscalerone.net', 'https://zsapi.zscalertwo.net', 'https://zsapi.zscalerthree.net', 'https://zsapi.zscloud.net', 'https://zsapi.zscalerbeta.net', 'https://zsapi.zscalergov.net'], 'Cloud')],
+    auth: [{ type: 'legacy_api_key', title: 'API key and administrator', description: 'POST /api/v1/authenticatedSession with the obfuscated API key and timestamp.', fields: [text('username', 'Username', 'A ZIA administrator with a read-only role and API access.', ['svc-cartograph@acme.com']), secret('password', 'Password', 'That administrator\'s password.', 'correct-horse-battery-staple'), secret('api_key', 'API key', 'The organisation API key (Administration → Cloud Service API Security → Cloud Service API Key).', 'AbCdEfGhIjKl')] }],
+    guide: {
+      prerequisites: ['ZIA with API access (subscription-dependent).', 'The API key must be obfuscated with a timestamp before each login, which Cartograph\'s engines do not do yet: this adapter can be configured but not fetched yet.'],
+      grant: ['Create an admin role with read-only permissions and API access, and an administrator with it (Administration → Administrator Management).'],
+      collects: ['Users from /api/v1/users: name, e-mail, department, groups, comments.'],
+      troubleshooting: [['"AUTHENTICATION_FAILED"', 'The clock of the Cartograph host is skewed; the obfuscation depends on it.']],
+    },
+  },
+  {
+    slug: 'cisco-umbrella', name: 'Cisco Umbrella', vendor: 'Cisco', website: 'https://umbrella.cisco.com', docs_url: 'https://developer.cisco.com/docs/cloud-security/',
+    description: 'Roaming computers (Umbrella roaming client / Secure Client module) registered with Cisco Umbrella.',
+    groups: ['web_security'], categories: ['device'], engine: 'http',
+    location: [],
+    auth: [clientCredentialsAuth({ title: 'API key', description: 'Client credentials at https://api.umbrella.com/auth/v2/token.', idTitle: 'API key', idDescription: 'The API Key (Admin → API Keys → Add).', idExample: '0a1b2c3d4e5f60718293a4b5c6d7e8f9', secretTitle: 'Key secret', secretDescription: 'The Key Secret shown once.' })],
+    guide: {
+      prerequisites: ['Umbrella DNS Security or SIG.'],
+      grant: ['Open Admin → API Keys → Add, scope Deployments → Roaming Computers: Read-Only, and an expiry date.'],
+      collects: ['Roaming computers from /deployments/v2/roamingcomputers: device id, name, OS version, agent version, status, last sync, internal and external IPs.'],
+      troubleshooting: [['403', 'The key lacks the Deployments read scope.']],
+    },
+  },
+  {
+    slug: 'digicert', name: 'DigiCert CertCentral', vendor: 'DigiCert', website: 'https://www.digicert.com/certcentral', docs_url: 'https://dev.digicert.com/en/certcentral-apis/services-api.html',
+    description: 'Certificates ordered through DigiCert CertCentral, with their status and expiry.',
+    groups: ['certificate_management'], categories: ['certificate'], engine: 'http',
+    location: [apiHost('The CertCentral instance: US or Europe.', ['https://www.digicert.com/services/v2', 'https://certcentral.digicert.eu/services/v2'], 'Instance')],
+    auth: [tokenAuth({ type: 'api_key', title: 'API key', description: 'Sent in the X-DC-DEVKEY header.', field: 'api_key', fieldTitle: 'API key', fieldDescription: 'A key from Automation → API Keys → Add API Key, with the View Only restriction.', example: 'ABCD1234EFGH5678IJKL9012MNOP3456QRST7890UVWXYZ' })],
+    guide: {
+      prerequisites: ['A CertCentral account.'],
+      grant: ['Open Automation → API Keys → Add API Key, for a user, with API key restrictions set to View Only.'],
+      collects: ['Orders and certificates from /order/certificate: common name, SANs, serial number, product, organisation, status, valid from and until, signature hash, key size.'],
+      troubleshooting: [['"invalid_api_key"', 'The key was revoked or belongs to the other instance.']],
+    },
+  },
+  {
+    slug: 'venafi', name: 'CyberArk Certificate Manager (Venafi TLS Protect Cloud)', vendor: 'CyberArk (Venafi)', website: 'https://venafi.com', docs_url: 'https://developer.venafi.com/tlsprotectcloud/reference', beta: true,
+    description: 'Certificates discovered and managed by Venafi TLS Protect Cloud.',
+    groups: ['certificate_management'], categories: ['certificate'], engine: 'http',
+    location: [apiHost('The region of the tenant: US, EU, AU, UK, SG, CA.', ['https://api.venafi.cloud', 'https://api.venafi.eu', 'https://api.au.venafi.cloud', 'https://api.uk.venafi.cloud', 'https://api.sg.venafi.cloud', 'https://api.ca.venafi.cloud'])],
+    auth: [tokenAuth({ type: 'api_key', title: 'API key', description: 'Sent in the tppl-api-key header.', field: 'api_key', fieldTitle: 'API key', fieldDescription: 'The API key of a user with the Resource Owner or Guest role (Preferences → API Keys).', example: '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d' })],
+    guide: {
+      prerequisites: ['A TLS Protect Cloud tenant.'],
+      grant: ['Use a service account or user with the Guest (read-only) role and copy its API key.'],
+      collects: ['Certificates from /outagedetection/v1/certificatesearch: subject, SANs, issuer, serial, fingerprint, validity, key, application, installations.'],
+      troubleshooting: [['401', 'The `Region` field does not match the tenant.']],
+    },
+  },
+  {
+    slug: 'shodan', name: 'Shodan', vendor: 'Shodan', website: 'https://www.shodan.io', docs_url: 'https://developer.shodan.io/api',
+    description: 'Your internet-facing hosts and services as Shodan sees them, for the networks you list.',
+    groups: ['attack_surface'], categories: ['device', 'service', 'vulnerability'], engine: 'http',
+    location: [text('query', 'Search query', 'A Shodan search limited to your own assets, e.g. net:203.0.113.0/24 or org:"Acme Corp".', ['net:203.0.113.0/24'])],
+    auth: [tokenAuth({ type: 'api_key', title: 'API key', description: 'Sent as the key parameter.', field: 'api_key', fieldTitle: 'API key', fieldDescription: 'The API key from your Shodan account page.', example: 'AbCdEfGhIjKlMnOpQrStUvWxYz012345' })],
+    guide: {
+      prerequisites: ['A Shodan membership or API plan (search filters such as net: need one; every page of results uses query credits).'],
+      grant: ['Copy the API key from account.shodan.io.'],
+      collects: ['Banners from /shodan/host/search: IP, host names, domains, ports, transport, product and version, SSL certificate, CVEs (vulns), location, last update.'],
+      troubleshooting: [['403 "Access denied"', 'The plan does not allow that filter.'], ['"Insufficient query credits"', 'Narrow the `Search query` field or wait for the monthly reset.']],
+    },
+  },
+  {
+    slug: 'censys', name: 'Censys Search', vendor: 'Censys', website: 'https://censys.com', docs_url: 'https://search.censys.io/api',
+    description: 'Internet-facing hosts and services from Censys Search for your networks and names.',
+    groups: ['attack_surface'], categories: ['device', 'service'], engine: 'http',
+    location: [text('query', 'Search query', 'A Censys hosts query limited to your assets, e.g. ip: 203.0.113.0/24 or dns.names: example.com.', ['ip: 203.0.113.0/24'])],
+    auth: [keyPairAuth({ title: 'API ID and secret', description: 'HTTP Basic against https://search.censys.io/api/v2.', idName: 'api_id', idTitle: 'API ID', idDescription: 'The API ID from your account (My Account → API).', idExample: '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d', secretName: 'api_secret', secretTitle: 'API secret', secretDescription: 'The API secret.' })],
+    guide: {
+      prerequisites: ['A Censys Search account (free accounts have low monthly query quotas).'],
+      grant: ['Copy the API ID and secret from My Account → API.'],
+      collects: ['Hosts from /v2/hosts/search: IP, services (port, service name, transport, software), DNS names, autonomous system, location, last updated.'],
+      troubleshooting: [['429', 'The quota is used up; Censys resets it monthly.']],
+    },
+  },
+];

@@ -1,0 +1,128 @@
+import { passwordAuth } from '../auth.js';
+import { choice, flag, integer, list, multiline, optionalText, text, type AdapterSource, type Field, type JsonSchema } from '../model.js';
+import { port } from './shared.js';
+
+/** Files, SQL databases and Cartograph's own active scanners: the code engines. */
+
+const entityChoice = choice('entity', 'Records are', 'Which inventory each row feeds.', ['device', 'user', 'application', 'vulnerability', 'certificate', 'service']);
+
+const columnMap: Field = {
+  name: 'column_map', required: false,
+  schema: { type: 'object', title: 'Column mapping', description: 'Source column (or JSON key path) → Cartograph field, e.g. "Computer Name" → Hostname. Unmapped columns are kept under Specifics.<adapter>.', additionalProperties: { type: 'string', minLength: 1 }, default: {}, examples: [{ 'Computer Name': 'Hostname', 'IP': 'IpAddresses', 'Serial': 'SerialNumber' }] },
+};
+
+/** Where the file comes from: uploaded once, fetched from a URL on every discovery, or read from the Cartograph server's disk. */
+function fileSource(extensionHint: string, exampleUrl: string): Field {
+  const branch = (type: string, title: string, description: string, properties: Record<string, JsonSchema>, required: string[]): JsonSchema => ({
+    type: 'object', title, description, required: ['source_type', ...required],
+    properties: { source_type: { type: 'string', const: type, title: 'File source', description: title, examples: [type] }, ...properties },
+  });
+  return {
+    name: 'source', required: true,
+    schema: {
+      type: 'object', title: 'File source', description: `Where the ${extensionHint} file comes from.`, examples: [{ source_type: 'url', file_url: exampleUrl }],
+      oneOf: [
+        branch('upload', 'Uploaded file', 'A file uploaded with the form; the same content is read on every discovery until you upload a new one.', { file: { type: 'string', minLength: 1, title: 'File', description: `The ${extensionHint} file.`, 'x-widget': 'file', examples: ['data:text/plain;name=devices.csv;base64,SG9zdG5hbWUsSVAKV1MtMDA0MiwxMC4xLjIuMwo='] } }, ['file']),
+        branch('url', 'Download from a URL', 'Fetched over HTTPS on every discovery.', { file_url: { type: 'string', format: 'uri', pattern: '^https?://', title: 'File URL', description: 'The URL to download.', examples: [exampleUrl] }, authorization_header: { type: 'string', title: 'Authorization header', description: 'Optional value sent as the Authorization header, e.g. Bearer <token>.', 'x-secret': true } }, ['file_url']),
+        branch('path', 'File on the Cartograph server', 'A path readable by the Cartograph process (for example a share mounted on the server).', { file_path: { type: 'string', minLength: 1, pattern: '^/', title: 'File path', description: 'Absolute path on the Cartograph server.', examples: [`/srv/exports/inventory.${extensionHint.toLowerCase()}`] } }, ['file_path']),
+      ],
+    },
+  };
+}
+
+const fileGuide = (format: string, specifics: string[], troubles: Array<[string, string]>): AdapterSource['guide'] => ({
+  prerequisites: [`A ${format} export from the system you want to import (one row or object per record), or a URL or server path where such an export is refreshed.`],
+  grant: ['Nothing on a vendor side; for a URL source, a read-only token on the server that hosts the file, pasted into the `Authorization header` field.'],
+  collects: [...specifics, 'Each record feeds the inventory chosen in the `Records are` field; mapped columns become Cartograph fields, all columns are kept under Specifics.'],
+  troubleshooting: troubles,
+});
+
+const scannerTargetPattern = (() => {
+  const octet = '(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
+  const ip = `${octet}(\\.${octet}){3}`;
+  const one = `${ip}(/(3[0-2]|[12]\\d|[89])|-${ip})?`;
+  return `^\\s*${one}(\\s*,\\s*${one})*\\s*$`;
+})();
+
+const portList = '^\\s*\\d{1,5}(-\\d{1,5})?(\\s*,\\s*\\d{1,5}(-\\d{1,5})?)*\\s*$';
+
+export const dataSources: AdapterSource[] = [
+  {
+    slug: 'csvfile', name: 'CSV file', vendor: 'Cartograph', website: 'https://www.rfc-editor.org/rfc/rfc4180', docs_url: 'https://www.rfc-editor.org/rfc/rfc4180',
+    description: 'Records from a CSV file: an export of any system that has no adapter yet.',
+    groups: ['file'], categories: ['device', 'user', 'application', 'vulnerability', 'certificate', 'service'], engine: 'csv',
+    location: [fileSource('CSV', 'https://files.corp.example.com/exports/devices.csv')],
+    options: [entityChoice, choice('delimiter', 'Delimiter', 'Column separator: comma, semicolon, tab or pipe.', [',', ';', '\t', '|']), choice('encoding', 'Encoding', 'Text encoding of the file.', ['utf-8', 'utf-16le', 'windows-1252']), flag('has_header', 'First row is a header', 'Column names are taken from the first row; otherwise columns are named column_1, column_2…', true), columnMap],
+    guide: fileGuide('CSV', ['Every data row of the file (RFC 4180 quoting; a BOM is ignored).'], [['"Invalid Record Length"', 'A row has more or fewer columns than the header: check the `Delimiter` field and quoting.'], ['Garbled accents', 'Choose the right value in the `Encoding` field (Excel on Windows often writes windows-1252).']]),
+  },
+  {
+    slug: 'jsonfile', name: 'JSON file', vendor: 'Cartograph', website: 'https://www.json.org', docs_url: 'https://www.rfc-editor.org/rfc/rfc8259',
+    description: 'Records from a JSON (or JSON Lines) file: an array of objects, or an array under a key.',
+    groups: ['file'], categories: ['device', 'user', 'application', 'vulnerability', 'certificate', 'service'], engine: 'json',
+    location: [fileSource('JSON', 'https://files.corp.example.com/exports/devices.json')],
+    options: [entityChoice, optionalText('records_path', 'Records path', 'Dot path to the array of records, e.g. data.items; empty when the file is an array (or JSON Lines).', ['data.items']), columnMap],
+    guide: fileGuide('JSON', ['Every object of the array at the `Records path` field (or every line of a JSON Lines file); nested keys are addressed with dots in the mapping.'], [['"Unexpected token"', 'The file is not valid JSON; JSON Lines files must have one object per line.'], ['No records', 'The `Records path` field does not point to an array.']]),
+  },
+  {
+    slug: 'xlsxfile', name: 'Excel (XLSX) file', vendor: 'Cartograph', website: 'https://www.ecma-international.org/publications-and-standards/standards/ecma-376/', docs_url: 'https://www.ecma-international.org/publications-and-standards/standards/ecma-376/',
+    description: 'Records from a worksheet of an Excel workbook (.xlsx).',
+    groups: ['file'], categories: ['device', 'user', 'application', 'vulnerability', 'certificate', 'service'], engine: 'xlsx',
+    location: [fileSource('XLSX', 'https://files.corp.example.com/exports/assets.xlsx')],
+    options: [entityChoice, optionalText('sheet', 'Worksheet', 'The worksheet name; empty for the first sheet.', ['Assets']), integer('header_row', 'Header row', 'The row number that holds the column names.', [1, 1000], 1), columnMap],
+    guide: fileGuide('XLSX', ['Every row below the header row of the chosen worksheet; dates are read as dates, formulas as their cached values.'], [['"Worksheet not found"', 'Check the `Worksheet` field (names are case-sensitive).'], ['.xls files', 'The old binary format is not supported: save as .xlsx.']]),
+  },
+  {
+    slug: 'sqladapter', name: 'SQL database', vendor: 'Cartograph', website: 'https://www.postgresql.org', docs_url: 'https://www.postgresql.org/docs/current/sql-select.html',
+    description: 'Records returned by a read-only SQL query you write, from a PostgreSQL, MySQL/MariaDB or Microsoft SQL Server database.',
+    groups: ['database'], categories: ['device', 'user', 'application', 'vulnerability', 'certificate', 'service'], engine: 'sql',
+    location: [
+      choice('dialect', 'Database type', 'The database server: PostgreSQL, MySQL/MariaDB or Microsoft SQL Server.', ['postgresql', 'mysql', 'mssql']),
+      text('host', 'Host', 'Host name or IP address of the database server.', ['db01.corp.example.com']),
+      port(5432, 'Port (PostgreSQL 5432, MySQL/MariaDB 3306, SQL Server 1433).'),
+      text('database', 'Database', 'The database name.', ['cmdb']),
+    ],
+    auth: [passwordAuth({ title: 'Database user', description: 'Password authentication.', userDescription: 'A database user with SELECT on the queried tables only.', userExample: 'cartograph_ro', passwordDescription: 'That user\'s password.' })],
+    options: [multiline('query', 'Query', 'One SELECT statement; every row becomes a record and column names become field names (alias them to Cartograph fields, e.g. AS "Hostname").', ['SELECT name AS "Hostname", ip AS "IpAddresses", serial AS "SerialNumber" FROM assets WHERE retired = false'], { widget: 'code' }), entityChoice, choice('tls_mode', 'TLS', 'require (encrypt, verify per the network settings), prefer (encrypt when offered) or disable.', ['require', 'prefer', 'disable'])],
+    network: 'tls',
+    guide: {
+      prerequisites: ['Network access from Cartograph to the database port.', 'The PostgreSQL driver is built in; MySQL/MariaDB and SQL Server connections need their Node.js drivers, which are not installed in this build yet.'],
+      grant: ['Create a login that can only read: PostgreSQL: CREATE ROLE cartograph_ro LOGIN PASSWORD \'…\'; GRANT SELECT ON assets TO cartograph_ro;', 'MySQL/MariaDB: CREATE USER \'cartograph_ro\'@\'%\' IDENTIFIED BY \'…\'; GRANT SELECT ON cmdb.assets TO \'cartograph_ro\'@\'%\';', 'SQL Server: CREATE LOGIN cartograph_ro WITH PASSWORD = \'…\'; CREATE USER cartograph_ro FOR LOGIN cartograph_ro; ALTER ROLE db_datareader ADD MEMBER cartograph_ro;'],
+      collects: ['Every row of the `Query` field, run in a read-only transaction with a statement timeout; the rows feed the inventory in the `Records are` field.'],
+      troubleshooting: [['"permission denied for table"', 'Grant SELECT on that table to the user.'], ['"no pg_hba.conf entry"', 'PostgreSQL does not accept the Cartograph host: add a hostssl line for it.'], ['Query rejected as not read-only', 'Only one SELECT (or WITH … SELECT) statement is accepted.']],
+    },
+  },
+  {
+    slug: 'network-scanner', name: 'Network scanner', vendor: 'Cartograph', website: 'https://www.rfc-editor.org/rfc/rfc793', docs_url: 'https://www.rfc-editor.org/rfc/rfc9293',
+    description: 'Hosts and open TCP ports found by Cartograph itself, scanning the address ranges you list.',
+    groups: ['network', 'attack_surface'], categories: ['device', 'service'], engine: 'network-scanner',
+    location: [text('targets', 'Targets', 'Comma-separated IPv4 addresses, each optionally with a CIDR suffix from /8 to /32 or a range to another address, e.g. 10.0.0.0/24, 10.1.0.10-10.1.0.50.', ['10.0.0.0/24, 10.1.0.10-10.1.0.50'], { rules: 'required|scanner_target', pattern: scannerTargetPattern })],
+    options: [
+      text('ports', 'Ports', 'TCP ports or ranges to probe with a connect scan.', ['22,80,443,445,3389,8080-8090'], { pattern: portList, default: '22,80,135,139,443,445,3389,5985,8080,8443', required: false }),
+      integer('rate', 'Rate (probes per second)', 'Upper bound on connection attempts per second, so the scan does not trip IDS thresholds or overload firewalls.', [1, 10000], 200),
+      integer('probe_timeout_ms', 'Probe timeout (ms)', 'How long to wait for a TCP handshake before a port counts as closed or filtered.', [100, 10000], 1500),
+      flag('resolve_hostnames', 'Resolve host names', 'Look up the PTR record of every responding address.', true),
+      list('exclude', 'Exclusions', 'Addresses or CIDRs never to probe (printers, fragile OT devices).', ['10.0.0.1', '10.0.0.128/25']),
+    ],
+    network: 'none',
+    guide: {
+      prerequisites: ['Routing from the Cartograph host to the target ranges; firewalls between them decide what can be seen.', 'Written approval from the owners of the networks: scanning can alert intrusion detection and, rarely, upset fragile devices.'],
+      grant: ['Nothing to grant: the scan needs no credentials. Tell the security operations team the Cartograph host address and scan window, and allow-list it in IDS/IPS if agreed.'],
+      collects: ['For every address that answers on at least one port: IP, reverse-DNS host name, open TCP ports, and the time it was seen; each open port becomes a service record.'],
+      troubleshooting: [['No hosts found', 'A firewall drops the probes, or the `Targets` field names the wrong range; test from the Cartograph host with a TCP connection to a known port.'], ['Scan too slow', 'Raise the `Rate (probes per second)` field or narrow the `Ports` field.'], ['Alerts in the IDS', 'Lower the rate and agree on an allow-list entry.']],
+    },
+  },
+  {
+    slug: 'tls-scanner', name: 'TLS certificate scanner', vendor: 'Cartograph', website: 'https://www.rfc-editor.org/rfc/rfc8446', docs_url: 'https://www.rfc-editor.org/rfc/rfc5280',
+    description: 'Certificates served by TLS endpoints, collected by Cartograph connecting to each host and port you list.',
+    groups: ['certificate_management', 'attack_surface'], categories: ['certificate', 'service'], engine: 'tls-scanner',
+    location: [list('targets', 'Targets', 'Host names, IP addresses or CIDR ranges, optionally with :port (e.g. www.example.com:8443).', ['www.example.com', '10.0.5.0/28', 'mail.example.com:465'])],
+    options: [text('ports', 'Ports', 'Ports tried for targets without an explicit port.', ['443,8443,636,993,995,465'], { pattern: portList, default: '443', required: false }), integer('concurrency', 'Parallel connections', 'How many handshakes run at once.', [1, 256], 32), integer('handshake_timeout_ms', 'Handshake timeout (ms)', 'How long one TLS handshake may take.', [500, 30000], 5000)],
+    network: 'none',
+    guide: {
+      prerequisites: ['Routing from the Cartograph host to the targets.'],
+      grant: ['Nothing to grant: the scanner performs a TLS handshake and reads the served chain, it sends no credentials.'],
+      collects: ['Per endpoint: the leaf certificate (subject, SANs, issuer, serial, validity, key type and size, signature algorithm, SHA-256 fingerprint), the chain, the negotiated TLS version and cipher, and whether the chain validates for the host name.'],
+      troubleshooting: [['Handshake timeout', 'The port is filtered, or the service speaks STARTTLS rather than implicit TLS.'], ['Wrong certificate for a name', 'The server needs SNI: list it by host name in the `Targets` field, not by IP.']],
+    },
+  },
+];

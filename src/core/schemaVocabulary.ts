@@ -1,0 +1,66 @@
+import type { Ajv, FormatDefinition, KeywordDefinition } from 'ajv';
+
+/** The closed `x-` vocabulary of schemas/README.md: keyword → JSON Schema of its value. */
+export const vocabularyKeywords: Record<string, object> = {
+  'x-secret': { const: true },
+  'x-order': { type: 'integer' },
+  'x-group': { type: 'string', minLength: 1 },
+  'x-widget': {
+    enum: ['text', 'textarea', 'password', 'select', 'multiselect', 'checkbox', 'file', 'code', 'permissions', 'adapters', 'groups'],
+  },
+  'x-list': { const: true },
+  'x-rules': { type: 'string', minLength: 1 },
+  'x-unique': { const: true },
+  'x-resource': {
+    type: 'object',
+    required: ['path', 'scope', 'permissions'],
+    additionalProperties: false,
+    properties: {
+      path: { type: 'string', pattern: '^(/[a-z0-9-]+)+$' },
+      scope: { enum: ['tenant', 'global'] },
+      permissions: {
+        type: 'object',
+        required: ['view', 'add', 'change', 'delete'],
+        additionalProperties: false,
+        properties: Object.fromEntries(['view', 'add', 'change', 'delete'].map((action) => [action, { type: 'string', pattern: '^[a-z]+\\.[a-z_]+$' }])),
+      },
+      search: { type: 'array', items: { type: 'string' } },
+      custom: { const: true },
+    },
+  },
+};
+
+const ipv4Octet = '(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
+const ipv4Pattern = `${ipv4Octet}(\\.${ipv4Octet}){3}`;
+
+/** Formats shared by every validator; plain regular expressions so precompiled validators can inline them. */
+export const vocabularyFormats: Record<string, RegExp> = {
+  ipv4: new RegExp(`^${ipv4Pattern}$`),
+  ipv6: /^(?=.*:)[0-9a-fA-F:.]{2,45}$/,
+  mac: /^([0-9A-Fa-f]{2}[:-]){5}[0-9A-Fa-f]{2}$/,
+  cidr: new RegExp(`^${ipv4Pattern}/(3[0-2]|[12]?\\d)$`),
+  hostname: /^(?=.{1,253}$)[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,62})(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,62}))*\.?$/,
+  email: /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{1,63}$/,
+  uri: /^[a-zA-Z][a-zA-Z0-9+.-]*:[^\s]*$/,
+  'date-time': /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?$/,
+  date: /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/,
+  uuid: /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/,
+  cron: /^(\S+\s+){4}\S+$/,
+  slug: /^[a-z0-9]+(-[a-z0-9]+)*$/,
+};
+
+/** The format definitions as ajv takes them; precompiled validators import this same object. */
+export const formatDefinitions: Record<string, FormatDefinition<string>> = Object.fromEntries(
+  Object.entries(vocabularyFormats).map(([name, pattern]) => [name, { type: 'string', validate: pattern }]),
+);
+
+/** Registers Cartograph's formats and `x-` keywords; the server, the console and codegen all call it. */
+export function registerVocabulary(ajv: Ajv): Ajv {
+  for (const [name, definition] of Object.entries(formatDefinitions)) ajv.addFormat(name, definition);
+  for (const [keyword, metaSchema] of Object.entries(vocabularyKeywords)) {
+    if (ajv.getKeyword(keyword)) continue;
+    const definition: KeywordDefinition = { keyword, metaSchema };
+    ajv.addKeyword(definition);
+  }
+  return ajv;
+}

@@ -1,0 +1,20 @@
+import { loadAdapterCatalogue, type CatalogueAdapter } from './catalogue.js';
+import type { AdapterEngine } from './engine.js';
+
+/** The adapter catalogue and the engine that fetches for each adapter. */
+export type AdapterRuntime = {
+  catalogue: Map<string, CatalogueAdapter>;
+  /** The engine an adapter's connections run with, or null while it has none (such connections cannot be saved). */
+  engineFor: (adapter: CatalogueAdapter) => AdapterEngine | null;
+};
+
+/** Binds the catalogue to the available engines: `http` needs the adapter's manifest, code engines their name. */
+export function createAdapterRuntime(engines: Record<string, AdapterEngine>, catalogue = loadAdapterCatalogue()): AdapterRuntime {
+  return {
+    catalogue,
+    engineFor: (adapter) => {
+      if (!adapter.engine || (adapter.engine === 'http' && !adapter.hasManifest)) return null;
+      return engines[adapter.engine] ?? null;
+    },
+  };
+}

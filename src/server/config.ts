@@ -1,0 +1,40 @@
+import { resolve } from 'node:path';
+
+export type ServerConfig = {
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl: string | null;
+  adminUsername: string;
+  adminPassword: string | null;
+  secretKey: string | null;
+  accessTokenTtlSeconds: number;
+  passwordExpiryDays: number;
+  signInRateLimitPerMinute: number;
+  logLevel: string;
+};
+
+function integerFrom(environment: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const text = environment[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${text}"`);
+  return value;
+}
+
+/** Reads the configuration variables the README documents; a malformed value stops the start with its name. */
+export function readConfig(environment: NodeJS.ProcessEnv = process.env): ServerConfig {
+  return {
+    host: environment.HOST || '127.0.0.1',
+    port: integerFrom(environment, 'PORT', 8080),
+    dataDir: resolve(environment.CARTOGRAPH_DATA_DIR || 'data'),
+    databaseUrl: environment.DATABASE_URL || null,
+    adminUsername: environment.CARTOGRAPH_ADMIN_USERNAME || 'admin',
+    adminPassword: environment.CARTOGRAPH_ADMIN_PASSWORD || null,
+    secretKey: environment.CARTOGRAPH_SECRET_KEY || null,
+    accessTokenTtlSeconds: integerFrom(environment, 'CARTOGRAPH_TOKEN_TTL_SECONDS', 8 * 60 * 60),
+    passwordExpiryDays: integerFrom(environment, 'CARTOGRAPH_PASSWORD_EXPIRY_DAYS', 90),
+    signInRateLimitPerMinute: integerFrom(environment, 'CARTOGRAPH_SIGN_IN_RATE_LIMIT', 30),
+    logLevel: environment.LOG_LEVEL || 'info',
+  };
+}

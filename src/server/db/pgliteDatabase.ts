@@ -1,0 +1,31 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import type { Database, Queryable, Row } from './database.js';
+
+function wrap(target: Pick<PGlite, 'query' | 'exec'>): Queryable {
+  return {
+    async query<T extends Row>(text: string, params: readonly unknown[] = []) {
+      const result = await target.query<T>(text, params as unknown[]);
+      return result.rows;
+    },
+    async exec(script: string) {
+      return ((await target.exec(script)).at(-1)?.rows ?? []) as Row[];
+    },
+  };
+}
+
+/** The embedded engine: PostgreSQL compiled to WASM, one process owning a data folder (or memory when `dataDir` is null). */
+export async function openPgliteDatabase(dataDir: string | null): Promise<Database & { pglite: PGlite }> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const pglite = await PGlite.create(dataDir ?? undefined);
+  const self = wrap(pglite);
+  return {
+    engine: 'pglite',
+    pglite,
+    ...self,
+    transaction: (work) => pglite.transaction((transaction) => work(wrap(transaction))),
+    // PGlite has a single connection: every call already runs on it.
+    session: (work) => work(self),
+    close: () => pglite.close(),
+  };
+}

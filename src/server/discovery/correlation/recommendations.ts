@@ -1,0 +1,65 @@
+import type { Cluster, SourceRecord } from './correlate.js';
+import { normalizeSerial, shortHostname, valuesOf } from './identifiers.js';
+
+export type MergeRecommendation = { clusters: [number, number]; score: number; reasons: string[] };
+
+// Host names shared by more assets than this are generic ("localhost", "ubuntu"): no recommendation.
+const genericNameLimit = 10;
+
+type Summary = { names: Set<string>; ips: Set<string>; os: Set<string>; serials: Set<string>; keys: Set<string> };
+
+function summarize(cluster: Cluster, byKey: Map<string, SourceRecord>): Summary {
+  const summary: Summary = { names: new Set(), ips: new Set(), os: new Set(), serials: new Set(), keys: new Set(cluster.records) };
+  for (const key of cluster.records) {
+    const { fields } = byKey.get(key)!;
+    const name = shortHostname(fields.Hostname);
+    if (name) summary.names.add(name);
+    for (const ip of valuesOf(fields.IpAddresses)) summary.ips.add(String(ip));
+    for (const os of valuesOf(fields['OS.Type'])) summary.os.add(String(os).toLowerCase());
+    const serial = normalizeSerial(fields.SerialNumber);
+    if (serial) summary.serials.add(serial);
+  }
+  return summary;
+}
+
+const overlaps = (left: Set<string>, right: Set<string>) => [...left].some((value) => right.has(value));
+
+/**
+ * Weak evidence that two assets are one: the same short host name, more so with a shared IP address and the same
+ * operating system. Never proposed when serial numbers contradict or an analyst already split the pair.
+ */
+export function deviceMergeRecommendations(clusters: Cluster[], records: SourceRecord[], splits: [string, string][] = []): MergeRecommendation[] {
+  const byKey = new Map(records.map((record) => [record.key, record]));
+  const summaries = clusters.map((cluster) => summarize(cluster, byKey));
+  const byName = new Map<string, number[]>();
+  summaries.forEach((summary, position) => {
+    for (const name of summary.names) byName.set(name, [...(byName.get(name) ?? []), position]);
+  });
+  const seen = new Set<string>();
+  const recommendations: MergeRecommendation[] = [];
+  for (const [name, positions] of byName) {
+    if (positions.length < 2 || positions.length > genericNameLimit) continue;
+    for (let first = 0; first < positions.length; first += 1) {
+      for (const second of positions.slice(first + 1)) {
+        const pair = `${positions[first]}:${second}`;
+        const [left, right] = [summaries[positions[first]], summaries[second]];
+        if (seen.has(pair)) continue;
+        seen.add(pair);
+        if (left.serials.size && right.serials.size && !overlaps(left.serials, right.serials)) continue;
+        if (splits.some(([one, other]) => (left.keys.has(one) && right.keys.has(other)) || (left.keys.has(other) && right.keys.has(one)))) continue;
+        const reasons = [`same host name "${name}"`];
+        let score = 0.5;
+        if (overlaps(left.ips, right.ips)) {
+          score += 0.25;
+          reasons.push('a shared IP address');
+        }
+        if (overlaps(left.os, right.os)) {
+          score += 0.15;
+          reasons.push('the same operating system');
+        }
+        recommendations.push({ clusters: [positions[first], second], score: Number(score.toFixed(2)), reasons });
+      }
+    }
+  }
+  return recommendations.sort((left, right) => right.score - left.score);
+}

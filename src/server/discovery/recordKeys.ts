@@ -1,0 +1,22 @@
+import type { FetchedRecord } from '../adapters/engine.js';
+
+// Vendor fields that hold a record's own id, most specific first.
+const rawIdFields = ['id', 'uuid', 'guid', 'objectGUID', 'device_id', 'deviceId', 'sys_id', 'aid', 'agent_id', 'asset_id', 'hostId'];
+const fieldIdFields = ['AgentId', 'CloudInstanceId', 'SerialNumber', 'Hostname', 'UserPrincipalName', 'Email', 'Username', 'CveId', 'Fingerprint', 'SoftwareName'];
+
+const firstText = (value: unknown): string | null => {
+  const first = Array.isArray(value) ? value[0] : value;
+  return typeof first === 'string' || typeof first === 'number' ? String(first) : null;
+};
+
+/**
+ * A key for a record that stays the same in later discoveries, so an analyst's merge or split of it sticks:
+ * the vendor's own id when the record has one, else its strongest identifying field.
+ * Before: raw `{device_id: "4f2a"}` from connection 7; after: `"7:device:4f2a"`.
+ */
+export function recordKeyFor(connectionId: number, record: FetchedRecord, position: number): string {
+  const raw = (record.raw && typeof record.raw === 'object' ? record.raw : {}) as Record<string, unknown>;
+  const rawId = rawIdFields.map((field) => firstText(raw[field])).find((value) => value !== null);
+  const fieldId = fieldIdFields.map((field) => firstText(record.fields[field])).find((value) => value !== null);
+  return `${connectionId}:${record.entity}:${rawId ?? fieldId ?? `#${position}`}`;
+}

@@ -1,0 +1,29 @@
+import type { Queryable } from '../db/database.js';
+import type { MergedAsset, StoredRecord } from './mergeAssets.js';
+
+const batchSize = 1000;
+
+/** Writes source records in batches of a thousand rows (one statement each, all values as parameters). */
+export async function writeRecords(db: Queryable, discoveryId: number, records: StoredRecord[]): Promise<void> {
+  for (let start = 0; start < records.length; start += batchSize) {
+    const batch = records.slice(start, start + batchSize);
+    await db.query(
+      `insert into snapshot_records (discovery_id, record_key, connection_id, adapter, entity, fields)
+       select $1, * from unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::jsonb[])`,
+      [discoveryId, batch.map((record) => record.key), batch.map((record) => record.connectionId), batch.map((record) => record.adapter), batch.map((record) => record.entity), batch.map((record) => JSON.stringify(record.fields))],
+    );
+  }
+}
+
+/** Writes merged assets in batches. */
+export async function writeAssets(db: Queryable, discoveryId: number, entity: string, assets: MergedAsset[]): Promise<void> {
+  for (let start = 0; start < assets.length; start += batchSize) {
+    const batch = assets.slice(start, start + batchSize);
+    await db.query(
+      `insert into snapshot_assets (discovery_id, entity, asset_id, fields, preferred, record_keys, reasons)
+       select $1, $2, asset_id, fields, preferred, array(select jsonb_array_elements_text(record_keys)), reasons
+         from unnest($3::text[], $4::jsonb[], $5::jsonb[], $6::jsonb[], $7::jsonb[]) as batch(asset_id, fields, preferred, record_keys, reasons)`,
+      [discoveryId, entity, batch.map((asset) => asset.id), batch.map((asset) => JSON.stringify(asset.fields)), batch.map((asset) => JSON.stringify(asset.preferred)), batch.map((asset) => JSON.stringify(asset.recordKeys)), batch.map((asset) => JSON.stringify(asset.reasons))],
+    );
+  }
+}

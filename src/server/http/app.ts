@@ -1,0 +1,113 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import type { ErrorObject } from 'ajv';
+import { recordActivities } from '../activities/activityLog.js';
+import type { AppContext } from '../context.js';
+import { registerGenericResources } from '../resources/genericResources.js';
+import { registerAccountRoutes } from './areas/account.js';
+import { registerAdapterRoutes } from './areas/adapters.js';
+import { registerConnectionRoutes } from './areas/connections.js';
+import { registerConnectorRoutes } from './areas/connectors.js';
+import { registerDiscoveryRoutes } from './areas/discoveries.js';
+import { registerInventoryRoutes } from './areas/inventory.js';
+import { registerMergeRoutes } from './areas/mergeRecommendations.js';
+import { registerCompanyRoutes } from './areas/companies.js';
+import { registerConfigurationRoutes } from './areas/configurations.js';
+import { registerGroupRoutes } from './areas/groups.js';
+import { registerOpenApiRoute } from './areas/openapi.js';
+import { registerSessionRoutes } from './areas/session.js';
+import { registerUserRoutes } from './areas/users.js';
+import { detailError, fieldErrorsFromAjv, HttpError } from './errors.js';
+import { RouteCatalogue } from './routes.js';
+import { addSecurityHeaders } from './securityHeaders.js';
+import { validatorFor } from './validators.js';
+
+const consoleFolder = fileURLToPath(new URL('../../../dist/web', import.meta.url));
+export const bodyLimitBytes = 1024 * 1024;
+
+// Paths (and fields) pino must never print: tokens, passwords and anything marked secret.
+const redactedPaths = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  '*.password',
+  '*.new_password',
+  '*.old_password',
+  '*.token',
+  '*.access',
+  '*.secret',
+  '*.otp',
+];
+
+export type CartographApp = FastifyInstance & { routeCatalogue: RouteCatalogue };
+
+function handleError(error: FastifyError & { validation?: ErrorObject[] }, app: FastifyInstance) {
+  if (error instanceof HttpError) return { status: error.status, body: error.body };
+  if (error.validation) return { status: 400, body: fieldErrorsFromAjv(error.validation) };
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    // Fastify's own 4xx messages (malformed JSON, body too large, wrong media type, rate limit) hold no internals.
+    return { status, body: { detail: error.message.replace(/^FST_\w+: /, '') } };
+  }
+  app.log.error({ err: error }, 'unhandled error');
+  return { status: 500, body: { detail: 'Internal server error.' } };
+}
+
+/** The HTTP application: API routes, the built console, security headers, validation, errors and activities. */
+export type AppOptions = { logger?: boolean; logStream?: { write: (line: string) => void } };
+
+export async function buildApp(context: AppContext, options: AppOptions = {}): Promise<CartographApp> {
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : { level: context.config.logLevel, redact: { paths: redactedPaths, censor: '[redacted]' }, ...(options.logStream && { stream: options.logStream }) },
+    bodyLimit: bodyLimitBytes,
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    routerOptions: { maxParamLength: 200 },
+  });
+  // Validators are precompiled by codegen: nothing is compiled (no `new Function`) while serving.
+  app.setValidatorCompiler(({ schema }) => validatorFor((schema as { $id: string }).$id));
+  app.decorateRequest('caller', null);
+  // The API speaks JSON only: a text body is refused with 415 instead of reaching a handler as a string.
+  app.removeContentTypeParser('text/plain');
+  app.setErrorHandler((error: FastifyError, _request, reply) => {
+    const { status, body } = handleError(error, app);
+    return reply.code(status).send(body);
+  });
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not found.' }));
+  addSecurityHeaders(app);
+  recordActivities(app, context.db);
+  await app.register(fastifyRateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, limit) => detailError(429, `Too many requests. Try again in ${Math.ceil(limit.ttl / 1000)} seconds.`, 'throttled'),
+  });
+
+  const catalogue = new RouteCatalogue(app, context);
+  catalogue.add({ method: 'GET', url: '/healthz', name: 'health', summary: 'Liveness and database check', access: 'public', handler: async () => {
+    await context.db.query('select 1');
+    return { status: 'ok' };
+  } });
+  registerSessionRoutes(catalogue, context);
+  registerAccountRoutes(catalogue, context);
+  registerUserRoutes(catalogue, context);
+  registerGroupRoutes(catalogue, context);
+  registerCompanyRoutes(catalogue, context);
+  registerConfigurationRoutes(catalogue, context);
+  registerAdapterRoutes(catalogue, context);
+  registerConnectionRoutes(catalogue, context);
+  registerConnectorRoutes(catalogue, context);
+  registerDiscoveryRoutes(catalogue, context);
+  registerInventoryRoutes(catalogue, context);
+  registerMergeRoutes(catalogue, context);
+  registerGenericResources(catalogue, context);
+  registerOpenApiRoute(catalogue, context);
+
+  if (existsSync(`${consoleFolder}/index.html`)) {
+    await app.register(fastifyStatic, { root: consoleFolder, prefix: '/', wildcard: true, index: ['index.html'] });
+  }
+  return Object.assign(app, { routeCatalogue: catalogue }) as unknown as CartographApp;
+}

@@ -1,0 +1,118 @@
+import { randomBytes } from 'node:crypto';
+import { hashPassword, passwordPolicyErrors, verifyPassword } from '../../auth/passwords.js';
+import type { AppContext } from '../../context.js';
+import { issueAccess } from '../../identity/accessIssuer.js';
+import { newOtpEnrolment, sealOtpSecret, verifyOtpCode } from '../../identity/otp.js';
+import { describeUser, userById } from '../../identity/users.js';
+import { detailError, fieldError, notFound } from '../errors.js';
+import { callerOf, type RouteCatalogue } from '../routes.js';
+import { hashApiToken } from './session.js';
+
+type TokenRow = { id: number; name: string; created_at: Date; expires_at: Date | null; last_used_at: Date | null };
+
+/** The signed-in user's own account: profile, password, one-time password, API tokens. */
+export function registerAccountRoutes(routes: RouteCatalogue, context: AppContext): void {
+  const { db } = context;
+  const credentialsOf = async (userId: number) => {
+    const [row] = await db.query<{ username: string; password_hash: string | null; otp_secret: string | null; otp_pending_secret: string | null; is_ldap: boolean }>(
+      'select username, password_hash, otp_secret, otp_pending_secret, is_ldap from users where id = $1',
+      [userId],
+    );
+    if (!row) throw notFound();
+    return row;
+  };
+
+  routes.add({
+    method: 'GET', url: '/api/me', name: 'me.read', summary: 'The signed-in user with permissions', access: 'account',
+    handler: async (request) => {
+      const caller = callerOf(request);
+      const user = await userById(db, caller.companyId, caller.userId);
+      const { otp_secret } = await credentialsOf(caller.userId);
+      return { ...describeUser(user), company_id: caller.companyId, permissions: [...caller.permissions].sort(), otp_enabled: otp_secret !== null, password_expired: caller.passwordExpired };
+    },
+  });
+
+  routes.add({
+    method: 'POST', url: '/api/password', name: 'me.change_password', summary: 'Change the password (also when it has expired)', access: 'account',
+    body: 'cartograph:api/password-change',
+    handler: async (request) => {
+      const caller = callerOf(request);
+      const { old_password, new_password } = request.body as { old_password: string; new_password: string };
+      const credentials = await credentialsOf(caller.userId);
+      if (credentials.is_ldap) throw detailError(400, 'This account signs in through LDAP; change the password in the directory.');
+      if (!(await verifyPassword(credentials.password_hash, old_password))) throw fieldError('old_password', 'Wrong password.');
+      const problems = passwordPolicyErrors(new_password, credentials.username);
+      if (old_password === new_password) problems.push('The new password must differ from the current one.');
+      if (problems.length) throw fieldError('new_password', ...problems);
+      await db.query('update users set password_hash = $2, password_changed_at = now(), password_expired = false, updated_at = now() where id = $1', [caller.userId, await hashPassword(new_password)]);
+      return issueAccess(context, caller.userId);
+    },
+  });
+
+  routes.add({
+    method: 'GET', url: '/api/otp', name: 'otp.read', summary: 'Whether one-time passwords are on', access: 'account',
+    handler: async (request) => ({ enabled: (await credentialsOf(callerOf(request).userId)).otp_secret !== null }),
+  });
+  routes.add({
+    method: 'POST', url: '/api/otp/setup', name: 'otp.setup', summary: 'Start enrolling an authenticator app', access: 'account',
+    handler: async (request) => {
+      const caller = callerOf(request);
+      const { secret, otpauthUrl } = newOtpEnrolment(caller.username);
+      await db.query('update users set otp_pending_secret = $2 where id = $1', [caller.userId, sealOtpSecret(context.keys.secretsKey, secret)]);
+      return { secret, otpauth_url: otpauthUrl };
+    },
+  });
+  routes.add({
+    method: 'POST', url: '/api/otp/confirm', name: 'otp.confirm', summary: 'Finish enrolment with a code from the app', access: 'account',
+    body: 'cartograph:api/otp-confirm',
+    handler: async (request) => {
+      const caller = callerOf(request);
+      const { otp_pending_secret } = await credentialsOf(caller.userId);
+      if (!otp_pending_secret) throw detailError(400, 'Start the enrolment first.', 'otp_not_started');
+      const { code } = request.body as { code: string };
+      if (!(await verifyOtpCode(context.keys.secretsKey, otp_pending_secret, code))) throw fieldError('code', 'Invalid one-time password.');
+      await db.query('update users set otp_secret = otp_pending_secret, otp_pending_secret = null where id = $1', [caller.userId]);
+      return { enabled: true };
+    },
+  });
+  routes.add({
+    method: 'POST', url: '/api/otp/disable', name: 'otp.disable', summary: 'Turn one-time passwords off (needs the password)', access: 'account',
+    body: 'cartograph:api/otp-disable',
+    handler: async (request) => {
+      const caller = callerOf(request);
+      const { password } = request.body as { password: string };
+      if (!(await verifyPassword((await credentialsOf(caller.userId)).password_hash, password))) throw fieldError('password', 'Wrong password.');
+      await db.query('update users set otp_secret = null, otp_pending_secret = null where id = $1', [caller.userId]);
+      return { enabled: false };
+    },
+  });
+
+  routes.add({
+    method: 'GET', url: '/api/tokens', name: 'api_tokens.list', summary: "The caller's API tokens", access: 'authtoken.view_token',
+    handler: async (request) =>
+      db.query<TokenRow>('select id, name, created_at, expires_at, last_used_at from api_tokens where user_id = $1 order by id', [callerOf(request).userId]),
+  });
+  routes.add({
+    method: 'POST', url: '/api/tokens', name: 'api_tokens.create', summary: 'Create an API token (shown once)', access: 'authtoken.add_token',
+    body: 'cartograph:api/api-token-create', status: 201,
+    handler: async (request) => {
+      const { name, expires_in_days } = request.body as { name: string; expires_in_days?: number };
+      const token = `cgt_${randomBytes(32).toString('base64url')}`;
+      const [row] = await db.query<TokenRow>(
+        `insert into api_tokens (user_id, name, token_hash, expires_at) values ($1, $2, $3, case when $4::int is null then null else now() + make_interval(days => $4::int) end)
+         returning id, name, created_at, expires_at, last_used_at`,
+        [callerOf(request).userId, name, hashApiToken(token), expires_in_days ?? null],
+      );
+      return { ...row, token };
+    },
+  });
+  routes.add({
+    method: 'DELETE', url: '/api/tokens/:id', name: 'api_tokens.delete', summary: 'Revoke an API token', access: 'authtoken.delete_token',
+    params: 'cartograph:api/id-params',
+    handler: async (request) => {
+      const { id } = request.params as { id: number };
+      const deleted = await db.query('delete from api_tokens where id = $1 and user_id = $2 returning id', [id, callerOf(request).userId]);
+      if (!deleted.length) throw notFound();
+    },
+  });
+}

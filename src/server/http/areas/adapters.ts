@@ -1,0 +1,83 @@
+import { pseudoAdapters, type CatalogueAdapter } from '../../adapters/catalogue.js';
+import type { AppContext } from '../../context.js';
+import type { Caller } from '../../identity/callers.js';
+import { notFound } from '../errors.js';
+import { pageWindow, paginated, type ListQuery } from '../pagination.js';
+import { callerOf, type RouteCatalogue } from '../routes.js';
+
+/** Adapter status numbers of spec §4. */
+export const adapterStatus = { done: 1, warning: 2, error: 3, none: 4, builtin: 6 } as const;
+
+/** May the caller use this adapter? Groups grant adapters by slug; `*` grants all. */
+export function mayUseAdapter(caller: Caller, slug: string): boolean {
+  return caller.adapters.includes('*') || caller.adapters.includes(slug);
+}
+
+/** An adapter's status from its connections: any error → 3, any warning → 2, any done → 1, none configured → 4. */
+function statusFrom(connectionStatuses: number[]): number {
+  if (!connectionStatuses.length) return adapterStatus.none;
+  for (const status of [adapterStatus.error, adapterStatus.warning, adapterStatus.done]) if (connectionStatuses.includes(status)) return status;
+  return adapterStatus.none;
+}
+
+/** Adapters as the reference API answers them: `{id, name, slug, description, groups, beta, status, categories}`. */
+export function describeAdapter(context: AppContext, adapter: CatalogueAdapter, connectionStatuses: number[]) {
+  return {
+    id: adapter.slug,
+    name: adapter.name,
+    slug: adapter.slug,
+    description: adapter.description,
+    groups: adapter.groups,
+    categories: adapter.categories,
+    beta: Boolean(adapter.beta),
+    custom: false,
+    status: statusFrom(connectionStatuses),
+    vendor: adapter.vendor ?? null,
+    docs_url: adapter.docs_url ?? null,
+    engine: adapter.engine,
+    can_fetch: context.adapters.engineFor(adapter) !== null,
+  };
+}
+
+async function connectionStatuses(context: AppContext, companyId: number): Promise<Map<string, number[]>> {
+  const rows = await context.db.query<{ adapter: string; statuses: number[] }>(
+    'select adapter, array_agg(status) as statuses from connections where company_id = $1 and enabled group by adapter',
+    [companyId],
+  );
+  return new Map(rows.map((row) => [row.adapter, row.statuses]));
+}
+
+/** The adapter catalogue (reference API `/adapters/adapters`), filtered by the adapters the caller may use. */
+export function registerAdapterRoutes(routes: RouteCatalogue, context: AppContext): void {
+  routes.add({
+    method: 'GET', url: '/adapters/adapters', name: 'adapters.list', summary: 'The adapter catalogue with statuses (built-in adapters first)',
+    access: 'authenticated', query: 'cartograph:api/list-query',
+    handler: async (request) => {
+      const caller = callerOf(request);
+      const query = request.query as ListQuery;
+      const needle = query.search?.toLowerCase();
+      const matches = (name: string, slug: string) => !needle || name.toLowerCase().includes(needle) || slug.includes(needle);
+      const statuses = await connectionStatuses(context, caller.companyId);
+      const builtins = pseudoAdapters
+        .filter((adapter) => matches(adapter.name, adapter.slug))
+        .map((adapter) => ({ ...adapter, description: '', groups: [], beta: false, custom: false, status: adapterStatus.builtin }));
+      const adapters = [...context.adapters.catalogue.values()]
+        .filter((adapter) => mayUseAdapter(caller, adapter.slug) && matches(adapter.name, adapter.slug))
+        .map((adapter) => describeAdapter(context, adapter, statuses.get(adapter.slug) ?? []));
+      const all = [...builtins, ...adapters];
+      const { limit, offset } = pageWindow(query);
+      return paginated(request, query, all.length, all.slice(offset, offset + limit));
+    },
+  });
+  routes.add({
+    method: 'GET', url: '/adapters/adapters/:id', name: 'adapters.read', summary: 'One adapter with its status', access: 'authenticated',
+    params: 'cartograph:api/adapter-params',
+    handler: async (request) => {
+      const caller = callerOf(request);
+      const adapter = context.adapters.catalogue.get((request.params as { id: string }).id);
+      if (!adapter || !mayUseAdapter(caller, adapter.slug)) throw notFound();
+      return describeAdapter(context, adapter, (await connectionStatuses(context, caller.companyId)).get(adapter.slug) ?? []);
+    },
+  });
+}
+

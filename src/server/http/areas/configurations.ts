@@ -1,0 +1,87 @@
+import { statfs } from 'node:fs/promises';
+import { cpus, freemem, loadavg, totalmem, uptime } from 'node:os';
+import { product } from '../../../core/product.js';
+import type { AppContext } from '../../context.js';
+import { defaultDiscoverySettings } from '../../discovery/settings.js';
+import { entityFieldMap, specificFieldMap, type FieldMap } from '../../inventory/fieldMaps.js';
+import { callerOf, type RouteCatalogue } from '../routes.js';
+
+// Everything the open-source edition ships; the console checks these names with has-module-permission.
+export const licenseModules = [
+  'asset_inventory', 'device_inventory', 'user_inventory', 'software_inventory', 'service_inventory', 'certificate_inventory',
+  'vulnerability_management', 'license_inventory', 'dashboards', 'reports', 'action_center', 'security_manager', 'multi_company',
+];
+
+/** Live readings of the machine and the process: the system-information page and its polling. */
+async function systemReadings(context: AppContext) {
+  const processors = cpus();
+  const disk = await statfs(context.config.dataDir).catch(() => null);
+  const [{ version: databaseVersion }] = await context.db.query<{ version: string }>('select version() as version');
+  return {
+    cpu: { model: processors[0]?.model ?? 'unknown', cores: processors.length, load_average: loadavg() },
+    memory: { total: totalmem(), free: freemem(), used: totalmem() - freemem(), process_rss: process.memoryUsage().rss },
+    disk: disk ? { total: disk.blocks * disk.bsize, free: disk.bavail * disk.bsize } : null,
+    uptime: { system_seconds: Math.round(uptime()), process_seconds: Math.round(process.uptime()) },
+    versions: { cartograph: context.version, node: process.versions.node },
+    database: { engine: context.db.engine, version: databaseVersion },
+  };
+}
+
+/** Read-only configuration the console loads at start-up (spec §7). */
+export function registerConfigurationRoutes(routes: RouteCatalogue, context: AppContext): void {
+  routes.add({
+    method: 'GET', url: '/configurations/license', name: 'configurations.license', summary: 'Edition and licensed modules', access: 'authenticated',
+    handler: async (request) => {
+      const [company] = await context.db.query<{ name: string }>('select name from companies where id = $1', [callerOf(request).companyId]);
+      return { edition: 'open-source', licensee: company.name, modules: licenseModules, max_assets: null, expires_at: null };
+    },
+  });
+  routes.add({
+    method: 'GET', url: '/configurations/company', name: 'configurations.company', summary: "The caller's company configuration", access: 'authenticated',
+    handler: async (request) => {
+      const caller = callerOf(request);
+      const [company] = await context.db.query<{ id: number; name: string; is_constant: boolean }>('select id, name, is_constant from companies where id = $1', [caller.companyId]);
+      const domains = await context.db.query<{ domain: string }>('select domain from domains where company_id = $1 order by is_primary desc, id', [caller.companyId]);
+      return {
+        company_id: company.id,
+        name: company.name,
+        is_provider: company.is_constant,
+        domains: domains.map((row) => row.domain),
+        password_expiry_days: context.config.passwordExpiryDays,
+        access_token_ttl_seconds: context.config.accessTokenTtlSeconds,
+      };
+    },
+  });
+  // Field maps per snapshot: computing the adapters' Specifics keys reads the whole snapshot once.
+  const specificsCache = new Map<string, Promise<FieldMap>>();
+  const specificsOf = (discoveryId: number | null, entity: string) => {
+    const key = `${discoveryId}:${entity}`;
+    if (specificsCache.size > 200) specificsCache.clear();
+    if (!specificsCache.has(key)) specificsCache.set(key, specificFieldMap(context.db, discoveryId, entity));
+    return specificsCache.get(key)!;
+  };
+  routes.add({
+    method: 'GET', url: '/configurations/discovery', name: 'configurations.discovery', summary: 'Field maps of every inventory and the source precedence',
+    access: 'authenticated',
+    handler: async (request) => {
+      const [latest] = await context.db.query<{ id: number }>("select id from discoveries where company_id = $1 and status = 'done' order by id desc limit 1", [callerOf(request).companyId]);
+      const discoveryId = latest?.id ?? null;
+      const settings = defaultDiscoverySettings(context.adapters.catalogue);
+      return {
+        log_level: context.config.logLevel,
+        ordering: settings.ordering.byField,
+        default_source_order: settings.ordering.fallback,
+        field_map: { ...entityFieldMap('cartograph:entities/device', product.slug), ...(await specificsOf(discoveryId, 'device')) },
+        user_field_map: { ...entityFieldMap('cartograph:entities/inventory-user', product.slug), ...(await specificsOf(discoveryId, 'user')) },
+        vulnerability_field_map: await specificsOf(discoveryId, 'vulnerability'),
+        application_field_map: await specificsOf(discoveryId, 'application'),
+        certificate_field_map: await specificsOf(discoveryId, 'certificate'),
+        service_field_map: await specificsOf(discoveryId, 'service'),
+      };
+    },
+  });
+  routes.add({
+    method: 'GET', url: '/configurations/system', name: 'configurations.system', summary: 'CPU, memory, disk, uptime, versions and database engine',
+    access: 'users.view_system_information', handler: () => systemReadings(context),
+  });
+}

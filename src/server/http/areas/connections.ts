@@ -1,0 +1,163 @@
+import type { CatalogueAdapter } from '../../adapters/catalogue.js';
+import type { ConnectivityResult } from '../../adapters/engine.js';
+import { keepUnchangedSecrets, maskSecrets, openSecrets, sealSecrets } from '../../adapters/secretFields.js';
+import type { AppContext } from '../../context.js';
+import type { Caller } from '../../identity/callers.js';
+import { detailError, fieldError, fieldErrorsFromAjv, HttpError, notFound } from '../errors.js';
+import { likePattern, orderByClause, pageWindow, paginated, type ListQuery } from '../pagination.js';
+import { callerOf, type RouteCatalogue } from '../routes.js';
+import { validatorFor } from '../validators.js';
+import { adapterStatus, mayUseAdapter } from './adapters.js';
+
+type Option = { name: string; typed_value: unknown };
+type ConnectionBody = { adapter?: string; name?: string; description?: string; connector?: number; enabled?: boolean; option_connections?: Option[] };
+type ConnectionRow = {
+  id: number; adapter: string; name: string; description: string; connector_id: number; connector_name: string; enabled: boolean;
+  config: Record<string, unknown>; status: number; status_detail: string; last_checked_at: Date | null; created_at: Date; updated_at: Date;
+};
+
+const connectionSelect = `select c.id, c.adapter, c.name, c.description, c.connector_id, k.name as connector_name, c.enabled, c.config, c.status,
+  c.status_detail, c.last_checked_at, c.created_at, c.updated_at from connections c join connectors k on k.id = c.connector_id`;
+
+/** A connection as the reference API answers it, secrets masked. */
+function describeConnection(adapter: CatalogueAdapter | undefined, row: ConnectionRow) {
+  const masked = maskSecrets(row.config, adapter?.secretFields ?? new Set());
+  return {
+    id: row.id, adapter: row.adapter, adapter_name: adapter?.name ?? row.adapter, adapter_slug: row.adapter, name: row.name, description: row.description,
+    status: row.status, status_detail: row.status_detail, enabled: row.enabled, connector: row.connector_id, connector_name: row.connector_name,
+    last_checked_at: row.last_checked_at, created_at: row.created_at, updated_at: row.updated_at,
+    option_connections: Object.entries(masked).map(([name, value]) => ({ name, typed_value: value, is_sensitive: Boolean(adapter?.secretFields.has(name)) })),
+  };
+}
+
+/** Registers `/adapters/connections` and `/adapters/test`: connections with encrypted secrets and connectivity checks. */
+export function registerConnectionRoutes(routes: RouteCatalogue, context: AppContext): void {
+  const { db } = context;
+
+  const usableAdapter = (caller: Caller, slug: string) => {
+    const adapter = context.adapters.catalogue.get(slug);
+    if (!adapter || !mayUseAdapter(caller, slug)) throw fieldError('adapter', `Invalid pk "${slug}" - object does not exist.`);
+    if (!context.adapters.engineFor(adapter)) throw fieldError('adapter', `${adapter.name} cannot fetch yet: Cartograph has no engine for it, so its connections cannot be saved.`);
+    return adapter;
+  };
+  const load = async (caller: Caller, id: number): Promise<ConnectionRow> => {
+    const [row] = await db.query<ConnectionRow>(`${connectionSelect} where c.id = $1 and c.company_id = $2`, [id, caller.companyId]);
+    if (!row || !mayUseAdapter(caller, row.adapter)) throw notFound();
+    return row;
+  };
+  /** The plain config from the options, with kept secrets, validated by the adapter's own connection schema. */
+  const configFrom = (adapter: CatalogueAdapter, options: Option[], stored: Record<string, unknown> | null) => {
+    const config = keepUnchangedSecrets(Object.fromEntries(options.map((option) => [option.name, option.typed_value])), stored, adapter.secretFields);
+    const validate = validatorFor(adapter.connectionSchemaId);
+    if (!validate(config)) throw new HttpError(400, fieldErrorsFromAjv(validate.errors ?? []));
+    return config;
+  };
+  const connectorFor = async (caller: Caller, requested: number | undefined): Promise<number> => {
+    const [row] = await db.query<{ id: number }>('select id from connectors where company_id = $1 and ($2::int is null and is_default or id = $2)', [caller.companyId, requested ?? null]);
+    if (!row) throw fieldError('connector', `Invalid pk "${requested}" - object does not exist.`);
+    return row.id;
+  };
+  const checkName = async (caller: Caller, adapter: string, name: string, id: number | null) => {
+    const taken = await db.query('select 1 from connections where company_id = $1 and adapter = $2 and lower(name) = lower($3) and id <> coalesce($4::int, 0)', [caller.companyId, adapter, name, id]);
+    if (taken.length) throw fieldError('name', 'A connection with that name already exists for this adapter.');
+  };
+  const runCheck = async (adapter: CatalogueAdapter, config: Record<string, unknown>): Promise<ConnectivityResult> => {
+    const engine = context.adapters.engineFor(adapter);
+    if (!engine) return { ok: false, reason: 'invalid_config', detail: `${adapter.name} has no fetch engine yet.` };
+    return engine.test({ adapter: adapter.slug, config, signal: AbortSignal.timeout(60_000) });
+  };
+
+  routes.add({
+    method: 'GET', url: '/adapters/connections', name: 'connections.list', summary: 'List connections', access: 'adapters.view_connection', query: 'cartograph:api/connection-list-query',
+    handler: async (request) => {
+      const caller = callerOf(request);
+      const query = request.query as ListQuery & { adapter?: string };
+      const { limit, offset } = pageWindow(query);
+      const allowed = caller.adapters.includes('*') ? null : caller.adapters;
+      const filter = `c.company_id = $1 and ($2::text is null or c.adapter = $2) and ($3::text is null or c.name ilike $3 or c.description ilike $3) and ($4::text[] is null or c.adapter = any($4))`;
+      const params = [caller.companyId, query.adapter ?? null, query.search ? likePattern(query.search) : null, allowed];
+      const [{ count }] = await db.query<{ count: number }>(`select count(*)::int as count from connections c where ${filter}`, params);
+      const order = orderByClause(query.ordering, { id: 'c.id', name: 'lower(c.name)', adapter: 'c.adapter', status: 'c.status' }, 'c.id');
+      const rows = await db.query<ConnectionRow>(`${connectionSelect} where ${filter} order by ${order} limit $5 offset $6`, [...params, limit, offset]);
+      return paginated(request, query, count, rows.map((row) => describeConnection(context.adapters.catalogue.get(row.adapter), row)));
+    },
+  });
+  routes.add({
+    method: 'POST', url: '/adapters/connections', name: 'connections.create', summary: 'Create a connection', access: 'adapters.add_connection',
+    body: 'cartograph:api/connection-write', status: 201,
+    handler: async (request) => {
+      const caller = callerOf(request);
+      const body = request.body as Required<Pick<ConnectionBody, 'adapter' | 'name' | 'option_connections'>> & ConnectionBody;
+      const adapter = usableAdapter(caller, body.adapter);
+      const config = configFrom(adapter, body.option_connections, null);
+      await checkName(caller, adapter.slug, body.name, null);
+      const [row] = await db.query<{ id: number }>(
+        'insert into connections (company_id, adapter, name, description, connector_id, enabled, config) values ($1, $2, $3, $4, $5, $6, $7) returning id',
+        [caller.companyId, adapter.slug, body.name, body.description ?? '', await connectorFor(caller, body.connector), body.enabled ?? true, JSON.stringify(sealSecrets(context.keys.secretsKey, config, adapter.secretFields))],
+      );
+      return describeConnection(adapter, await load(caller, row.id));
+    },
+  });
+  routes.add({
+    method: 'GET', url: '/adapters/connections/:id', name: 'connections.read', summary: 'Read a connection (secrets masked)', access: 'adapters.view_connection', params: 'cartograph:api/id-params',
+    handler: async (request) => {
+      const row = await load(callerOf(request), (request.params as { id: number }).id);
+      return describeConnection(context.adapters.catalogue.get(row.adapter), row);
+    },
+  });
+  for (const method of ['PUT', 'PATCH'] as const) {
+    routes.add({
+      method, url: '/adapters/connections/:id', name: method === 'PUT' ? 'connections.update' : 'connections.partial_update', summary: 'Change a connection; secrets sent as ********** are kept',
+      access: 'adapters.change_connection', params: 'cartograph:api/id-params', body: method === 'PUT' ? 'cartograph:api/connection-write' : 'cartograph:api/connection-write-patch',
+      handler: async (request) => {
+        const caller = callerOf(request);
+        const existing = await load(caller, (request.params as { id: number }).id);
+        const body = request.body as ConnectionBody;
+        if (body.adapter !== undefined && body.adapter !== existing.adapter) throw fieldError('adapter', 'A connection cannot change its adapter.');
+        const adapter = usableAdapter(caller, existing.adapter);
+        const stored = openSecrets(context.keys.secretsKey, existing.config, adapter.secretFields);
+        const config = body.option_connections ? configFrom(adapter, body.option_connections, stored) : stored;
+        const name = body.name ?? existing.name;
+        await checkName(caller, adapter.slug, name, existing.id);
+        await db.query(
+          `update connections set name = $2, description = $3, connector_id = $4, enabled = $5, config = $6, updated_at = now() where id = $1`,
+          [existing.id, name, body.description ?? existing.description, body.connector === undefined ? existing.connector_id : await connectorFor(caller, body.connector),
+            body.enabled ?? existing.enabled, JSON.stringify(sealSecrets(context.keys.secretsKey, config, adapter.secretFields))],
+        );
+        return describeConnection(adapter, await load(caller, existing.id));
+      },
+    });
+  }
+  routes.add({
+    method: 'DELETE', url: '/adapters/connections/:id', name: 'connections.delete', summary: 'Delete a connection', access: 'adapters.delete_connection', params: 'cartograph:api/id-params',
+    handler: async (request) => {
+      const existing = await load(callerOf(request), (request.params as { id: number }).id);
+      await db.query('delete from connections where id = $1', [existing.id]);
+    },
+  });
+  routes.add({
+    method: 'POST', url: '/adapters/test/:id', name: 'connections.test', summary: 'Check that a saved connection reaches its system with its credentials',
+    access: 'adapters.change_connection', params: 'cartograph:api/id-params',
+    handler: async (request) => {
+      const caller = callerOf(request);
+      const existing = await load(caller, (request.params as { id: number }).id);
+      const adapter = context.adapters.catalogue.get(existing.adapter);
+      if (!adapter) throw detailError(400, `The adapter ${existing.adapter} is no longer in the catalogue.`);
+      const result = await runCheck(adapter, openSecrets(context.keys.secretsKey, existing.config, adapter.secretFields));
+      await db.query('update connections set status = $2, status_detail = $3, last_checked_at = now() where id = $1', [
+        existing.id, result.ok ? adapterStatus.done : adapterStatus.error, result.detail,
+      ]);
+      return { success: result.ok, ...(result.ok ? {} : { reason: result.reason }), detail: result.detail };
+    },
+  });
+  routes.add({
+    method: 'POST', url: '/adapters/test', name: 'connections.test_unsaved', summary: 'Check a connection before saving it', access: 'adapters.add_connection',
+    body: 'cartograph:api/connection-write',
+    handler: async (request) => {
+      const body = request.body as Required<Pick<ConnectionBody, 'adapter' | 'option_connections'>>;
+      const adapter = usableAdapter(callerOf(request), body.adapter);
+      const result = await runCheck(adapter, configFrom(adapter, body.option_connections, null));
+      return { success: result.ok, ...(result.ok ? {} : { reason: result.reason }), detail: result.detail };
+    },
+  });
+}

@@ -1,0 +1,53 @@
+import type { AppContext } from '../../context.js';
+import { notFound } from '../errors.js';
+import { pageWindow, paginated } from '../pagination.js';
+import { callerOf, type RouteCatalogue } from '../routes.js';
+
+type DiscoveryRow = { id: number; status: 'running' | 'done' | 'error'; trigger: string; start_time: Date; end_time: Date | null; progress: object; error: string };
+
+// The last-discovery endpoint answers the numeric task status of spec §4.
+const numericStatus = { running: 1, done: 2, error: 3 } as const;
+const discoverySelect = 'select id, status, trigger, start_time, end_time, progress, error from discoveries';
+
+/** Discoveries: start one, list them, follow one's progress (reference API `/discoveries/...`). */
+export function registerDiscoveryRoutes(routes: RouteCatalogue, context: AppContext): void {
+  const { db } = context;
+  routes.add({
+    method: 'POST', url: '/discoveries/discoveries', name: 'discoveries.start', summary: 'Start a discovery of every enabled connection', access: 'discoveries.start_discovery', status: 202,
+    handler: async (request) => {
+      const caller = callerOf(request);
+      const id = await context.discoveries.startDiscovery(caller.companyId, caller.userId, 'manual');
+      const [row] = await db.query<DiscoveryRow>(`${discoverySelect} where id = $1`, [id]);
+      return row;
+    },
+  });
+  routes.add({
+    method: 'GET', url: '/discoveries/discoveries', name: 'discoveries.list', summary: 'List discoveries, newest first', access: 'discoveries.view_discovery',
+    query: 'cartograph:api/discovery-list-query',
+    handler: async (request) => {
+      const query = request.query as { page?: number; size?: number; status?: string };
+      const { limit, offset } = pageWindow(query);
+      const params = [callerOf(request).companyId, query.status ?? null];
+      const filter = 'company_id = $1 and ($2::text is null or status = $2)';
+      const [{ count }] = await db.query<{ count: number }>(`select count(*)::int as count from discoveries where ${filter}`, params);
+      const rows = await db.query<DiscoveryRow>(`${discoverySelect} where ${filter} order by id desc limit $3 offset $4`, [...params, limit, offset]);
+      return paginated(request, query, count, rows);
+    },
+  });
+  routes.add({
+    method: 'GET', url: '/discoveries/discoveries/:id', name: 'discoveries.read', summary: 'One discovery with its progress', access: 'discoveries.view_discovery', params: 'cartograph:api/id-params',
+    handler: async (request) => {
+      const [row] = await db.query<DiscoveryRow>(`${discoverySelect} where id = $1 and company_id = $2`, [(request.params as { id: number }).id, callerOf(request).companyId]);
+      if (!row) throw notFound();
+      return row;
+    },
+  });
+  routes.add({
+    method: 'GET', url: '/discoveries/last', name: 'discoveries.last', summary: 'The latest discovery (status 1 while it runs)', access: 'discoveries.view_discovery',
+    handler: async (request) => {
+      const [row] = await db.query<DiscoveryRow>(`${discoverySelect} where company_id = $1 order by id desc limit 1`, [callerOf(request).companyId]);
+      if (!row) throw notFound();
+      return { ...row, status: numericStatus[row.status], state: row.status };
+    },
+  });
+}

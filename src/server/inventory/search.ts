@@ -1,0 +1,90 @@
+import { parseQuery, QuerySyntaxError } from '../../core/query/index.js';
+import type { Database } from '../db/database.js';
+import { HttpError } from '../http/errors.js';
+import { compileQuery } from '../query/compileQuery.js';
+import { expandSavedQueries } from '../query/savedQueries.js';
+import { resolveSnapshot } from './snapshots.js';
+
+export type InventorySearch = {
+  query?: string;
+  fields?: string[];
+  page?: number;
+  size?: number;
+  index_id?: number | null;
+  ordering?: { field: string; order?: 'asc' | 'desc' }[];
+  scrollable?: boolean;
+  scroll_id?: string;
+};
+
+// Every inventory query runs under this statement timeout: a costly regular expression cannot hold the database.
+const statementTimeoutMs = 15_000;
+
+/** A query's SQL condition, with its text errors answered as field errors carrying the position. */
+async function conditionFor(db: Database, companyId: number, text: string | undefined, firstParameter: number) {
+  if (!text?.trim()) return { sql: 'true', params: [] as unknown[] };
+  try {
+    const loadSavedQuery = async (id: number) => {
+      const [row] = await db.query<{ text: string }>("select document->>'text' as text from resources where kind = 'cartograph:entities/saved-query' and company_id = $1 and id = $2", [companyId, id]);
+      return row?.text ?? null;
+    };
+    return compileQuery(await expandSavedQueries(parseQuery(text), loadSavedQuery), { column: 'fields', firstParameter });
+  } catch (error) {
+    if (error instanceof QuerySyntaxError) throw new HttpError(400, { query: [error.message], position: [String(error.position)] });
+    throw error;
+  }
+}
+
+function project(assetId: string, fields: Record<string, unknown[]>, wanted: string[] | undefined): Record<string, unknown> {
+  const picked = wanted ? Object.fromEntries(wanted.map((field) => [field, fields[field] ?? []])) : fields;
+  return { ...picked, PrimaryKey: [assetId] };
+}
+
+/**
+ * Searches one entity of a snapshot: every answered field is a list (one value per source, de-duplicated), as in
+ * the reference API. Paged answers carry the count; scrolling answers a scroll_id until results come back empty.
+ */
+export async function searchInventory(db: Database, companyId: number, entity: string, search: InventorySearch) {
+  const discoveryId = await resolveSnapshot(db, companyId, search.index_id);
+  const condition = await conditionFor(db, companyId, search.query, 3);
+  const base = [discoveryId, entity, ...condition.params];
+  const size = search.size ?? 50;
+  const ordering = search.ordering ?? [];
+  const orderSql = [...ordering.map((key, index) => `fields->$${base.length + 1 + index}->>0 ${key.order === 'desc' ? 'desc' : 'asc'} nulls last`), 'asset_id'].join(', ');
+  const orderParams = ordering.map((key) => key.field);
+  return db.transaction(async (connection) => {
+    await connection.exec(`set local statement_timeout = ${statementTimeoutMs}`);
+    const where = `discovery_id = $1 and entity = $2 and ${condition.sql}`;
+    if (search.scrollable) {
+      const after = search.scroll_id ?? '';
+      const rows = await connection.query<{ asset_id: string; fields: Record<string, unknown[]> }>(
+        `select asset_id, fields from snapshot_assets where ${where} and asset_id > $${base.length + 1} order by asset_id limit $${base.length + 2}`,
+        [...base, after, size],
+      );
+      return { results: rows.map((row) => project(row.asset_id, row.fields, search.fields)), scroll_id: rows.at(-1)?.asset_id ?? after, index_id: discoveryId };
+    }
+    const [{ count }] = await connection.query<{ count: number }>(`select count(*)::int as count from snapshot_assets where ${where}`, base);
+    const limitIndex = base.length + orderParams.length + 1;
+    const rows = await connection.query<{ asset_id: string; fields: Record<string, unknown[]> }>(
+      `select asset_id, fields from snapshot_assets where ${where} order by ${orderSql} limit $${limitIndex} offset $${limitIndex + 1}`,
+      [...base, ...orderParams, size, ((search.page ?? 1) - 1) * size],
+    );
+    return { count, results: rows.map((row) => project(row.asset_id, row.fields, search.fields)), index_id: discoveryId };
+  });
+}
+
+/** One asset of a snapshot with every field, the preferred value per field, each source's record and the merge reasons. */
+export async function inventoryDetail(db: Database, companyId: number, entity: string, idOrName: string, requestedSnapshot: number | null | undefined) {
+  const discoveryId = await resolveSnapshot(db, companyId, requestedSnapshot);
+  const [asset] = await db.query<{ asset_id: string; fields: Record<string, unknown[]>; preferred: object; record_keys: string[]; reasons: object[] }>(
+    `select asset_id, fields, preferred, record_keys, reasons from snapshot_assets
+      where discovery_id = $1 and entity = $2 and (asset_id = $3 or lower(fields->'Hostname'->>0) = lower($3) or lower(fields->'Username'->>0) = lower($3))
+      order by asset_id = $3 desc limit 1`,
+    [discoveryId, entity, idOrName],
+  );
+  if (!asset) throw new HttpError(404, { detail: 'Not found.' });
+  const sources = await db.query<{ record_key: string; adapter: string; connection_id: number; fields: object }>(
+    'select record_key, adapter, connection_id, fields from snapshot_records where discovery_id = $1 and record_key = any($2::text[]) order by adapter, record_key',
+    [discoveryId, asset.record_keys],
+  );
+  return { ...asset.fields, PrimaryKey: [asset.asset_id], index_id: discoveryId, preferred: asset.preferred, sources, merge_reasons: asset.reasons };
+}

@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { logSystemEvent } from './activities/activityLog.js';
+import { fetchEngines } from './adapters/engines.js';
+import { createAdapterRuntime, type AdapterRuntime } from './adapters/runtime.js';
+import { DiscoveryRunner } from './discovery/runner.js';
+import { loadServerKeys } from './auth/serverKeys.js';
+import type { ServerConfig } from './config.js';
+import type { AppContext, CoreContext } from './context.js';
+import type { Database } from './db/database.js';
+import { migrate } from './db/migrate.js';
+import { openPgliteDatabase } from './db/pgliteDatabase.js';
+import { openPostgresDatabase } from './db/postgresDatabase.js';
+import { buildApp, type AppOptions, type CartographApp } from './http/app.js';
+import { bootstrapIdentity, type FirstAdministrator } from './identity/bootstrap.js';
+
+const packageFile = fileURLToPath(new URL('../../package.json', import.meta.url));
+export const cartographVersion: string = JSON.parse(readFileSync(packageFile, 'utf8')).version;
+
+/** PostgreSQL when DATABASE_URL is set, otherwise the embedded PGlite in the data folder. */
+export function openDatabase(config: ServerConfig): Promise<Database> {
+  return config.databaseUrl ? openPostgresDatabase(config.databaseUrl) : openPgliteDatabase(`${config.dataDir}/pglite`);
+}
+
+export type RunningCartograph = { app: CartographApp; context: AppContext; firstAdministrator: FirstAdministrator | null; close: () => Promise<void> };
+
+/** Opens the database, migrates, bootstraps identity and builds the app (listening is the caller's choice). */
+export async function startCartograph(config: ServerConfig, options: AppOptions & { database?: Database; adapters?: AdapterRuntime } = {}): Promise<RunningCartograph> {
+  const db = options.database ?? (await openDatabase(config));
+  try {
+    const applied = await migrate(db);
+    const core: CoreContext = { db, keys: loadServerKeys(config.secretKey, config.dataDir), config, version: cartographVersion, adapters: options.adapters ?? createAdapterRuntime(fetchEngines) };
+    const context: AppContext = { ...core, discoveries: new DiscoveryRunner(core) };
+    const firstAdministrator = await bootstrapIdentity(context, process.env.CARTOGRAPH_COMPANY_NAME || 'Cartograph');
+    if (applied.length) await logSystemEvent(db, 'info', 'migrations_applied', `Applied ${applied.join(', ')}`);
+    await logSystemEvent(db, 'info', 'server_started', `Cartograph ${cartographVersion} started on ${db.engine}`);
+    const app = await buildApp(context, options);
+    await context.discoveries.start({ work: true });
+    let closed = false;
+    const close = async () => {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      await context.discoveries.stop();
+      await db.close();
+    };
+    return { app, context, firstAdministrator, close };
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}

@@ -1,0 +1,111 @@
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useState, type ReactNode } from 'react';
+import { product } from '../../../core/product';
+import { isPageBuilt } from '../pageModules';
+import { routeByPath } from '../routeTable';
+import { logout, useSession } from '../session/session';
+import { Popover } from '../overlay/Popover';
+import { Breadcrumb } from './Breadcrumb';
+import { mainMenu, settingsMenu, visibleItems, type MenuItem } from './menu';
+import { ThemeToggle } from './ThemeToggle';
+
+// The menu-collapsed flag (spec §9) lives under its own key.
+export const menuCollapsedKey = 'cartograph.menu-collapsed';
+
+function MenuLinks({ items, collapsed, label }: { items: MenuItem[]; collapsed: boolean; label: string }) {
+  return (
+    <ul className="menu" aria-label={label}>
+      {items.map((item) => (
+        <li key={item.path}>
+          <Link to={item.path} activeOptions={{ exact: item.path === '/' }} activeProps={{ 'aria-current': 'page', className: 'menu__link--active' }} className="menu__link" title={item.label}>
+            <span className="menu__initial" aria-hidden={!collapsed}>
+              {item.label[0]}
+            </span>
+            {!collapsed && <span className="menu__label">{item.label}</span>}
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The main menu: permission-aware; Settings leads to the first settings page the user may open. */
+function mainItems(permissions: readonly string[]): MenuItem[] {
+  const settings = visibleItems(settingsMenu, permissions);
+  const settingsHome = routeByPath('/settings');
+  return visibleItems(mainMenu, permissions, (path) => {
+    const route = routeByPath(path);
+    return path === '/settings' ? settings.length > 0 || (route !== undefined && isPageBuilt(route)) : route !== undefined && isPageBuilt(route);
+  }).map((item) => (item.path === '/settings' && settingsHome && !isPageBuilt(settingsHome) ? { ...item, path: settings[0]?.path ?? item.path } : item));
+}
+
+function UserMenu() {
+  const { user, company } = useSession();
+  const navigate = useNavigate();
+  const accountRoute = routeByPath('/account-settings');
+  const signOut = () => {
+    logout();
+    void navigate({ to: '/login' } as never);
+  };
+  return (
+    <Popover trigger={<span className="top-bar__user">{user?.name || user?.username}</span>} triggerLabel="Account menu">
+      <div className="user-menu">
+        <div className="user-menu__who">
+          <strong>{user?.name || user?.username}</strong>
+          <span>{company?.name}</span>
+        </div>
+        {accountRoute && isPageBuilt(accountRoute) && (
+          <Link to="/account-settings" className="user-menu__item">
+            Account settings
+          </Link>
+        )}
+        <button type="button" className="user-menu__item" onClick={signOut}>
+          Sign out
+        </button>
+      </div>
+    </Popover>
+  );
+}
+
+/** The default and settings layouts: navigation, top bar (breadcrumb, theme, user menu) and the page. */
+export function ConsoleLayout({ children, settings }: { children: ReactNode; settings: boolean }) {
+  const { user } = useSession();
+  const permissions = user?.permissions ?? [];
+  const [collapsed, setCollapsed] = useState(() => localStorage.getItem(menuCollapsedKey) === 'true');
+  const toggle = () => {
+    localStorage.setItem(menuCollapsedKey, String(!collapsed));
+    setCollapsed(!collapsed);
+  };
+  return (
+    <div className={`console${collapsed ? ' console--collapsed' : ''}`} data-layout={settings ? 'settings' : 'default'}>
+      <nav className="console__nav" aria-label="Main">
+        <Link to="/" className="console__brand">
+          {collapsed ? product.name[0] : product.name}
+        </Link>
+        <MenuLinks items={mainItems(permissions)} collapsed={collapsed} label="Main menu" />
+        <button type="button" className="shell-button console__collapse" onClick={toggle} aria-expanded={!collapsed}>
+          {collapsed ? 'Expand menu' : 'Collapse menu'}
+        </button>
+      </nav>
+      <div className="console__main">
+        <header className="top-bar">
+          <Breadcrumb />
+          <span className="top-bar__spacer" />
+          <ThemeToggle />
+          <UserMenu />
+        </header>
+        <div className="console__body">
+          {settings && (
+            <nav className="settings-menu" aria-label="Settings">
+              <h2 className="settings-menu__title">Settings</h2>
+              <MenuLinks items={visibleItems(settingsMenu, permissions)} collapsed={false} label="Settings menu" />
+            </nav>
+          )}
+          <main className="console__page" id="main">
+            {children}
+          </main>
+        </div>
+      </div>
+    </div>
+  );
+}

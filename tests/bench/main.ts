@@ -1,0 +1,83 @@
+// `npm run bench`: the foundation's figures, each beside a baseline measured in the same run, printed as JSON.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { hashPassword, verifyPassword } from '../../src/server/auth/passwords.js';
+import { readConfig } from '../../src/server/config.js';
+import type { Database } from '../../src/server/db/database.js';
+import { openPgliteDatabase } from '../../src/server/db/pgliteDatabase.js';
+import { openPostgresDatabase } from '../../src/server/db/postgresDatabase.js';
+import { startCartograph } from '../../src/server/server.js';
+import { createScratchPostgres } from '../server/harness.js';
+
+const documents = 10_000;
+const iterations = 200;
+const password = 'bench admin passphrase';
+
+function percentiles(samples: number[]) {
+  const sorted = [...samples].sort((left, right) => left - right);
+  const at = (fraction: number) => Number(sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))].toFixed(2));
+  return { p50_ms: at(0.5), p95_ms: at(0.95) };
+}
+
+async function time(runs: number, work: () => Promise<unknown>): Promise<number[]> {
+  const samples: number[] = [];
+  for (let run = 0; run < runs; run += 1) {
+    const started = performance.now();
+    await work();
+    samples.push(performance.now() - started);
+  }
+  return samples;
+}
+
+async function seedSavedQueries(db: Database): Promise<void> {
+  for (let offset = 0; offset < documents; offset += 1000) {
+    const rows = Array.from({ length: 1000 }, (_, index) => JSON.stringify({ name: `Query ${offset + index}`, text: `Hostname = host-${(offset + index) % 97}*`, type: 'device', tags: [] }));
+    await db.query("insert into resources (kind, company_id, document) select 'cartograph:entities/saved-query', 1, unnest($1::jsonb[])", [rows]);
+  }
+}
+
+async function benchEngine(engine: 'pglite' | 'postgresql') {
+  const scratch = engine === 'postgresql' ? await createScratchPostgres() : null;
+  const dataDir = mkdtempSync(join(tmpdir(), 'cartograph-bench-'));
+  const database = scratch ? await openPostgresDatabase(scratch.url) : await openPgliteDatabase(null);
+  const running = await startCartograph({ ...readConfig({}), dataDir, adminPassword: password, secretKey: 'bench', signInRateLimitPerMinute: 100_000 }, { logger: false, database });
+  try {
+    await seedSavedQueries(running.context.db);
+    const access = (await running.app.inject({ method: 'POST', url: '/api/token', payload: { username: 'admin', password } })).json().access;
+    const url = '/queries/queries?search=host-42&ordering=-name&size=50';
+    const api = await time(iterations, () => running.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${access}` } }));
+    // Baseline: the same count and page queries sent straight to the database, without HTTP, auth or validation.
+    const filter = "kind = $1 and company_id = 1 and exists (select 1 from unnest($2::text[]) field where document->>field ilike $3)";
+    const params = ['cartograph:entities/saved-query', ['name', 'text'], '%host-42%'];
+    const direct = await time(iterations, async () => {
+      await running.context.db.query(`select count(*)::int from resources where ${filter}`, params);
+      await running.context.db.query(`select id, document from resources where ${filter} order by document->'name' desc, id limit 50`, params);
+    });
+    return { engine, documents, list_api: percentiles(api), list_sql_baseline: percentiles(direct) };
+  } finally {
+    await running.close();
+    await scratch?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function benchSignIn() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'cartograph-bench-'));
+  const running = await startCartograph({ ...readConfig({}), dataDir, adminPassword: password, secretKey: 'bench', signInRateLimitPerMinute: 100_000 }, { logger: false, database: await openPgliteDatabase(null) });
+  try {
+    const api = await time(30, () => running.app.inject({ method: 'POST', url: '/api/token', payload: { username: 'admin', password } }));
+    const hashed = await hashPassword(password);
+    const argon2Only = await time(30, () => verifyPassword(hashed, password));
+    return { sign_in_api: percentiles(api), argon2id_verify_baseline: percentiles(argon2Only) };
+  } finally {
+    await running.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const engines: ('pglite' | 'postgresql')[] = process.env.DATABASE_URL ? ['pglite', 'postgresql'] : ['pglite'];
+const results = { list: [] as unknown[], sign_in: await benchSignIn() };
+for (const engine of engines) results.list.push(await benchEngine(engine));
+process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);

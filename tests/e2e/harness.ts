@@ -1,0 +1,140 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+export const defaultAdminPassword = 'Cartograph-e2e-Pass-42!';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** Builds the console once when dist/web is missing (the server serves whatever is there). */
+export function ensureConsoleBuilt(): void {
+  if (existsSync(join(projectRoot, 'dist/web/index.html'))) return;
+  const build = spawnSync('npx', ['vite', 'build'], { cwd: projectRoot, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('vite build failed');
+}
+
+export type RunningServer = { baseUrl: string; stdout: () => string; stop: () => Promise<void> };
+
+/** Starts the real server on a free port with a fresh data folder; resolves once /api/ping answers. */
+export async function startServer(options: { adminPassword?: string | null } = {}): Promise<RunningServer> {
+  ensureConsoleBuilt();
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'cartograph-e2e-data-'));
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', CARTOGRAPH_DATA_DIR: dataDir };
+  delete env.CARTOGRAPH_ADMIN_PASSWORD;
+  delete env.DATABASE_URL;
+  const adminPassword = options.adminPassword === undefined ? defaultAdminPassword : options.adminPassword;
+  if (adminPassword) env.CARTOGRAPH_ADMIN_PASSWORD = adminPassword;
+  // `node --import tsx` is what `npx tsx` runs, minus the wrapper processes: the server itself receives SIGTERM and
+  // shuts down cleanly. It leads its own process group so nothing it starts can outlive the test.
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
+    if (output.includes('Cartograph is ready')) {
+      const answer = await fetch(`${baseUrl}/api/ping`).catch(() => null);
+      if (answer?.ok) break;
+    }
+    if (Date.now() > deadline) {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+      throw new Error(`server did not answer /api/ping:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return {
+    baseUrl,
+    stdout: () => output,
+    stop: async () => {
+      if (child.exitCode === null && child.pid !== undefined) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        process.kill(-child.pid, 'SIGTERM');
+        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+        if (child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const chromiumPaths = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
+
+export type Browser = { context: BrowserContext; close: () => Promise<void> };
+
+/** Debian's Chromium through playwright-core, in a fresh profile (nothing is downloaded). */
+export async function launchBrowser(): Promise<Browser> {
+  const executablePath = chromiumPaths.find((path) => existsSync(path));
+  if (!executablePath) throw new Error('Chromium is missing: apt-get install -y chromium');
+  const profile = mkdtempSync(join(tmpdir(), 'cartograph-e2e-profile-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Console errors and uncaught exceptions of a page. Chromium also logs every HTTP answer >= 400 as
+ * "Failed to load resource"; those are the API's answers (some provoked on purpose), kept apart in `failedLoads`.
+ */
+export function watchConsole(page: Page): { errors: string[]; failedLoads: string[] } {
+  const watched = { errors: [] as string[], failedLoads: [] as string[] };
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    if (message.text().startsWith('Failed to load resource')) watched.failedLoads.push(`${message.location().url}: ${message.text()}`);
+    else watched.errors.push(message.text());
+  });
+  page.on('pageerror', (error) => watched.errors.push(`pageerror: ${error.message}`));
+  return watched;
+}
+
+/** Calls the API directly (test set-up), answering the parsed body. */
+export async function api<T>(baseUrl: string, path: string, options: { method?: string; body?: unknown; token?: string } = {}): Promise<{ status: number; body: T }> {
+  const headers: Record<string, string> = {};
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const answer = await fetch(`${baseUrl}${path}`, { method: options.method ?? 'GET', headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+  const text = await answer.text();
+  return { status: answer.status, body: (text ? JSON.parse(text) : null) as T };
+}
+
+export async function signInThroughApi(baseUrl: string, username: string, password: string): Promise<string> {
+  const answer = await api<{ access?: string }>(baseUrl, '/api/token', { method: 'POST', body: { username, password } });
+  if (!answer.body.access) throw new Error(`sign-in of ${username} failed: ${answer.status}`);
+  return answer.body.access;
+}
+
+/** Fills the login form and submits it. */
+export async function signInThroughForm(page: Page, username: string, password: string): Promise<void> {
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** The console path after `#` (path and query). */
+export const consolePath = (page: Page): string => decodeURIComponent(new URL(page.url()).hash.replace(/^#/, ''));

@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { AdapterRuntime } from '../../src/server/adapters/runtime.js';
+import { readConfig, type ServerConfig } from '../../src/server/config.js';
+import type { Database } from '../../src/server/db/database.js';
+import { openPgliteDatabase } from '../../src/server/db/pgliteDatabase.js';
+import { openPostgresDatabase } from '../../src/server/db/postgresDatabase.js';
+import { startCartograph, type RunningCartograph } from '../../src/server/server.js';
+
+export type Engine = 'pglite' | 'postgresql';
+export const adminPassword = 'first admin passphrase';
+/** The password of every user the tests create. */
+export const userPassword = 'tr0ubadour & three horses';
+
+/** Server tests run on PGlite always, and on PostgreSQL too when DATABASE_URL names a server (CI sets it). */
+export const engines: Engine[] = process.env.DATABASE_URL ? ['pglite', 'postgresql'] : ['pglite'];
+
+/** A fresh, empty PostgreSQL database for one test file, dropped again by `drop`. */
+export async function createScratchPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const serverUrl = process.env.DATABASE_URL as string;
+  const name = `cartograph_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+export type Answer = { status: number; body: any; headers: Record<string, unknown> };
+
+export type TestServer = RunningCartograph & {
+  engine: Engine;
+  config: ServerConfig;
+  request: (method: string, url: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }) => Promise<Answer>;
+  signIn: (username: string, password: string) => Promise<string>;
+  /** The provider company's administrator, signed in. */
+  adminToken: string;
+  stop: () => Promise<void>;
+};
+
+/** Starts Cartograph in-process on a fresh database of the given engine; requests go through Fastify's inject. */
+export async function startTestServer(engine: Engine, overrides: Partial<ServerConfig> = {}, options: { adapters?: AdapterRuntime; dataDir?: string } = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'cartograph-test-'));
+  const scratch = engine === 'postgresql' ? await createScratchPostgres() : null;
+  const config: ServerConfig = {
+    ...readConfig({}),
+    dataDir,
+    adminPassword,
+    secretKey: 'test secret key',
+    signInRateLimitPerMinute: 10_000,
+    passwordExpiryDays: 0,
+    ...overrides,
+  };
+  const database: Database = scratch ? await openPostgresDatabase(scratch.url, 4) : await openPgliteDatabase(options.dataDir ? `${dataDir}/pglite` : null);
+  const running = await startCartograph(config, { logger: false, database, adapters: options.adapters });
+  const request: TestServer['request'] = async (method, url, options = {}) => {
+    const response = await running.app.inject({
+      method: method as 'GET',
+      url,
+      headers: { ...(options.token && { authorization: `Bearer ${options.token}` }), ...options.headers },
+      ...(options.body !== undefined && { payload: options.body as object }),
+    });
+    let body: unknown = response.body;
+    try {
+      body = response.body ? JSON.parse(response.body) : null;
+    } catch {
+      // Not JSON (the console's HTML, for example): keep the text.
+    }
+    return { status: response.statusCode, body, headers: response.headers };
+  };
+  const signIn = async (username: string, password: string) => {
+    const answer = await request('POST', '/api/token', { body: { username, password } });
+    if (answer.status !== 200 || !answer.body.access) throw new Error(`Sign-in of ${username} failed: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body.access as string;
+  };
+  const stop = async () => {
+    await running.close();
+    await scratch?.drop();
+    if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { ...running, engine, config, request, signIn, adminToken: await signIn('admin', adminPassword), stop };
+}
+
+/** Creates a user with the given built-in or custom group names in the caller's company and signs them in. */
+export async function createUserWithGroups(server: TestServer, token: string, username: string, groupNames: string[], company?: number): Promise<{ id: number; token: string }> {
+  const groups = await server.request('GET', '/users/groups?size=1000', { token });
+  const groupIds = company === undefined ? groups.body.results.filter((group: { name: string }) => groupNames.includes(group.name)).map((group: { id: number }) => group.id) : [];
+  const password = userPassword;
+  const created = await server.request('POST', '/users/users', { token, body: { username, password, group_ids: groupIds, ...(company !== undefined && { company }) } });
+  if (created.status !== 201) throw new Error(`Creating ${username} failed: ${JSON.stringify(created.body)}`);
+  return { id: created.body.id, token: await server.signIn(username, password) };
+}

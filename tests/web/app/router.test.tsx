@@ -1,0 +1,86 @@
+import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
+import { act, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { pageSourceFor } from '../../../src/web/app/pageModules';
+import { createConsoleRouter } from '../../../src/web/app/router';
+import { routeTable, type RouteEntry } from '../../../src/web/app/routeTable';
+import { adminUser, freshSession, serveApi, tokenWith } from './helpers';
+
+beforeEach(() => void vi.spyOn(console, 'warn').mockImplementation(() => undefined));
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+async function renderAt(path: string, entries?: RouteEntry[]) {
+  const router = createConsoleRouter({ history: createMemoryHistory({ initialEntries: [path] }), entries });
+  await act(async () => {
+    render(<RouterProvider router={router} />);
+    await router.load();
+  });
+  return router;
+}
+
+const signedInAsAdmin = () => {
+  freshSession(tokenWith({}));
+  serveApi({ 'GET /api/me': { body: { ...adminUser, permissions: ['users.view_user', 'users.change_user', 'dashboards.view_dashboard'] } }, 'GET /api/company': { body: { id: 1, name: 'Acme', domain: 'acme.test' } } });
+};
+
+describe('the console router', () => {
+  it('redirects an unauthenticated visitor to the login page with the full path', async () => {
+    freshSession();
+    const router = await renderAt('/settings/user?page=2');
+    expect(router.state.location.pathname).toBe('/login');
+    expect(router.state.location.search).toEqual({ redirect: '/settings/user?page=2' });
+    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeTruthy();
+  });
+
+  it('shows the non-fatal Not Found screen for a path no route matches', async () => {
+    signedInAsAdmin();
+    await renderAt('/no/such/page');
+    expect(await screen.findByRole('heading', { name: 'Page Not Found' })).toBeTruthy();
+  });
+
+  it('shows the Not Found screen when a validity check fails (an id that is not a number)', async () => {
+    signedInAsAdmin();
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    await renderAt('/settings/user/abc/edit');
+    expect(await screen.findByRole('heading', { name: 'Page Not Found' })).toBeTruthy();
+  });
+
+  it('shows the Not Found screen, deliberately, on a route whose page module is not built yet', async () => {
+    signedInAsAdmin();
+    const dashboard = routeTable.find((route) => route.path === '/dashboard')!;
+    // The dashboards feature belongs to a later issue: its page module is absent, so the route must not pretend.
+    expect(pageSourceFor(dashboard)).toBeNull();
+    const router = await renderAt('/dashboard');
+    expect(router.state.location.pathname).toBe('/dashboard');
+    expect(await screen.findByRole('heading', { name: 'Page Not Found' })).toBeTruthy();
+  });
+
+  it('renders a built page inside its layout once the guards pass', async () => {
+    signedInAsAdmin();
+    await renderAt('/');
+    expect(await screen.findByRole('heading', { name: /Welcome, Cartograph/ })).toBeTruthy();
+    expect(screen.getByRole('navigation', { name: 'Main' })).toBeTruthy();
+  });
+
+  it('scrolls to the top after navigation unless the route says otherwise', async () => {
+    signedInAsAdmin();
+    const scrollTo = vi.fn();
+    vi.stubGlobal('scrollTo', scrollTo);
+    const entries = routeTable.map((route) => (route.path === '/forbidden' ? { ...route, scrollToTop: false } : route));
+    const router = await renderAt('/', entries);
+    scrollTo.mockClear();
+    await act(() => router.navigate({ to: '/permission-denied' } as never));
+    expect(scrollTo).toHaveBeenCalledWith(expect.objectContaining({ top: 0, left: 0 }));
+    scrollTo.mockClear();
+    await act(() => router.navigate({ to: '/forbidden' } as never));
+    expect(scrollTo).not.toHaveBeenCalled();
+  });
+
+  it('refuses to build a route table that names an unknown middleware', () => {
+    const entries = [{ ...routeTable[0]!, middleware: ['teleport'] }];
+    expect(() => createConsoleRouter({ history: createMemoryHistory(), entries })).toThrow('Unknown route middleware "teleport"');
+  });
+});

@@ -1,0 +1,52 @@
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+
+const projectRoot = fileURLToPath(new URL('.', import.meta.url));
+
+// The console is built from src/web into dist/web; hash routing needs relative asset paths (base './').
+export default defineConfig({
+  root: 'src/web',
+  base: './',
+  plugins: [react()],
+  build: { outDir: '../../dist/web', emptyOutDir: true, chunkSizeWarningLimit: 1500 },
+  server: { proxy: Object.fromEntries(['/api', '/users', '/companies', '/configurations', '/adapters', '/healthz'].map((path) => [path, 'http://127.0.0.1:8080'])) },
+  test: {
+    root: projectRoot,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          root: projectRoot,
+          environment: 'node',
+          include: ['tests/unit/**/*.test.ts', 'tests/conformance/**/*.test.ts', 'tests/server/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'web',
+          root: projectRoot,
+          environment: 'happy-dom',
+          include: ['src/web/**/*.test.tsx', 'tests/web/**/*.test.tsx', 'stories/**/*.test.tsx'],
+          setupFiles: ['tests/web/setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          root: projectRoot,
+          environment: 'node',
+          include: ['tests/e2e/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
