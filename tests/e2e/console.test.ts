@@ -112,8 +112,11 @@ describe('the console in a real browser against the real server', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.goto(`${server.baseUrl}/#/login`);
     const theme = () => page.evaluate(() => [localStorage.getItem('theme'), document.documentElement.dataset.theme]);
-    expect(await theme()).toEqual([null, 'dark']);
     const toggle = page.getByRole('button', { name: /Change theme/ });
+    await toggle.waitFor();
+    // The emulated colour scheme can reach a busy page a moment after its first paint; the app follows it either way.
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+    expect(await theme()).toEqual([null, 'dark']);
     await toggle.click();
     expect(await theme()).toEqual(['light', 'light']);
     await toggle.click();
