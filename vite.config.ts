@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
+import { adapterIconsPlugin } from './codegen/adapterIconsPlugin.js';
 
 const projectRoot = fileURLToPath(new URL('.', import.meta.url));
 
@@ -8,7 +9,7 @@ const projectRoot = fileURLToPath(new URL('.', import.meta.url));
 export default defineConfig({
   root: 'src/web',
   base: './',
-  plugins: [react()],
+  plugins: [react(), adapterIconsPlugin(`${projectRoot}schemas/adapters`)],
   build: { outDir: '../../dist/web', emptyOutDir: true, chunkSizeWarningLimit: 1500 },
   server: { proxy: Object.fromEntries(['/api', '/users', '/companies', '/configurations', '/adapters', '/healthz'].map((path) => [path, 'http://127.0.0.1:8080'])) },
   test: {

@@ -1,0 +1,67 @@
+import { Link } from '@tanstack/react-router';
+import { useEffect, useMemo, useState } from 'react';
+import { setBreadcrumb } from '../../app/shell/breadcrumb';
+import { useSession, type Adapter } from '../../app/session/session';
+import { AdapterStatusBadge, EmptyState, PageHeader, Tabs, TextInput } from '../../ui';
+import { adapterCategories, adapterImage, categoryLabel, fuzzySearch } from './adapterSearch';
+import './adapters.css';
+
+const allCategories = 'all';
+
+function AdapterCard({ adapter }: { adapter: Adapter }) {
+  // Built-in pseudo-adapters (status 6) have no connections or instructions of their own.
+  const builtIn = adapter.status === 6;
+  return (
+    <li className="adapter-card">
+      <img className="adapter-card__icon" src={adapterImage(adapter.slug)} alt="" width={40} height={40} loading="lazy" />
+      <div className="adapter-card__body">
+        <span className="adapter-card__name">{adapter.name}</span>
+        <AdapterStatusBadge status={adapter.status} />
+        {!builtIn && (
+          <span className="adapter-card__links">
+            <Link to="/adapters/connections" search={{ adapter: adapter.slug }}>Connections</Link>
+            <Link to="/adapters/connection/create/$id" params={{ id: adapter.slug }}>Add connection</Link>
+            <Link to="/adapters/connections/components/instructions/$tool" params={{ tool: adapter.slug }}>Instructions</Link>
+          </span>
+        )}
+      </div>
+    </li>
+  );
+}
+
+/** `/adapters`: every adapter the user may use, by category, with fuzzy search and each one's status. */
+export function Adapters() {
+  const { adapters } = useSession();
+  const [search, setSearch] = useState('');
+  const [category, setCategory] = useState<string>(allCategories);
+  useEffect(() => setBreadcrumb([{ label: 'Adapters' }]), []);
+
+  const found = useMemo(() => fuzzySearch(adapters, search), [adapters, search]);
+  const inCategory = (name: string) => (name === allCategories ? found : found.filter((adapter) => adapter.categories.includes(name)));
+  const configured = adapters.filter((adapter) => adapter.status === 1 || adapter.status === 2 || adapter.status === 3).length;
+  const grid = (name: string) => {
+    const shown = inCategory(name);
+    return shown.length ? (
+      <ul className="adapter-grid">{shown.map((adapter) => <AdapterCard key={adapter.slug} adapter={adapter} />)}</ul>
+    ) : (
+      <EmptyState description={search ? `No adapter matches "${search}".` : 'No adapter in this category is open to your account.'} />
+    );
+  };
+
+  return (
+    <section className="adapters-page">
+      <PageHeader title="Adapters" description={`${adapters.length} adapters, ${configured} configured.`} />
+      <TextInput label="Search adapters" type="search" value={search} onValueChange={setSearch} placeholder="Name or slug" />
+      <Tabs
+        label="Adapter categories"
+        value={category}
+        onValueChange={setCategory}
+        tabs={[allCategories, ...adapterCategories].map((name) => ({
+          id: name,
+          label: `${name === allCategories ? 'All' : categoryLabel(name)} (${inCategory(name).length})`,
+          content: grid(name),
+        }))}
+      />
+    </section>
+  );
+}
