@@ -1,0 +1,24 @@
+import { Badge, discoveryStatusLook, type BadgeTone } from '../../ui';
+import type { RunState } from './discoveriesApi';
+
+export function DiscoveryStatusBadge({ status }: { status: string }) {
+  const look = discoveryStatusLook(status);
+  return <Badge tone={look.tone}>{look.label}</Badge>;
+}
+
+const runLooks: Record<RunState, { tone: BadgeTone; label: string }> = {
+  pending: { tone: 'neutral', label: 'Waiting' },
+  running: { tone: 'info', label: 'Running' },
+  done: { tone: 'success', label: 'Done' },
+  warning: { tone: 'warning', label: 'Warning' },
+  error: { tone: 'danger', label: 'Error' },
+};
+
+/** The state of one connection or stage of a discovery. */
+export function RunStateBadge({ state }: { state: RunState }) {
+  const look = runLooks[state] ?? runLooks.pending;
+  return <Badge tone={look.tone}>{look.label}</Badge>;
+}
+
+/** `1234` → `1.2 s`; null while unknown. */
+export const durationText = (milliseconds: number | null): string => (milliseconds === null ? '-' : milliseconds < 1000 ? `${milliseconds} ms` : `${(milliseconds / 1000).toFixed(1)} s`);
