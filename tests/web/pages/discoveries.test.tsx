@@ -1,14 +1,14 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { updateSession } from '../../../src/web/app/session/session';
-import { lastDiscoveryQuery, systemInformationQuery, systemPollMs, type DiscoveryResponse } from '../../../src/web/pages/discoveries/discoveriesApi';
+import { lastDiscoveryQuery, systemInformationQuery, systemPollMs, type DiscoveryResponse, type RunState } from '../../../src/web/pages/discoveries/discoveriesApi';
 import { Discoveries } from '../../../src/web/pages/discoveries/Discoveries';
 import { DiscoveryDetail } from '../../../src/web/pages/discoveries/DiscoveryDetail';
 import { discoveryLists, withDiscovery } from '../../../src/web/pages/discoveries/discoveryLists';
 import { adminUser, freshSession, serveApi, tokenWith } from '../app/helpers';
 import { renderPage } from './renderPage';
 
-const stage = (state: string, detail = '') => ({ state, started_at: '2026-11-20T10:00:00Z', finished_at: null, duration_ms: 1500, detail });
+const stage = (state: RunState, detail = '') => ({ state, started_at: '2026-11-20T10:00:00Z', finished_at: null, duration_ms: 1500, detail });
 const discovery = (id: number, status: DiscoveryResponse['status'], extra: Partial<DiscoveryResponse> = {}): DiscoveryResponse => ({
   id, status, trigger: 'manual', start_time: '2026-11-20T10:00:00Z', end_time: status === 'running' ? null : '2026-11-20T10:01:05Z', error: '',
   progress: {

@@ -6,8 +6,11 @@ import { currentRoutePath, setFieldErrors, type FieldErrors } from './fieldError
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type QueryValue = string | number | boolean | undefined | null;
-/** `silent` turns the error notifications off for this call (the caller shows the failure itself). */
-export type RequestOptions = { method?: HttpMethod; body?: unknown; query?: Record<string, QueryValue>; silent?: boolean };
+/**
+ * `silent` turns the error notifications off for this call (the caller shows the failure itself); `responseType`
+ * `blob` answers a file (an export) instead of parsed JSON.
+ */
+export type RequestOptions = { method?: HttpMethod; body?: unknown; query?: Record<string, QueryValue>; silent?: boolean; responseType?: 'json' | 'blob' };
 
 /** A failed call: the status, the answer body and its field-level messages. */
 export class ApiError extends Error {
@@ -70,6 +73,7 @@ export async function apiFetch<T>(path: string, options: RequestOptions = {}): P
   };
   let response = await send();
   if (method === 'GET' && retriedStatuses.has(response.status)) response = await send();
+  if (response.ok && options.responseType === 'blob') return (await response.blob()) as T;
   const body = await parseBody(response);
   if (response.ok) {
     if (method !== 'GET') setFieldErrors(routePath, callPath, {});

@@ -1,0 +1,89 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Button, Select, TextInput } from '../../ui';
+import { builderModelOf, builderOperators, builderText, querySyntaxError, type BuilderCondition, type BuilderModel, type BuilderOperator } from './queryBuilderModel';
+
+type QueryBarProps = {
+  query: string;
+  onQueryChange: (query: string) => void;
+  /** The field keys the builder offers, with their labels. */
+  fields: { value: string; label: string }[];
+  /** An error the server found in the applied query. */
+  serverError?: string | null;
+};
+
+function ConditionRow({ condition, fields, onChange, onRemove }: { condition: BuilderCondition; fields: QueryBarProps['fields']; onChange: (next: BuilderCondition) => void; onRemove: () => void }) {
+  const takesValue = builderOperators.find((operator) => operator.value === condition.operator)?.takesValue ?? true;
+  return (
+    <li className="query-builder__row">
+      <Select label="Field" options={fields} value={condition.field} placeholder="Choose a field" onValueChange={(field) => onChange({ ...condition, field })} />
+      <Select label="Condition" options={builderOperators} value={condition.operator} onValueChange={(operator) => onChange({ ...condition, operator: operator as BuilderOperator })} />
+      {takesValue && <TextInput label="Value" value={condition.value} onValueChange={(value) => onChange({ ...condition, value })} />}
+      <Button variant="ghost" onClick={onRemove} aria-label={`Remove condition on ${condition.field || 'no field'}`}>Remove</Button>
+    </li>
+  );
+}
+
+/** The builder: a list of conditions joined by AND or OR, kept in step with the query text. */
+function QueryBuilder({ model, fields, onApply }: { model: BuilderModel; fields: QueryBarProps['fields']; onApply: (text: string) => void }) {
+  const [draft, setDraft] = useState(model);
+  const [problem, setProblem] = useState<string | null>(null);
+  const update = (conditions: BuilderCondition[]) => setDraft({ ...draft, conditions });
+  const apply = () => {
+    try {
+      onApply(builderText(draft));
+      setProblem(null);
+    } catch (error) {
+      setProblem((error as Error).message);
+    }
+  };
+  return (
+    <div className="query-builder">
+      <Select label="Match" value={draft.connective} onValueChange={(connective) => setDraft({ ...draft, connective: connective as BuilderModel['connective'] })} options={[{ value: 'and', label: 'All conditions (AND)' }, { value: 'or', label: 'Any condition (OR)' }]} />
+      <ol className="query-builder__rows">
+        {draft.conditions.map((condition, index) => (
+          <ConditionRow key={index} condition={condition} fields={fields} onChange={(next) => update(draft.conditions.map((old, at) => (at === index ? next : old)))} onRemove={() => update(draft.conditions.filter((_, at) => at !== index))} />
+        ))}
+      </ol>
+      {problem && <p className="inventory-error" role="alert">{problem}</p>}
+      <div className="query-builder__actions">
+        <Button variant="secondary" onClick={() => update([...draft.conditions, { field: '', operator: '=', value: '' }])}>Add condition</Button>
+        <Button onClick={apply}>Apply</Button>
+      </div>
+    </div>
+  );
+}
+
+/** The query bar of an inventory list: query text checked as typed (with the error's position), and a builder. */
+export function QueryBar({ query, onQueryChange, fields, serverError }: QueryBarProps) {
+  const [text, setText] = useState(query);
+  const [building, setBuilding] = useState(false);
+  useEffect(() => setText(query), [query]);
+  const syntax = querySyntaxError(text);
+  const model = builderModelOf(text);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!syntax) onQueryChange(text.trim());
+  };
+  return (
+    <div className="query-bar">
+      <form className="query-bar__text" onSubmit={submit} role="search">
+        <TextInput
+          label="Query"
+          value={text}
+          onValueChange={setText}
+          placeholder="Hostname = web* AND LastSeen last now-15d/d"
+          error={syntax ? `${syntax.message}` : serverError ?? undefined}
+          className="query-bar__input"
+        />
+        <Button type="submit" disabled={Boolean(syntax)}>Search</Button>
+        {query && <Button variant="ghost" onClick={() => onQueryChange('')}>Clear</Button>}
+        <Button variant="secondary" aria-expanded={building} onClick={() => setBuilding(!building)}>{building ? 'Hide builder' : 'Query builder'}</Button>
+      </form>
+      {building && (model ? (
+        <QueryBuilder key={text} model={model} fields={fields} onApply={(next) => { setText(next); onQueryChange(next); }} />
+      ) : (
+        <p className="inventory-muted">This query mixes AND and OR, uses parentheses or a saved query: edit it as text.</p>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { apiFetch } from '../../app/http';
+
+export type FieldMapEntry = { value_type: 'text' | 'long' | 'double' | 'date' | 'ip' | 'boolean'; label: string; adapter: string; image?: string };
+export type FieldMap = Record<string, FieldMapEntry>;
+export type DiscoveryConfigurationResponse = Record<string, FieldMap | unknown>;
+
+/** An asset as the search answers it: every field a list of values (one per source), plus its PrimaryKey. */
+export type AssetRow = Record<string, unknown[]> & { PrimaryKey: [string] };
+export type SortKey = { field: string; order: 'asc' | 'desc' };
+export type InventorySearchQueryParams = { query: string; fields: string[]; page: number; size: number; ordering: SortKey[]; index_id?: number | null };
+export type InventoryPageResponse = { count: number; results: AssetRow[]; index_id: number };
+
+export type SourceRecordResponse = { record_key: string; adapter: string; connection_id: number; fields: Record<string, unknown> };
+export type RelationResponse = { kind: string; relation: string; device_asset: string; related_asset: string | null; related_name: string };
+export type AssetDetailResponse = Record<string, unknown> & {
+  PrimaryKey: [string];
+  index_id: number;
+  preferred: Record<string, unknown>;
+  sources: SourceRecordResponse[];
+  merge_reasons: { rule?: string; reason?: string; keys?: string[] }[];
+  relations: RelationResponse[];
+};
+
+/** Spec §7: the discovery configuration (the field maps) is fetched once. */
+export const discoveryConfigurationQuery = () =>
+  queryOptions({ queryKey: ['configurations', 'discovery'], queryFn: () => apiFetch<DiscoveryConfigurationResponse>('/configurations/discovery'), staleTime: Infinity });
+
+export const inventorySearchQuery = (searchPath: string, params: InventorySearchQueryParams) =>
+  queryOptions({
+    queryKey: ['inventory', searchPath, params],
+    // A query with a syntax error answers 400 with its position: the query bar shows it, so no notification.
+    queryFn: () => apiFetch<InventoryPageResponse>(searchPath, { method: 'POST', body: params, silent: true }),
+    placeholderData: keepPreviousData,
+    retry: false,
+  });
+
+export const assetDetailQuery = (searchPath: string, id: string, discoveryId: number | null) =>
+  queryOptions({
+    queryKey: ['inventory-detail', searchPath, id, discoveryId],
+    queryFn: () => apiFetch<AssetDetailResponse>(`${searchPath}/${encodeURIComponent(id)}`, { method: 'POST', body: { index_id: discoveryId } }),
+  });
+
+/** Downloads exactly the list's view (query, columns with their labels, sort) as CSV or XLSX. */
+export async function exportInventory(exportPath: string, format: 'csv' | 'xlsx', view: { query: string; fields: string[]; labels: string[]; ordering: SortKey[]; index_id?: number | null }) {
+  const file = await apiFetch<Blob>(exportPath, { method: 'POST', body: { format, ...view, query: view.query || undefined }, responseType: 'blob' });
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(file);
+  link.download = `${exportPath.split('/')[1]}-${new Date().toISOString().slice(0, 10)}.${format}`;
+  link.click();
+  URL.revokeObjectURL(link.href);
+}

@@ -1,0 +1,113 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { logout, updateSession } from '../../../src/web/app/session/session';
+import { DeviceDetail } from '../../../src/web/pages/inventories/DeviceDetail';
+import { DeviceInventory } from '../../../src/web/pages/inventories/DeviceInventory';
+import { adminUser, freshSession, serveApi, tokenWith } from '../app/helpers';
+import { giveVirtualTablesHeight } from '../layout';
+import { renderPage } from './renderPage';
+
+giveVirtualTablesHeight();
+
+const fieldMap = {
+  Hostname: { value_type: 'text', label: 'Hostname', adapter: 'cartograph' },
+  'OS.Type': { value_type: 'text', label: 'OS Type', adapter: 'cartograph' },
+  Adapters: { value_type: 'text', label: 'Adapters', adapter: 'cartograph' },
+  LastSeen: { value_type: 'date', label: 'Last Seen', adapter: 'cartograph' },
+  'Specifics.crowdstrike.agent_version': { value_type: 'text', label: 'Agent Version', adapter: 'crowdstrike' },
+};
+const web01 = { PrimaryKey: ['a1'], Hostname: ['web-01'], 'OS.Type': ['Linux'], Adapters: ['crowdstrike', 'okta'], LastSeen: ['2026-11-20T10:00:00Z'] };
+const detail = {
+  ...web01, index_id: 12, preferred: {}, merge_reasons: [{ reason: 'Same serial number VMW-123' }], relations: [{ kind: 'device-user', relation: 'last logged in', device_asset: 'a1', related_asset: 'u1', related_name: 'ada' }],
+  sources: [
+    { record_key: '3:aid-1', adapter: 'crowdstrike', connection_id: 3, fields: { Hostname: ['web-01'], 'Specifics.crowdstrike.agent_version': ['7.10'] } },
+    { record_key: '4:dev-9', adapter: 'okta', connection_id: 4, fields: { Hostname: ['WEB-01'] } },
+  ],
+};
+
+beforeEach(() => {
+  freshSession(tokenWith({}));
+  updateSession({ user: { ...adminUser, permissions: ['users.view_devices', 'users.view_device_detail'] } });
+});
+afterEach(() => vi.unstubAllGlobals());
+
+const searches = (calls: ReturnType<typeof serveApi>) => calls.filter((call) => call.method === 'POST' && call.url === '/devices/devices').map((call) => call.body as { query: string; fields: string[]; ordering: unknown[] });
+
+describe('the device inventory list', () => {
+  it('searches with the chosen columns, shows each value, and keeps the query and columns under pconfig-', async () => {
+    localStorage.setItem('pconfig-device-inventory', JSON.stringify({ columns: ['Hostname', 'OS.Type', 'Adapters'], size: 50 }));
+    const calls = serveApi({
+      'GET /configurations/discovery': { body: { field_map: fieldMap } },
+      'POST /devices/devices': { body: { count: 1, results: [web01], index_id: 12 } },
+    });
+    renderPage(DeviceInventory, '/device-inventory', '/device-inventory');
+    await screen.findByText('web-01');
+    expect(screen.getByRole('columnheader', { name: /OS Type/ })).toBeTruthy();
+    expect(searches(calls)[0]).toMatchObject({ query: '', fields: ['Hostname', 'OS.Type', 'Adapters'], ordering: [] });
+
+    fireEvent.change(screen.getByLabelText('Query'), { target: { value: 'OS.Type = Linux' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(searches(calls).at(-1)?.query).toBe('OS.Type = Linux'));
+    expect(JSON.parse(localStorage.getItem('pconfig-device-inventory') ?? '{}')).toMatchObject({ query: 'OS.Type = Linux', columns: ['Hostname', 'OS.Type', 'Adapters'] });
+
+    fireEvent.click(screen.getByRole('columnheader', { name: /Hostname/ }).querySelector('button') ?? screen.getByRole('columnheader', { name: /Hostname/ }));
+    await waitFor(() => expect(searches(calls).at(-1)?.ordering).toEqual([{ field: 'Hostname', order: 'asc' }]));
+
+    logout();
+    expect(JSON.parse(localStorage.getItem('pconfig-device-inventory') ?? '{}')).toEqual({ columns: ['Hostname', 'OS.Type', 'Adapters'], size: 50 });
+  });
+
+  it('points at a syntax error as the user types and does not send the broken query', async () => {
+    const calls = serveApi({ 'GET /configurations/discovery': { body: { field_map: fieldMap } }, 'POST /devices/devices': { body: { count: 0, results: [], index_id: 12 } } });
+    renderPage(DeviceInventory, '/device-inventory', '/device-inventory');
+    await screen.findByText(/No devices match/);
+    fireEvent.change(screen.getByLabelText('Query'), { target: { value: 'Hostname = web AND' } });
+    expect(await screen.findByText(/at character/)).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Search' }) as HTMLButtonElement).getAttribute('aria-disabled')).toBe('true');
+    expect(searches(calls).every((body) => body.query === '')).toBe(true);
+  });
+
+  it('exports exactly the current view: query, columns with their labels, and sort', async () => {
+    localStorage.setItem('pconfig-device-inventory', JSON.stringify({ columns: ['Hostname', 'OS.Type'], size: 50, query: 'Hostname = web*' }));
+    URL.createObjectURL = vi.fn(() => 'blob:x');
+    URL.revokeObjectURL = vi.fn();
+    const calls = serveApi({
+      'GET /configurations/discovery': { body: { field_map: fieldMap } },
+      'POST /devices/devices': { body: { count: 1, results: [web01], index_id: 12 } },
+      'POST /devices/export': { body: 'Hostname,OS Type\nweb-01,Linux\n' },
+    });
+    renderPage(DeviceInventory, '/device-inventory', '/device-inventory');
+    await screen.findByText('web-01');
+    fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+    await waitFor(() => expect(calls.some((call) => call.url === '/devices/export')).toBe(true));
+    expect(calls.find((call) => call.url === '/devices/export')?.body).toEqual({ format: 'csv', query: 'Hostname = web*', fields: ['Hostname', 'OS.Type'], labels: ['Hostname', 'OS Type'], ordering: [], index_id: 12 });
+  });
+
+  it('opens a preview of a row with a link to its details', async () => {
+    serveApi({
+      'GET /configurations/discovery': { body: { field_map: fieldMap } },
+      'POST /devices/devices': { body: { count: 1, results: [web01], index_id: 12 } },
+      'POST /devices/devices/a1': { body: detail },
+    });
+    renderPage(DeviceInventory, '/device-inventory', '/device-inventory');
+    fireEvent.click(await screen.findByText('web-01'));
+    const preview = await screen.findByRole('complementary', { name: 'Preview of web-01' });
+    await within(preview).findByText('2 source record(s).');
+    expect(within(preview).getByRole('link', { name: 'Open details' }).getAttribute('href')).toBe('/device-inventory/detail/a1/12');
+  });
+});
+
+describe('the device detail page', () => {
+  it('shows basic info, each source\'s record in its own panel, relations and why the records were merged', async () => {
+    serveApi({ 'GET /configurations/discovery': { body: { field_map: fieldMap } }, 'POST /devices/devices/a1': { body: detail } });
+    renderPage(DeviceDetail, '/detail/$deviceId/$discoveryId', '/detail/a1/12');
+    await screen.findByRole('heading', { name: 'web-01' });
+    expect(screen.getByRole('tab', { name: 'Data sources (2)' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('tab', { name: 'crowdstrike' }));
+    expect(await screen.findByText('agent_version')).toBeTruthy();
+    fireEvent.click(screen.getByRole('tab', { name: 'Relations (1)' }));
+    expect(await screen.findByText('ada')).toBeTruthy();
+    fireEvent.click(screen.getByRole('tab', { name: 'Why merged' }));
+    expect(await screen.findByText('Same serial number VMW-123')).toBeTruthy();
+  });
+});
