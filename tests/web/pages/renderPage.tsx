@@ -6,7 +6,7 @@ import type { ComponentType } from 'react';
 /** Renders one page at `url` under a memory-history router whose only route is `routePath` (TanStack `$param` form). */
 export function renderPage(Page: ComponentType, routePath: string, url: string) {
   const rootRoute = createRootRoute();
-  const pageRoute = createRoute({ getParentRoute: () => rootRoute, path: routePath, component: Page });
+  const pageRoute = createRoute({ getParentRoute: () => rootRoute, path: routePath, component: () => <Page /> });
   const router = createRouter({ routeTree: rootRoute.addChildren([pageRoute]), history: createMemoryHistory({ initialEntries: [url] }) });
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(

@@ -14,6 +14,7 @@ import { discoveryConfigurationQuery, exportInventory, inventorySearchQuery, typ
 import type { InventoryKind } from './inventoryKinds';
 import { pageSizes, readPageConfig, writePageConfig, type PageConfig } from './pageConfig';
 import { QueryBar } from './QueryBar';
+import { SaveQueryDialog } from './SaveQueryDialog';
 import './inventories.css';
 
 function AdapterIcons({ slugs }: { slugs: unknown[] }) {
@@ -43,6 +44,7 @@ export function InventoryList({ kind }: { kind: InventoryKind }) {
   const [page, setPage] = useState(1);
   const [sort, setSort] = useState<SortState>(null);
   const [picking, setPicking] = useState(false);
+  const [saving, setSaving] = useState(false);
   const [previewed, setPreviewed] = useState<AssetRow | null>(null);
   const [exporting, setExporting] = useState(false);
   useEffect(() => setBreadcrumb([{ label: kind.title }]), [kind]);
@@ -80,6 +82,7 @@ export function InventoryList({ kind }: { kind: InventoryKind }) {
         meta={list.data ? <span className="inventory-muted">{list.data.count.toLocaleString()} {kind.title.toLowerCase()} · snapshot #{list.data.index_id}</span> : null}
         actions={
           <>
+            {hasPermission('queries.add_query') && <Button variant="secondary" disabled={!query} onClick={() => setSaving(true)}>Save query</Button>}
             <Button variant="secondary" onClick={() => setPicking(true)}>Columns</Button>
             <Button variant="secondary" loading={exporting} disabled={!list.data?.count} onClick={() => void download('csv')}>Export CSV</Button>
             <Button variant="secondary" loading={exporting} disabled={!list.data?.count} onClick={() => void download('xlsx')}>Export XLSX</Button>
@@ -118,6 +121,7 @@ export function InventoryList({ kind }: { kind: InventoryKind }) {
         <Select label="Page size" value={String(config.size)} options={pageSizes.map((size) => ({ value: String(size), label: String(size) }))} onValueChange={(size) => { setConfig({ ...config, size: Number(size) }); setPage(1); }} />
         <Pagination page={page} pageSize={config.size} count={list.data?.count ?? 0} onPageChange={setPage} />
       </div>
+      {saving && <SaveQueryDialog open onClose={() => setSaving(false)} query={query} type={kind.entity} />}
       {picking && <ColumnPicker open onClose={() => setPicking(false)} fields={fieldChoices} columns={config.columns} defaultColumns={kind.defaultColumns} onColumnsChange={(next) => setConfig({ ...config, columns: next })} />}
     </section>
   );
