@@ -28,6 +28,9 @@ const validatorDeclaration = [
 ].join('\n');
 write('validators.d.ts', validatorDeclaration);
 write('queryValidators.d.ts', validatorDeclaration);
+// The console's forms validate with precompiled validators as well: its content security policy forbids compiling at run time.
+write('formValidators.js', generateValidatorModule(loaded.filter(({ file }) => !file.startsWith('adapters/')).map(({ schema }) => schema).filter((schema) => !isCoercedSchema(schema.$id)), false));
+write('formValidators.d.ts', validatorDeclaration);
 
 const registryEntries = loaded.map(({ file, schema }) => `  ${JSON.stringify(schema.$id)}: { file: ${JSON.stringify(file)}, schema: ${JSON.stringify(schema)} },`);
 write(

@@ -4,6 +4,7 @@ import { logSystemEvent } from './activities/activityLog.js';
 import { fetchEngines } from './adapters/engines.js';
 import { createAdapterRuntime, type AdapterRuntime } from './adapters/runtime.js';
 import { DiscoveryRunner } from './discovery/runner.js';
+import { loadDemoOnStart } from './demo/demoDataset.js';
 import { loadServerKeys } from './auth/serverKeys.js';
 import type { ServerConfig } from './config.js';
 import type { AppContext, CoreContext } from './context.js';
@@ -13,6 +14,7 @@ import { openPgliteDatabase } from './db/pgliteDatabase.js';
 import { openPostgresDatabase } from './db/postgresDatabase.js';
 import { buildApp, type AppOptions, type CartographApp } from './http/app.js';
 import { bootstrapIdentity, type FirstAdministrator } from './identity/bootstrap.js';
+import { ensureDefaultDashboards } from './dashboards/defaultDashboard.js';
 
 const packageFile = fileURLToPath(new URL('../../package.json', import.meta.url));
 export const cartographVersion: string = JSON.parse(readFileSync(packageFile, 'utf8')).version;
@@ -32,10 +34,14 @@ export async function startCartograph(config: ServerConfig, options: AppOptions 
     const core: CoreContext = { db, keys: loadServerKeys(config.secretKey, config.dataDir), config, version: cartographVersion, adapters: options.adapters ?? createAdapterRuntime(fetchEngines) };
     const context: AppContext = { ...core, discoveries: new DiscoveryRunner(core) };
     const firstAdministrator = await bootstrapIdentity(context, process.env.CARTOGRAPH_COMPANY_NAME || 'Cartograph');
+    // Every company opens on a useful dashboard, including companies that existed before dashboards did.
+    await ensureDefaultDashboards(db);
     if (applied.length) await logSystemEvent(db, 'info', 'migrations_applied', `Applied ${applied.join(', ')}`);
     await logSystemEvent(db, 'info', 'server_started', `Cartograph ${cartographVersion} started on ${db.engine}`);
     const app = await buildApp(context, options);
     await context.discoveries.start({ work: true });
+    // CARTOGRAPH_DEMO=1 on an empty inventory: load the demo data set and run the first discovery.
+    await loadDemoOnStart(context);
     let closed = false;
     const close = async () => {
       if (closed) return;

@@ -10,6 +10,8 @@ import { openPgliteDatabase } from '../../src/server/db/pgliteDatabase.js';
 import { openPostgresDatabase } from '../../src/server/db/postgresDatabase.js';
 import { startCartograph } from '../../src/server/server.js';
 import { createScratchPostgres } from '../server/harness.js';
+import { benchHttpEngine } from './httpEngine.js';
+import { benchDashboards } from './dashboards.js';
 
 const documents = 10_000;
 const iterations = 200;
@@ -78,6 +80,8 @@ async function benchSignIn() {
 }
 
 const engines: ('pglite' | 'postgresql')[] = process.env.DATABASE_URL ? ['pglite', 'postgresql'] : ['pglite'];
-const results = { list: [] as unknown[], sign_in: await benchSignIn() };
+const results = { list: [] as unknown[], sign_in: await benchSignIn(), dashboards: [] as unknown[] };
 for (const engine of engines) results.list.push(await benchEngine(engine));
-process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+const httpEngine = await benchHttpEngine();
+for (const engine of engines) results.dashboards.push(await benchDashboards(engine));
+process.stdout.write(`${JSON.stringify({ ...results, http_engine: httpEngine }, null, 2)}\n`);

@@ -1,6 +1,6 @@
 import { clientCredentialsAuth, keyPairAuth, tokenAuth } from '../auth.js';
 import { flag, text, type AdapterSource } from '../model.js';
-import { baseUrl } from './shared.js';
+import { apiUrl, baseUrl } from './shared.js';
 
 /** SaaS collaboration and developer platforms: their member lists are user inventories (and licence use). */
 export const collaboration: AdapterSource[] = [
@@ -8,7 +8,7 @@ export const collaboration: AdapterSource[] = [
     slug: 'slack', name: 'Slack', vendor: 'Salesforce (Slack)', website: 'https://slack.com', docs_url: 'https://api.slack.com/methods/users.list',
     description: 'Members of a Slack workspace (users.list), with admin, guest and deactivation state.',
     groups: ['collaboration'], categories: ['user'], engine: 'http',
-    location: [],
+    location: [apiUrl('https://slack.com/api', 'The Slack Web API root; GovSlack workspaces use https://slack-gov.com/api.')],
     auth: [tokenAuth({ type: 'bot_token', title: 'Bot token', description: 'Sent as a Bearer token to https://slack.com/api.', field: 'bot_token', fieldTitle: 'Bot User OAuth Token', fieldDescription: 'The xoxb- token from your Slack app → OAuth & Permissions, after installing it to the workspace.', example: 'xoxb-1234567890-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx' })],
     options: [flag('include_bots', 'Include bots', 'Also keep bot users and apps.', false)],
     guide: {
@@ -22,7 +22,7 @@ export const collaboration: AdapterSource[] = [
     slug: 'box', name: 'Box', vendor: 'Box', website: 'https://www.box.com', docs_url: 'https://developer.box.com/reference/get-users/',
     description: 'Managed users of a Box enterprise, with role, status and storage use.',
     groups: ['collaboration'], categories: ['user'], engine: 'http',
-    location: [text('enterprise_id', 'Enterprise ID', 'Your Box Enterprise ID (Admin Console → Account & Billing → Account Information).', ['123456789'])],
+    location: [apiUrl('https://api.box.com', 'The Box API root (token requests go to <API URL>/oauth2/token).'), text('enterprise_id', 'Enterprise ID', 'Your Box Enterprise ID (Admin Console → Account & Billing → Account Information).', ['123456789'])],
     auth: [clientCredentialsAuth({ title: 'Client Credentials Grant app', description: 'Token from https://api.box.com/oauth2/token with box_subject_type=enterprise.', idDescription: 'The Client ID of a Platform App using Server Authentication (Client Credentials Grant).', idExample: 'abc123def456ghi789jkl012mno345pq', secretDescription: 'The Client Secret of that app (shown after two-factor verification).' })],
     guide: {
       prerequisites: ['A Box Business (or above) enterprise and Admin or Co-Admin rights to authorise apps.'],

@@ -1,6 +1,5 @@
 import { passwordAuth } from '../auth.js';
 import { choice, flag, integer, list, multiline, optionalText, text, type AdapterSource, type Field, type JsonSchema } from '../model.js';
-import { port } from './shared.js';
 
 /** Files, SQL databases and Cartograph's own active scanners: the code engines. */
 
@@ -22,7 +21,10 @@ function fileSource(extensionHint: string, exampleUrl: string): Field {
     schema: {
       type: 'object', title: 'File source', description: `Where the ${extensionHint} file comes from.`, examples: [{ source_type: 'url', file_url: exampleUrl }],
       oneOf: [
-        branch('upload', 'Uploaded file', 'A file uploaded with the form; the same content is read on every discovery until you upload a new one.', { file: { type: 'string', minLength: 1, title: 'File', description: `The ${extensionHint} file.`, 'x-widget': 'file', examples: ['data:text/plain;name=devices.csv;base64,SG9zdG5hbWUsSVAKV1MtMDA0MiwxMC4xLjIuMwo='] } }, ['file']),
+        branch('upload', 'Uploaded file', 'A file uploaded to Cartograph (kept in its data folder); the same content is read on every discovery until you upload a new one.', {
+          file: { type: 'string', minLength: 1, pattern: '^(uploads/[0-9a-f-]{36}\\.(csv|json|xlsx)|data:.*)$', title: 'File', description: `The ${extensionHint} file: set by the upload, or a small file sent inline with the form.`, 'x-widget': 'file', examples: ['data:text/plain;name=devices.csv;base64,SG9zdG5hbWUsSVAKV1MtMDA0MiwxMC4xLjIuMwo='] },
+          file_name: { type: 'string', minLength: 1, maxLength: 255, title: 'File name', description: 'The name of the uploaded file, as it was on the uploader\'s computer.', examples: ['devices.csv'] },
+        }, []),
         branch('url', 'Download from a URL', 'Fetched over HTTPS on every discovery.', { file_url: { type: 'string', format: 'uri', pattern: '^https?://', title: 'File URL', description: 'The URL to download.', examples: [exampleUrl] }, authorization_header: { type: 'string', title: 'Authorization header', description: 'Optional value sent as the Authorization header, e.g. Bearer <token>.', 'x-secret': true } }, ['file_url']),
         branch('path', 'File on the Cartograph server', 'A path readable by the Cartograph process (for example a share mounted on the server).', { file_path: { type: 'string', minLength: 1, pattern: '^/', title: 'File path', description: 'Absolute path on the Cartograph server.', examples: [`/srv/exports/inventory.${extensionHint.toLowerCase()}`] } }, ['file_path']),
       ],
@@ -34,8 +36,26 @@ const fileGuide = (format: string, specifics: string[], troubles: Array<[string,
   prerequisites: [`A ${format} export from the system you want to import (one row or object per record), or a URL or server path where such an export is refreshed.`],
   grant: ['Nothing on a vendor side; for a URL source, a read-only token on the server that hosts the file, pasted into the `Authorization header` field.'],
   collects: [...specifics, 'Each record feeds the inventory chosen in the `Records are` field; mapped columns become Cartograph fields, all columns are kept under Specifics.'],
-  troubleshooting: troubles,
+  troubleshooting: [...troubles, ['"Reading files from the server is turned off"', 'The server administrator lists the folders Cartograph may read in the CARTOGRAPH_IMPORT_DIRS setting (colon-separated); the `File path` field must point inside one of them.'], ['"No file has been uploaded"', 'Save the connection, then upload the file on its page (or send a small file with the form).']],
 });
+
+const entityValues = ['device', 'user', 'application', 'vulnerability', 'certificate', 'service'];
+
+const sqlQueries: Field = {
+  name: 'queries', required: true,
+  schema: {
+    type: 'array', title: 'Queries', minItems: 1, maxItems: 6,
+    description: 'One read-only SELECT per inventory: every row becomes a record of that inventory. Columns named after Cartograph fields (alias them, e.g. AS "Hostname") or after common headers (hostname, serial, mac, ip, os, username, email) become those fields; every column is kept under Specifics.',
+    items: {
+      type: 'object', title: 'Query', description: 'A query and the inventory its rows feed.', required: ['entity', 'query'], additionalProperties: false,
+      properties: {
+        entity: { type: 'string', title: 'Records are', description: 'Which inventory the rows feed.', enum: entityValues, examples: ['device'] },
+        query: { type: 'string', title: 'Query', description: 'One SELECT (or WITH … SELECT) statement.', minLength: 1, 'x-widget': 'code', examples: ['SELECT name AS "Hostname", ip AS "IpAddresses", serial AS "SerialNumber" FROM assets WHERE retired = false'] },
+      },
+    },
+    examples: [[{ entity: 'device', query: 'SELECT name AS "Hostname", ip AS "IpAddresses", serial AS "SerialNumber" FROM assets WHERE retired = false' }]],
+  },
+};
 
 const scannerTargetPattern = (() => {
   const octet = '(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
@@ -45,6 +65,12 @@ const scannerTargetPattern = (() => {
 })();
 
 const portList = '^\\s*\\d{1,5}(-\\d{1,5})?(\\s*,\\s*\\d{1,5}(-\\d{1,5})?)*\\s*$';
+
+// The TLS scanner needs at least one target: an empty list would "succeed" without reading anything.
+const tlsTargets: Field = (() => {
+  const field = list('targets', 'Targets', 'Host names, IP addresses or IPv4 CIDR ranges (/16 to /32), optionally with :port (e.g. www.example.com:8443).', ['www.example.com', '10.0.5.0/28', 'mail.example.com:465']);
+  return { ...field, required: true, schema: { ...field.schema, minItems: 1 } };
+})();
 
 export const dataSources: AdapterSource[] = [
   {
@@ -73,21 +99,21 @@ export const dataSources: AdapterSource[] = [
   },
   {
     slug: 'sqladapter', name: 'SQL database', vendor: 'Cartograph', website: 'https://www.postgresql.org', docs_url: 'https://www.postgresql.org/docs/current/sql-select.html',
-    description: 'Records returned by a read-only SQL query you write, from a PostgreSQL, MySQL/MariaDB or Microsoft SQL Server database.',
+    description: 'Records returned by read-only SQL queries you write, from a PostgreSQL or MySQL/MariaDB database.',
     groups: ['database'], categories: ['device', 'user', 'application', 'vulnerability', 'certificate', 'service'], engine: 'sql',
     location: [
-      choice('dialect', 'Database type', 'The database server: PostgreSQL, MySQL/MariaDB or Microsoft SQL Server.', ['postgresql', 'mysql', 'mssql']),
+      choice('dialect', 'Database type', 'The database server: PostgreSQL, or MySQL/MariaDB.', ['postgresql', 'mysql']),
       text('host', 'Host', 'Host name or IP address of the database server.', ['db01.corp.example.com']),
-      port(5432, 'Port (PostgreSQL 5432, MySQL/MariaDB 3306, SQL Server 1433).'),
+      { name: 'port', required: false, schema: { type: 'integer', title: 'Port', description: 'Empty for the usual port of the database type (PostgreSQL 5432, MySQL/MariaDB 3306).', minimum: 1, maximum: 65535, examples: [5432] } },
       text('database', 'Database', 'The database name.', ['cmdb']),
     ],
     auth: [passwordAuth({ title: 'Database user', description: 'Password authentication.', userDescription: 'A database user with SELECT on the queried tables only.', userExample: 'cartograph_ro', passwordDescription: 'That user\'s password.' })],
-    options: [multiline('query', 'Query', 'One SELECT statement; every row becomes a record and column names become field names (alias them to Cartograph fields, e.g. AS "Hostname").', ['SELECT name AS "Hostname", ip AS "IpAddresses", serial AS "SerialNumber" FROM assets WHERE retired = false'], { widget: 'code' }), entityChoice, choice('tls_mode', 'TLS', 'require (encrypt, verify per the network settings), prefer (encrypt when offered) or disable.', ['require', 'prefer', 'disable'])],
+    options: [sqlQueries, choice('tls_mode', 'TLS', 'require (encrypt, verify per the network settings), prefer (encrypt when offered) or disable.', ['require', 'prefer', 'disable']), integer('statement_timeout_seconds', 'Query time limit (seconds)', 'The database stops a query that runs longer than this.', [1, 3600], 300)],
     network: 'tls',
     guide: {
-      prerequisites: ['Network access from Cartograph to the database port.', 'The PostgreSQL driver is built in; MySQL/MariaDB and SQL Server connections need their Node.js drivers, which are not installed in this build yet.'],
-      grant: ['Create a login that can only read: PostgreSQL: CREATE ROLE cartograph_ro LOGIN PASSWORD \'…\'; GRANT SELECT ON assets TO cartograph_ro;', 'MySQL/MariaDB: CREATE USER \'cartograph_ro\'@\'%\' IDENTIFIED BY \'…\'; GRANT SELECT ON cmdb.assets TO \'cartograph_ro\'@\'%\';', 'SQL Server: CREATE LOGIN cartograph_ro WITH PASSWORD = \'…\'; CREATE USER cartograph_ro FOR LOGIN cartograph_ro; ALTER ROLE db_datareader ADD MEMBER cartograph_ro;'],
-      collects: ['Every row of the `Query` field, run in a read-only transaction with a statement timeout; the rows feed the inventory in the `Records are` field.'],
+      prerequisites: ['Network access from Cartograph to the database port.', 'PostgreSQL 10 or later, MySQL 5.7 or later, or MariaDB 10.1 or later. Microsoft SQL Server is not supported yet: Cartograph has no driver for it.'],
+      grant: ['Create a login that can only read: PostgreSQL: CREATE ROLE cartograph_ro LOGIN PASSWORD \'…\'; GRANT SELECT ON assets TO cartograph_ro;', 'MySQL/MariaDB: CREATE USER \'cartograph_ro\'@\'%\' IDENTIFIED BY \'…\'; GRANT SELECT ON cmdb.assets TO \'cartograph_ro\'@\'%\';'],
+      collects: ['Every row of each query in the `Queries` field, run in a read-only transaction with the `Query time limit (seconds)` field as statement timeout and read in batches; each query\'s rows feed the inventory it names, typed columns (numbers, booleans, timestamps, arrays) keep their types.'],
       troubleshooting: [['"permission denied for table"', 'Grant SELECT on that table to the user.'], ['"no pg_hba.conf entry"', 'PostgreSQL does not accept the Cartograph host: add a hostssl line for it.'], ['Query rejected as not read-only', 'Only one SELECT (or WITH … SELECT) statement is accepted.']],
     },
   },
@@ -115,8 +141,13 @@ export const dataSources: AdapterSource[] = [
     slug: 'tls-scanner', name: 'TLS certificate scanner', vendor: 'Cartograph', website: 'https://www.rfc-editor.org/rfc/rfc8446', docs_url: 'https://www.rfc-editor.org/rfc/rfc5280',
     description: 'Certificates served by TLS endpoints, collected by Cartograph connecting to each host and port you list.',
     groups: ['certificate_management', 'attack_surface'], categories: ['certificate', 'service'], engine: 'tls-scanner',
-    location: [list('targets', 'Targets', 'Host names, IP addresses or CIDR ranges, optionally with :port (e.g. www.example.com:8443).', ['www.example.com', '10.0.5.0/28', 'mail.example.com:465'])],
-    options: [text('ports', 'Ports', 'Ports tried for targets without an explicit port.', ['443,8443,636,993,995,465'], { pattern: portList, default: '443', required: false }), integer('concurrency', 'Parallel connections', 'How many handshakes run at once.', [1, 256], 32), integer('handshake_timeout_ms', 'Handshake timeout (ms)', 'How long one TLS handshake may take.', [500, 30000], 5000)],
+    location: [tlsTargets],
+    options: [
+      text('ports', 'Ports', 'Ports tried for targets without an explicit port.', ['443,8443,636,993,995,465'], { pattern: portList, default: '443', required: false }),
+      integer('concurrency', 'Parallel connections', 'How many handshakes run at once.', [1, 256], 32),
+      integer('handshake_timeout_ms', 'Handshake timeout (ms)', 'How long one TLS handshake may take.', [500, 30000], 5000),
+      multiline('custom_ca', 'Custom CA certificates (PEM)', 'CA certificates of your internal PKI: chains issued by them count as verified, in addition to the public authorities.', ['-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQ2FydG9ncmFwaCBleGFtcGxlIENBMAoGCCqGSM49BAMC\n-----END CERTIFICATE-----'], { required: false, pattern: '-----BEGIN CERTIFICATE-----' }),
+    ],
     network: 'none',
     guide: {
       prerequisites: ['Routing from the Cartograph host to the targets.'],

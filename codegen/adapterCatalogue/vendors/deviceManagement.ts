@@ -1,6 +1,6 @@
 import { clientCredentialsAuth, entraAppAuth, microsoftCloud, passwordAuth, tokenAuth } from '../auth.js';
 import { flag, text, type AdapterSource } from '../model.js';
-import { apiHost, baseUrl } from './shared.js';
+import { apiHost, baseUrl, microsoftHosts } from './shared.js';
 
 /** Mobile-device management and unified endpoint management. */
 export const deviceManagement: AdapterSource[] = [
@@ -46,7 +46,7 @@ export const deviceManagement: AdapterSource[] = [
     slug: 'microsoft-intune', name: 'Microsoft Intune', vendor: 'Microsoft', website: 'https://www.microsoft.com/security/business/microsoft-intune', docs_url: 'https://learn.microsoft.com/graph/api/intune-devices-manageddevice-list',
     description: 'Managed devices and detected apps from Microsoft Intune through Microsoft Graph.',
     groups: ['mdm'], categories: ['device', 'application'], engine: 'http',
-    location: [microsoftCloud()],
+    location: [microsoftCloud(), ...microsoftHosts()],
     auth: [entraAppAuth('Tokens are requested for Microsoft Graph (scope https://graph.microsoft.com/.default).')],
     options: [flag('fetch_detected_apps', 'Fetch detected apps', 'Read /deviceManagement/detectedApps and the devices each app was detected on.', true)],
     guide: {

@@ -32,10 +32,12 @@ export const directories: AdapterSource[] = [
     location: requiredHosts(ldapLocation({ hostExample: 'dc01.corp.example.com', baseDnExample: 'DC=corp,DC=example,DC=com', baseDnDescription: 'Where the search starts: the domain\'s defaultNamingContext, or an OU to read only part of the domain.' })),
     auth: bindAuth('A domain account, as user principal name (svc-cartograph@corp.example.com) or distinguished name.', 'svc-cartograph@corp.example.com'),
     options: [
-      flag('fetch_computers', 'Fetch computers', 'Read computer objects ((objectCategory=computer)).', true),
-      flag('fetch_users', 'Fetch users', 'Read user objects ((&(objectCategory=person)(objectClass=user))).', true),
+      flag('fetch_computers', 'Fetch computers', 'Read computer objects (the `Computer filter` field).', true),
+      flag('fetch_users', 'Fetch users', 'Read user objects (the `User filter` field).', true),
       flag('include_disabled', 'Include disabled accounts', 'Also read accounts whose userAccountControl has the ACCOUNTDISABLE bit.', false),
       integer('page_size', 'Page size', 'Entries per page of the paged-results control; Active Directory caps it at MaxPageSize (1000).', [100, 1000], 1000),
+      optionalText('user_filter', 'User filter', 'LDAP filter for user objects; empty means (&(objectClass=user)(!(objectClass=computer))).', ['(&(objectClass=user)(!(objectClass=computer)))']),
+      optionalText('computer_filter', 'Computer filter', 'LDAP filter for computer objects; empty means (objectClass=computer).', ['(objectClass=computer)']),
     ],
     network: 'tls',
     guide: {
@@ -60,6 +62,12 @@ export const directories: AdapterSource[] = [
     groups: ['identity'], categories: ['device', 'user'], engine: 'ldap',
     location: requiredHosts(ldapLocation({ hostExample: 'ipa01.corp.example.com', baseDnExample: 'cn=accounts,dc=corp,dc=example,dc=com', baseDnDescription: 'The accounts container of the realm; hosts are under cn=computers and users under cn=users below it.' })),
     auth: bindAuth('A system account DN, e.g. uid=cartograph,cn=sysaccounts,cn=etc,dc=corp,dc=example,dc=com.', 'uid=cartograph,cn=sysaccounts,cn=etc,dc=corp,dc=example,dc=com'),
+    options: [
+      flag('include_disabled', 'Include disabled accounts', 'Also read users locked with nsAccountLock.', false),
+      integer('page_size', 'Page size', 'Entries per page of the paged-results control.', [10, 5000], 500),
+      optionalText('user_filter', 'User filter', 'LDAP filter for users; empty means (&(objectClass=posixAccount)(uid=*)).', ['(&(objectClass=posixAccount)(uid=*))']),
+      optionalText('computer_filter', 'Host filter', 'LDAP filter for enrolled hosts; empty means (objectClass=ipaHost).', ['(objectClass=ipaHost)']),
+    ],
     network: 'tls',
     guide: {
       prerequisites: ['LDAPS (636) or StartTLS (389) to an IPA server; the IPA CA certificate (/etc/ipa/ca.crt) for the `Custom CA certificate (PEM)` field.'],
@@ -74,7 +82,10 @@ export const directories: AdapterSource[] = [
     groups: ['identity'], categories: ['user'], engine: 'ldap',
     location: requiredHosts(ldapLocation({ hostExample: 'ldap.corp.example.com', baseDnExample: 'ou=people,dc=example,dc=com', baseDnDescription: 'Where person entries live.' })),
     auth: bindAuth('A DN allowed to read people entries, e.g. cn=cartograph,ou=services,dc=example,dc=com.', 'cn=cartograph,ou=services,dc=example,dc=com'),
-    options: [optionalText('user_filter', 'User filter', 'LDAP filter for person entries.', ['(objectClass=inetOrgPerson)'], { default: '(objectClass=inetOrgPerson)' })],
+    options: [
+      optionalText('user_filter', 'User filter', 'LDAP filter for person entries.', ['(objectClass=inetOrgPerson)'], { default: '(objectClass=inetOrgPerson)' }),
+      integer('page_size', 'Page size', 'Entries per page of the paged-results control (RFC 2696); keep it at or below the server\'s size.pr limit.', [10, 5000], 500),
+    ],
     network: 'tls',
     guide: {
       prerequisites: ['LDAPS or StartTLS to the directory; plain LDAP only in a lab.'],

@@ -1,6 +1,6 @@
 import { clientCredentialsAuth, entraAppAuth, keyPairAuth, passwordAuth, tokenAuth } from '../auth.js';
-import { choice, flag, optionalText, text, type AdapterSource } from '../model.js';
-import { apiHost, baseUrl, port } from './shared.js';
+import { choice, flag, optionalText, text, url, type AdapterSource } from '../model.js';
+import { apiHost, apiUrl, baseUrl, microsoftHosts, port } from './shared.js';
 
 /** EDR, EPP and antivirus consoles: the agents they manage are devices, often with software and vulnerabilities. */
 export const endpointSecurity: AdapterSource[] = [
@@ -35,7 +35,7 @@ export const endpointSecurity: AdapterSource[] = [
     slug: 'microsoft-defender-endpoint', name: 'Microsoft Defender for Endpoint', vendor: 'Microsoft', website: 'https://www.microsoft.com/security/business/endpoint-security/microsoft-defender-endpoint',
     docs_url: 'https://learn.microsoft.com/defender-endpoint/api/apis-intro', description: 'Onboarded machines, their software and vulnerabilities from Microsoft Defender for Endpoint.',
     groups: ['edr'], categories: ['device', 'vulnerability', 'application'], engine: 'http',
-    location: [apiHost('The Defender for Endpoint API host: the global host, the regional host nearest your data (US, EU, UK, AU) or the US Government host.', ['https://api.security.microsoft.com', 'https://us.api.security.microsoft.com', 'https://eu.api.security.microsoft.com', 'https://uk.api.security.microsoft.com', 'https://au.api.security.microsoft.com', 'https://api-gcc.securitycenter.microsoft.us', 'https://api-gov.securitycenter.microsoft.us'], 'API host')],
+    location: [apiHost('The Defender for Endpoint API host: the global host, the regional host nearest your data (US, EU, UK, AU) or the US Government host.', ['https://api.security.microsoft.com', 'https://us.api.security.microsoft.com', 'https://eu.api.security.microsoft.com', 'https://uk.api.security.microsoft.com', 'https://au.api.security.microsoft.com', 'https://api-gcc.securitycenter.microsoft.us', 'https://api-gov.securitycenter.microsoft.us'], 'API host'), microsoftHosts()[0]],
     auth: [entraAppAuth('Tokens are requested for the WindowsDefenderATP resource (scope https://api.securitycenter.microsoft.com/.default).')],
     options: [flag('fetch_vulnerabilities', 'Fetch vulnerabilities', 'Read machine vulnerabilities from /api/vulnerabilities/machinesVulnerabilities (needs Vulnerability.Read.All).', true), flag('fetch_software', 'Fetch software inventory', 'Read installed software per machine (needs Software.Read.All).', true)],
     guide: {
@@ -81,7 +81,7 @@ export const endpointSecurity: AdapterSource[] = [
     slug: 'sophos-ep', name: 'Sophos Central Endpoint', vendor: 'Sophos', website: 'https://www.sophos.com',
     docs_url: 'https://developer.sophos.com/docs/endpoint-v1/1/overview', description: 'Computers and servers protected by Sophos Central Endpoint and Server Protection.',
     groups: ['epp'], categories: ['device'], engine: 'http',
-    location: [],
+    location: [apiUrl('https://api.central.sophos.com', 'The Sophos Central global API root (whoami and tenant lookups; endpoints are read from the data region it names).'), url('auth_url', 'Sign-in URL', 'The Sophos ID root that issues tokens. Leave https://id.sophos.com unless your traffic to Sophos goes through an API gateway.', 'https://id.sophos.com', { required: false, default: 'https://id.sophos.com' })],
     auth: [clientCredentialsAuth({
       title: 'Sophos Central API credential', description: 'Token from id.sophos.com; the data region and tenant come from /whoami/v1.',
       idDescription: 'The Client ID of the API credential.', idExample: '5b0a1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d',

@@ -1,6 +1,6 @@
 import { clientCredentialsAuth, entraAppAuth, googleServiceAccountAuth, keyPairAuth, microsoftCloud, passwordAuth, tokenAuth } from '../auth.js';
 import { flag, multiline, optionalText, secret, text, type AdapterSource } from '../model.js';
-import { apiHost, baseUrl } from './shared.js';
+import { apiHost, baseUrl, microsoftHosts } from './shared.js';
 
 /** Cloud identity providers and HR systems: the people of the organisation, sometimes their devices. */
 export const identity: AdapterSource[] = [
@@ -8,7 +8,7 @@ export const identity: AdapterSource[] = [
     slug: 'azure-entra', name: 'Microsoft Entra ID', vendor: 'Microsoft', website: 'https://www.microsoft.com/security/business/identity-access/microsoft-entra-id',
     docs_url: 'https://learn.microsoft.com/graph/api/resources/users', description: 'Users and registered or joined devices from Microsoft Entra ID (formerly Azure AD) through Microsoft Graph.',
     groups: ['ad', 'identity'], categories: ['user', 'device'], engine: 'http',
-    location: [microsoftCloud()],
+    location: [microsoftCloud(), ...microsoftHosts()],
     auth: [entraAppAuth('Tokens are requested for Microsoft Graph (scope https://graph.microsoft.com/.default).')],
     options: [flag('fetch_devices', 'Fetch devices', 'Read /devices (Entra-registered, joined and hybrid-joined devices).', true), flag('fetch_sign_in_activity', 'Fetch last sign-in', 'Read signInActivity for each user (needs AuditLog.Read.All and an Entra ID P1 or P2 licence).', false)],
     guide: {

@@ -22,3 +22,19 @@ export function tenantId(name: string, title: string, description: string, examp
   if (!required) delete field.schema.minLength;
   return field;
 }
+
+/**
+ * The API root of a cloud service that has one public host: optional, defaulting to the vendor's host. It is changed
+ * only for a sovereign instance or an API gateway in front of the vendor (and by the replay fixtures).
+ */
+export function apiUrl(defaultUrl: string, description: string): Field {
+  return url('base_url', 'API URL', `${description} Keep the default (${defaultUrl}) unless your traffic to the vendor goes through an API gateway.`, defaultUrl, { required: false, default: defaultUrl });
+}
+
+/** Optional sign-in and Graph hosts for a custom Microsoft environment; empty means the hosts of the chosen cloud. */
+export function microsoftHosts(): Field[] {
+  return [
+    url('login_url', 'Sign-in host', 'Only for a custom environment or a gateway: the Entra sign-in root, e.g. https://login.microsoftonline.com. Leave empty to use the host of the chosen cloud.', 'https://login.microsoftonline.com', { required: false }),
+    url('graph_url', 'Microsoft Graph host', 'Only for a custom environment or a gateway: the Microsoft Graph root, e.g. https://graph.microsoft.com. Leave empty to use the host of the chosen cloud.', 'https://graph.microsoft.com', { required: false }),
+  ];
+}

@@ -1,6 +1,6 @@
 import { clientCredentialsAuth, keyPairAuth, passwordAuth, tokenAuth } from '../auth.js';
 import { flag, text, type AdapterSource } from '../model.js';
-import { apiHost, baseUrl } from './shared.js';
+import { apiHost, apiUrl, baseUrl } from './shared.js';
 
 const windowsAccount = (what: string) => passwordAuth({ type: 'windows_integrated', title: 'Windows account (NTLM/Kerberos)', description: 'Windows integrated authentication (Negotiate).', userDescription: `A domain account, as DOMAIN\\user or user@domain, ${what}.`, userExample: 'CORP\\svc-cartograph', passwordDescription: 'That account\'s password.' });
 
@@ -50,7 +50,7 @@ export const softwareDeployment: AdapterSource[] = [
     slug: 'pdq', name: 'PDQ Connect', vendor: 'PDQ.com', website: 'https://www.pdq.com/pdq-connect/', docs_url: 'https://connect.pdq.com/hc/en-us/articles/11710136245915',
     description: 'Devices and their software from PDQ Connect (cloud). PDQ Inventory on-premises has no API; export it to CSV and use the CSV adapter.',
     groups: ['software_deployment'], categories: ['device', 'application'], engine: 'http',
-    location: [],
+    location: [apiUrl('https://app.pdq.com/v1/api', 'The PDQ Connect API root.')],
     auth: [tokenAuth({ title: 'API key', description: 'Sent as a Bearer token to https://app.pdq.com/v1/api.', fieldTitle: 'API key', fieldDescription: 'A PDQ Connect API key.', example: 'pdq_0123456789abcdef0123456789abcdef' })],
     options: [flag('include_software', 'Include software', 'Ask for the software include on each device page.', true)],
     guide: {
@@ -77,7 +77,7 @@ export const softwareDeployment: AdapterSource[] = [
     slug: 'automox', name: 'Automox', vendor: 'Automox', website: 'https://www.automox.com', docs_url: 'https://developer.automox.com',
     description: 'Devices (servers), their software and missing patches from Automox.',
     groups: ['software_deployment'], categories: ['device', 'application'], engine: 'http',
-    location: [text('org_id', 'Organization ID', 'The numeric organisation ID (shown in the console URL as o=).', ['12345'])],
+    location: [apiUrl('https://console.automox.com/api', 'The Automox console API root.'), text('org_id', 'Organization ID', 'The numeric organisation ID (shown in the console URL as o=).', ['12345'])],
     auth: [tokenAuth({ type: 'api_key', title: 'API key', description: 'Sent as a Bearer token.', field: 'api_key', fieldTitle: 'API key', fieldDescription: 'An API key from Settings → Secrets & Keys → API Keys.', example: '0e1f2a3b-4c5d-4e6f-8a9b-0c1d2e3f4a5b' })],
     guide: {
       prerequisites: ['An Automox user with at least the Read-only role in the organisation.'],

@@ -9,7 +9,14 @@ import { seededRandom, type Random } from './random.js';
  * serials, reinstalled EDR agents (two records of one machine).
  */
 export type FleetSource = { connectionId: number; adapter: string; label: string };
-export type LabelledFleet = { records: SourceRecord[]; truth: Map<string, string>; devices: number };
+export type LabelledFleet = {
+  records: SourceRecord[];
+  truth: Map<string, string>;
+  devices: number;
+  /** People as the directory, the MDM and the CMDB report them (records of entity `user`), and their truth. */
+  users: SourceRecord[];
+  userTruth: Map<string, string>;
+};
 
 export const fleetSources = {
   directory: { connectionId: 1, adapter: 'active-directory', label: 'Directory' },
@@ -56,6 +63,10 @@ export function generateLabelledFleet(count: number, seed = 42): LabelledFleet {
     records.push({ key, adapter: source.adapter, connectionId: source.connectionId, fields });
     truth.set(key, device);
   };
+  // People get their own random stream, so adding them leaves the devices (and their scores) as they were.
+  const people = generatePeople(Math.max(1, Math.floor(count / 2)), seed + 1);
+  const assign = seededRandom(seed + 2);
+  const hostsOfServers: string[] = [];
   const dockMacs = Array.from({ length: Math.max(1, Math.floor(count / 200)) }, () => mac(random, '00:e0:4c'));
   let cloneSerial: string | null = null;
   let clonesLeft = 0;
@@ -66,6 +77,7 @@ export function generateLabelledFleet(count: number, seed = 42): LabelledFleet {
     const device = makeDevice(random, index, kind, kind === 'vm' && clonesLeft > 0 ? cloneSerial : null);
     if (kind === 'vm' && clonesLeft > 0) clonesLeft -= 1;
     const windows = device.os === 'Windows';
+    if (kind === 'server') hostsOfServers.push(device.hostname);
 
     if (windows ? random.chance(0.9) : random.chance(0.3)) {
       emit(fleetSources.directory, `guid-${index}`, device.id, { Hostname: device.hostname.toUpperCase(), Domain: domain, 'OS.Type': device.os, 'OS.Version': device.osVersion, LastSeen: device.lastSeen });
@@ -77,6 +89,7 @@ export function generateLabelledFleet(count: number, seed = 42): LabelledFleet {
         emit(fleetSources.edr, `aid-${index}-${install}`, device.id, {
           Hostname: device.hostname, Domain: domain, SerialNumber: device.serial, AgentId: `${random.hex(16)}`,
           MacAddresses: [device.macs[0].toUpperCase().replace(/:/g, '-'), ...docked], IpAddresses: [device.ip], 'OS.Type': device.os, LastSeen: device.lastSeen,
+          ...(kind === 'workstation' || kind === 'laptop' ? { LastUsedUsers: [`CORP\\${assign.pick(people.accounts)}`] } : {}),
         });
       }
     }
@@ -93,6 +106,8 @@ export function generateLabelledFleet(count: number, seed = 42): LabelledFleet {
       emit(fleetSources.cmdb, `ci-${index}`, device.id, {
         Hostname: renamed ? `old-${device.hostname}` : device.hostname, Domain: domain,
         SerialNumber: kind !== 'vm' && random.chance(0.05) ? junkSerial : device.serial, DeviceManufacturer: device.manufacturer, DeviceModel: device.model,
+        // The CMDB knows which server a virtual machine runs on.
+        ...(kind === 'vm' && hostsOfServers.length ? { ParentHost: assign.pick(hostsOfServers) } : {}),
       });
     }
     if (random.chance(0.01)) {
@@ -100,5 +115,41 @@ export function generateLabelledFleet(count: number, seed = 42): LabelledFleet {
       emit(fleetSources.cmdb, `ci-retired-${index}`, `retired-${index}`, { Hostname: device.hostname, Domain: domain, SerialNumber: random.alphanumeric(10), DeviceModel: device.model });
     }
   }
-  return { records, truth, devices: count };
+  return { records, truth, devices: count, users: people.records, userTruth: people.truth };
+}
+
+const firstNames = ['Ada', 'Alan', 'Grace', 'Linus', 'Margaret', 'Ken', 'Barbara', 'Dennis', 'Frances', 'Edsger', 'Radia', 'Tim', 'Katherine', 'Donald', 'Hedy', 'John'];
+const lastNames = ['Lovelace', 'Turing', 'Hopper', 'Torvalds', 'Hamilton', 'Thompson', 'Liskov', 'Ritchie', 'Allen', 'Dijkstra', 'Perlman', 'Berners-Lee', 'Johnson', 'Knuth', 'Lamarr', 'Backus'];
+
+/**
+ * People as three sources report them: the directory (account, domain, email, employee id), the MDM (user
+ * principal name only) and the CMDB (employee id and email, some in capitals). Adversarial: namesakes share a
+ * display name but never an account or employee id; CMDB rows with an old address or a shared team mailbox.
+ */
+function generatePeople(count: number, seed: number): { records: SourceRecord[]; truth: Map<string, string>; accounts: string[] } {
+  const random = seededRandom(seed);
+  const records: SourceRecord[] = [];
+  const truth = new Map<string, string>();
+  const accounts: string[] = [];
+  const emit = (source: FleetSource, sourceId: string, person: string, fields: Record<string, unknown>) => {
+    const key = `${source.connectionId}:${sourceId}`;
+    records.push({ key, adapter: source.adapter, connectionId: source.connectionId, fields });
+    truth.set(key, person);
+  };
+  for (let index = 0; index < count; index += 1) {
+    const [first, last] = [random.pick(firstNames), random.pick(lastNames)];
+    const account = `${first[0]}${last}${index}`.toLowerCase().replace(/[^a-z0-9]/g, '');
+    const email = `${first}.${last}.${index}@example.com`.toLowerCase();
+    const employeeId = `E${String(10000 + index)}`;
+    const person = `person-${index}`;
+    accounts.push(account);
+    if (random.chance(0.95)) emit(fleetSources.directory, `user-${index}`, person, { Username: account, Domain: 'CORP', Email: email, DisplayName: `${first} ${last}`, EmployeeId: employeeId, FirstName: first, LastName: last });
+    if (random.chance(0.6)) emit(fleetSources.mdm, `mdm-user-${index}`, person, { UserPrincipalName: email, DisplayName: `${first} ${last}` });
+    if (random.chance(0.5)) {
+      // Some CMDB rows carry an old address or the team's shared mailbox: only the employee id ties them.
+      const cmdbEmail = random.chance(0.03) ? 'it-team@example.com' : random.chance(0.03) ? `${account}@old.example.com` : random.chance(0.3) ? email.toUpperCase() : email;
+      emit(fleetSources.cmdb, `sys-user-${index}`, person, { EmployeeId: employeeId, Email: cmdbEmail, DisplayName: `${first} ${last}` });
+    }
+  }
+  return { records, truth, accounts };
 }

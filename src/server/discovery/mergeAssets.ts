@@ -46,6 +46,9 @@ export function mergeCluster(cluster: Cluster, byKey: Map<string, StoredRecord>,
     fields[field] = values;
     preferred[field] = { value: sources[0].fields[field][0], adapter: sources[0].adapter };
   }
+  // Analysts' tags are added to Tags when the snapshot is published; the sources' own tags are kept apart so
+  // taking an analyst's tag off never removes one a source reported.
+  if (fields.Tags) fields.SourceTags = fields.Tags;
   const adapters = [...new Set(records.map((record) => record.adapter))].sort();
   const id = assetIdFor(cluster.records);
   Object.assign(fields, {

@@ -8,7 +8,9 @@ import { mergeCluster, type FieldOrdering, type StoredRecord } from './mergeAsse
 import { normalizeRecord } from './normalize.js';
 import { addWarning, begin, finish, newProgress, type ConnectionProgress, type DiscoveryProgress } from './progress.js';
 import { recordKeyFor } from './recordKeys.js';
-import { writeAssets, writeRecords } from './snapshotWriter.js';
+import { deriveRelations } from './relations.js';
+import { writeAssets, writeRecords, writeRelations } from './snapshotWriter.js';
+import { refreshDeviceTags } from '../inventory/tags.js';
 
 export type DiscoverySettings = { concurrency: number; connectionTimeoutSeconds: number; snapshotsToKeep: number; ordering: FieldOrdering };
 
@@ -124,6 +126,9 @@ export async function runDiscovery(context: CoreContext, discoveryId: number, se
           ]);
         }
       }
+      const assetsOf = (entity: string) => published.find((item) => item.entity === entity)?.assets ?? [];
+      await writeRelations(connection, discoveryId, deriveRelations(assetsOf('device'), assetsOf('user')));
+      await refreshDeviceTags(connection, discovery.company_id, discoveryId, null);
       for (const item of progress.connections) {
         const status = { done: 1, warning: 2, error: 3 }[item.state as 'done'] ?? 4;
         await connection.query('update connections set status = $2, status_detail = $3, last_checked_at = now() where id = $1', [item.id, status, item.error || item.warnings[0] || '']);
@@ -143,4 +148,5 @@ export async function pruneSnapshots(context: CoreContext, companyId: number, ke
   const stale = `select id from discoveries where company_id = $1 and status = 'done' order by id desc offset $2`;
   await context.db.query(`delete from snapshot_records where discovery_id in (${stale})`, [companyId, keep]);
   await context.db.query(`delete from snapshot_assets where discovery_id in (${stale})`, [companyId, keep]);
+  await context.db.query(`delete from snapshot_relations where discovery_id in (${stale})`, [companyId, keep]);
 }

@@ -4,8 +4,9 @@ import type { CoreContext } from '../context.js';
 import { detailError } from '../http/errors.js';
 import { lockKeys, withAdvisoryLock } from '../db/advisoryLock.js';
 import { createJobQueue, discoveryQueue } from '../jobs/queue.js';
+import { DiscoveryScheduler, scheduledDiscoveryQueue, type ScheduledDiscoveryJob } from '../jobs/scheduler.js';
 import { runDiscovery } from './pipeline.js';
-import { defaultDiscoverySettings } from './settings.js';
+import { loadDiscoverySettings } from './settings.js';
 
 const interruptedMessage = 'Interrupted: the process running this discovery stopped before it finished. The previous snapshot stays in use.';
 
@@ -15,10 +16,14 @@ const interruptedMessage = 'Interrupted: the process running this discovery stop
  */
 export class DiscoveryRunner {
   private readonly queue: PgBoss;
+  /** Starts discoveries on each company's schedule (every process ticks; pg-boss singletons keep one per slot). */
+  readonly scheduler: DiscoveryScheduler;
 
   constructor(private readonly context: CoreContext) {
     this.queue = createJobQueue(context.db, context.config.databaseUrl);
-    this.queue.on('error', (error) => void logSystemEvent(context.db, 'error', 'job_queue_error', error.message).catch(() => undefined));
+    const logError = (error: Error) => void logSystemEvent(context.db, 'error', 'job_queue_error', error.message).catch(() => undefined);
+    this.queue.on('error', logError);
+    this.scheduler = new DiscoveryScheduler(context.db, this.queue, logError);
   }
 
   /** Starts the queue, marks discoveries a dead process left running as failed, and (when asked) works the queue. */
@@ -26,11 +31,28 @@ export class DiscoveryRunner {
     // pg-boss installs its schema on first start; two processes doing that at once on PostgreSQL would collide.
     await withAdvisoryLock(this.context.db, lockKeys.jobQueueInstall, () => this.queue.start());
     await this.queue.createQueue(discoveryQueue);
+    await this.queue.createQueue(scheduledDiscoveryQueue);
     await this.recoverInterrupted();
     if (options.work) {
       await this.queue.work<{ discoveryId: number }>(discoveryQueue, { pollingIntervalSeconds: 1, batchSize: 1 }, async ([job]) => {
-        await runDiscovery(this.context, job.data.discoveryId, defaultDiscoverySettings(this.context.adapters.catalogue));
+        const [discovery] = await this.context.db.query<{ company_id: number }>('select company_id from discoveries where id = $1', [job.data.discoveryId]);
+        if (!discovery) return;
+        await runDiscovery(this.context, job.data.discoveryId, await loadDiscoverySettings(this.context.db, discovery.company_id, this.context.adapters.catalogue));
       });
+      await this.queue.work<ScheduledDiscoveryJob>(scheduledDiscoveryQueue, { pollingIntervalSeconds: 2, batchSize: 1 }, async ([job]) => {
+        await this.startScheduled(job.data);
+      });
+    }
+    this.scheduler.start();
+  }
+
+  /** A scheduled slot: starts the company's discovery unless one is still running (the slot is then skipped). */
+  private async startScheduled({ companyId, slot }: ScheduledDiscoveryJob): Promise<void> {
+    try {
+      await this.startDiscovery(companyId, null, 'schedule');
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      await logSystemEvent(this.context.db, 'warning', 'scheduled_discovery_skipped', `Scheduled discovery of ${slot} skipped: ${message}`);
     }
   }
 
@@ -43,6 +65,7 @@ export class DiscoveryRunner {
       await this.context.db.query("update discoveries set status = 'error', end_time = now(), error = $2 where id = $1 and status = 'running'", [discovery.id, interruptedMessage]);
       await this.context.db.query('delete from snapshot_records where discovery_id = $1', [discovery.id]);
       await this.context.db.query('delete from snapshot_assets where discovery_id = $1', [discovery.id]);
+      await this.context.db.query('delete from snapshot_relations where discovery_id = $1', [discovery.id]);
       await logSystemEvent(this.context.db, 'warning', 'discovery_interrupted', `Discovery ${discovery.id} was interrupted and marked as failed`);
     }
   }
@@ -60,6 +83,7 @@ export class DiscoveryRunner {
   }
 
   async stop(): Promise<void> {
+    this.scheduler.stop();
     await this.queue.stop({ graceful: true, timeout: 10_000, wait: true });
   }
 }

@@ -1,9 +1,22 @@
 import type { CatalogueAdapter } from '../adapters/catalogue.js';
+import type { Queryable } from '../db/database.js';
 import type { DiscoverySettings } from './pipeline.js';
 
 // When sources disagree and the configuration names no order for a field, prefer the sources closest to the
 // machine: agents (EDR, MDM) over the directory, over the CMDB, over network scanners.
 const groupPrecedence = ['edr', 'epp', 'mdm', 'ad', 'identity', 'cmdb', 'itam', 'cloud', 'vm', 'vulnerability_management', 'network', 'file', 'database'];
+
+/** The settings pages' documents are stored per company in the resources table under their schema id. */
+export const discoverySettingsKind = 'cartograph:settings/discovery-settings';
+export const discoveryScheduleKind = 'cartograph:settings/discovery-schedule';
+
+/** The discovery-settings page as stored and served (`cartograph:settings/discovery-settings`). */
+export type DiscoverySettingsDocument = { concurrency: number; connection_timeout_minutes: number; snapshots_to_keep: number; ordering: Record<string, string[]> };
+/** The discovery-schedule page as stored (`cartograph:settings/discovery-schedule`). */
+export type DiscoveryScheduleDocument = { enabled: boolean; cron: string; timezone: string };
+
+export const defaultSettingsDocument: DiscoverySettingsDocument = { concurrency: 4, connection_timeout_minutes: 30, snapshots_to_keep: 10, ordering: {} };
+export const defaultScheduleDocument: DiscoveryScheduleDocument = { enabled: false, cron: '0 2 * * *', timezone: 'UTC' };
 
 /** The default source precedence: adapters ordered by their group's rank, then by slug. */
 export function defaultSourceOrder(catalogue: Map<string, CatalogueAdapter>): string[] {
@@ -11,7 +24,34 @@ export function defaultSourceOrder(catalogue: Map<string, CatalogueAdapter>): st
   return [...catalogue.values()].sort((left, right) => rank(left) - rank(right) || left.slug.localeCompare(right.slug)).map((adapter) => adapter.slug);
 }
 
-/** Settings a discovery runs with (the discovery-settings page changes them per company). */
+/** The settings a discovery runs with, from the settings page's document. */
+export function discoverySettingsFrom(document: DiscoverySettingsDocument, catalogue: Map<string, CatalogueAdapter>): DiscoverySettings {
+  return {
+    concurrency: document.concurrency,
+    connectionTimeoutSeconds: document.connection_timeout_minutes * 60,
+    snapshotsToKeep: document.snapshots_to_keep,
+    ordering: { byField: document.ordering, fallback: defaultSourceOrder(catalogue) },
+  };
+}
+
+/** Settings before anyone changed the discovery-settings page. */
 export function defaultDiscoverySettings(catalogue: Map<string, CatalogueAdapter>): DiscoverySettings {
-  return { concurrency: 4, connectionTimeoutSeconds: 30 * 60, snapshotsToKeep: 10, ordering: { byField: {}, fallback: defaultSourceOrder(catalogue) } };
+  return discoverySettingsFrom(defaultSettingsDocument, catalogue);
+}
+
+/** A company's stored settings document of the given kind, over the defaults (so new properties get their default). */
+export async function loadSettingsDocument<T extends object>(db: Queryable, companyId: number, kind: string, defaults: T): Promise<T> {
+  const [row] = await db.query<{ document: Partial<T> }>('select document from resources where kind = $1 and company_id = $2 order by id limit 1', [kind, companyId]);
+  return { ...defaults, ...(row?.document ?? {}) };
+}
+
+/** Stores a company's settings document of the given kind (one row per company and kind). */
+export async function saveSettingsDocument(db: Queryable, companyId: number, kind: string, document: object): Promise<void> {
+  const updated = await db.query('update resources set document = $3, updated_at = now() where kind = $1 and company_id = $2 returning id', [kind, companyId, JSON.stringify(document)]);
+  if (!updated.length) await db.query('insert into resources (kind, company_id, document) values ($1, $2, $3)', [kind, companyId, JSON.stringify(document)]);
+}
+
+/** The settings a company's discoveries run with now. */
+export async function loadDiscoverySettings(db: Queryable, companyId: number, catalogue: Map<string, CatalogueAdapter>): Promise<DiscoverySettings> {
+  return discoverySettingsFrom(await loadSettingsDocument(db, companyId, discoverySettingsKind, defaultSettingsDocument), catalogue);
 }

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/database.js';
 import type { MergedAsset, StoredRecord } from './mergeAssets.js';
+import type { RelationRow } from './relations.js';
 
 const batchSize = 1000;
 
@@ -24,6 +25,19 @@ export async function writeAssets(db: Queryable, discoveryId: number, entity: st
        select $1, $2, asset_id, fields, preferred, array(select jsonb_array_elements_text(record_keys)), reasons
          from unnest($3::text[], $4::jsonb[], $5::jsonb[], $6::jsonb[], $7::jsonb[]) as batch(asset_id, fields, preferred, record_keys, reasons)`,
       [discoveryId, entity, batch.map((asset) => asset.id), batch.map((asset) => JSON.stringify(asset.fields)), batch.map((asset) => JSON.stringify(asset.preferred)), batch.map((asset) => JSON.stringify(asset.recordKeys)), batch.map((asset) => JSON.stringify(asset.reasons))],
+    );
+  }
+}
+
+/** Writes the relations of a snapshot in batches. */
+export async function writeRelations(db: Queryable, discoveryId: number, relations: RelationRow[]): Promise<void> {
+  for (let start = 0; start < relations.length; start += batchSize) {
+    const batch = relations.slice(start, start + batchSize);
+    await db.query(
+      `insert into snapshot_relations (discovery_id, kind, relation, device_asset, related_asset, related_name, adapters)
+       select $1, kind, relation, device_asset, related_asset, related_name, array(select jsonb_array_elements_text(adapters))
+         from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[]) as batch(kind, relation, device_asset, related_asset, related_name, adapters)`,
+      [discoveryId, batch.map((row) => row.kind), batch.map((row) => row.relation), batch.map((row) => row.deviceAsset), batch.map((row) => row.relatedAsset), batch.map((row) => row.relatedName), batch.map((row) => JSON.stringify(row.adapters))],
     );
   }
 }

@@ -10,12 +10,14 @@ import { registerGenericResources } from '../resources/genericResources.js';
 import { registerAccountRoutes } from './areas/account.js';
 import { registerAdapterRoutes } from './areas/adapters.js';
 import { registerConnectionRoutes } from './areas/connections.js';
+import { registerConnectionFileRoutes } from './areas/connectionFiles.js';
 import { registerConnectorRoutes } from './areas/connectors.js';
 import { registerDiscoveryRoutes } from './areas/discoveries.js';
 import { registerInventoryRoutes } from './areas/inventory.js';
 import { registerMergeRoutes } from './areas/mergeRecommendations.js';
 import { registerCompanyRoutes } from './areas/companies.js';
 import { registerConfigurationRoutes } from './areas/configurations.js';
+import { registerDashboardRoutes } from './areas/dashboards.js';
 import { registerGroupRoutes } from './areas/groups.js';
 import { registerOpenApiRoute } from './areas/openapi.js';
 import { registerSessionRoutes } from './areas/session.js';
@@ -99,10 +101,12 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   registerConfigurationRoutes(catalogue, context);
   registerAdapterRoutes(catalogue, context);
   registerConnectionRoutes(catalogue, context);
+  await registerConnectionFileRoutes(app, catalogue, context);
   registerConnectorRoutes(catalogue, context);
   registerDiscoveryRoutes(catalogue, context);
   registerInventoryRoutes(catalogue, context);
   registerMergeRoutes(catalogue, context);
+  registerDashboardRoutes(catalogue, context);
   registerGenericResources(catalogue, context);
   registerOpenApiRoute(catalogue, context);
 

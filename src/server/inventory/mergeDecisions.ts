@@ -2,9 +2,10 @@ import type { CoreContext } from '../context.js';
 import type { Queryable } from '../db/database.js';
 import type { Cluster } from '../discovery/correlation/correlate.js';
 import { mergeCluster, type MergedAsset, type StoredRecord } from '../discovery/mergeAssets.js';
-import { defaultDiscoverySettings } from '../discovery/settings.js';
+import { loadDiscoverySettings } from '../discovery/settings.js';
 import { writeAssets } from '../discovery/snapshotWriter.js';
 import { fieldError } from '../http/errors.js';
+import { refreshDeviceTags } from './tags.js';
 
 type AssetRow = { asset_id: string; record_keys: string[]; reasons: Cluster['reasons'] };
 
@@ -24,14 +25,15 @@ async function loadRecords(db: Queryable, discoveryId: number, keys: string[]): 
 }
 
 /** Replaces assets of the snapshot with re-merged ones, so an analyst's decision shows at once. */
-async function replaceAssets(context: CoreContext, discoveryId: number, removed: string[], clusters: Cluster[]): Promise<MergedAsset[]> {
+async function replaceAssets(context: CoreContext, companyId: number, discoveryId: number, removed: string[], clusters: Cluster[]): Promise<MergedAsset[]> {
   const byKey = await loadRecords(context.db, discoveryId, clusters.flatMap((cluster) => cluster.records));
-  const ordering = defaultDiscoverySettings(context.adapters.catalogue).ordering;
+  const { ordering } = await loadDiscoverySettings(context.db, companyId, context.adapters.catalogue);
   const assets = clusters.map((cluster) => mergeCluster(cluster, byKey, ordering));
   await context.db.transaction(async (connection) => {
     await connection.query("delete from snapshot_assets where discovery_id = $1 and entity = 'device' and asset_id = any($2::text[])", [discoveryId, removed]);
     await connection.query('delete from merge_recommendations where discovery_id = $1 and (left_asset = any($2::text[]) or right_asset = any($2::text[]))', [discoveryId, removed]);
     await writeAssets(connection, discoveryId, 'device', assets);
+    await refreshDeviceTags(connection, companyId, discoveryId, assets.map((asset) => asset.id));
   });
   return assets;
 }
@@ -49,7 +51,7 @@ export async function mergeDevices(context: CoreContext, companyId: number, user
   const anchors = assets.map((asset) => asset.record_keys[0]);
   await recordDecisions(context.db, companyId, userId, 'merge', anchors.slice(1).map((anchor) => [anchors[0], anchor]));
   const manual = anchors.slice(1).map((anchor) => ({ rule: 'manual', value: 'merged by an analyst', records: [anchors[0], anchor] as [string, string] }));
-  const [merged] = await replaceAssets(context, discoveryId, ids, [{ records: assets.flatMap((asset) => asset.record_keys), reasons: [...assets.flatMap((asset) => asset.reasons), ...manual] }]);
+  const [merged] = await replaceAssets(context, companyId, discoveryId, ids, [{ records: assets.flatMap((asset) => asset.record_keys), reasons: [...assets.flatMap((asset) => asset.reasons), ...manual] }]);
   return merged;
 }
 
@@ -62,7 +64,7 @@ export async function unmergeDevice(context: CoreContext, companyId: number, use
   if (!remaining.length) throw fieldError('records', 'Leave at least one record in the device.');
   await recordDecisions(context.db, companyId, userId, 'split', separated.flatMap((key) => remaining.map((other) => [key, other] as [string, string])));
   const keep = (keys: string[]) => asset.reasons.filter((reason) => keys.includes(reason.records[0]) && keys.includes(reason.records[1]));
-  return replaceAssets(context, discoveryId, [id], [
+  return replaceAssets(context, companyId, discoveryId, [id], [
     { records: remaining, reasons: keep(remaining) },
     { records: separated, reasons: keep(separated) },
   ]);

@@ -1,8 +1,9 @@
 import { parseQuery, QuerySyntaxError } from '../../core/query/index.js';
-import type { Database } from '../db/database.js';
+import type { Database, Queryable } from '../db/database.js';
 import { HttpError } from '../http/errors.js';
-import { compileQuery } from '../query/compileQuery.js';
+import { compileQuery, type CompiledQuery } from '../query/compileQuery.js';
 import { expandSavedQueries } from '../query/savedQueries.js';
+import { loadSavedQueryText } from '../query/savedQueryStore.js';
 import { resolveSnapshot } from './snapshots.js';
 
 export type InventorySearch = {
@@ -17,21 +18,31 @@ export type InventorySearch = {
 };
 
 // Every inventory query runs under this statement timeout: a costly regular expression cannot hold the database.
-const statementTimeoutMs = 15_000;
+export const statementTimeoutMs = 15_000;
+
+/** Runs inventory reads in one transaction under the statement timeout. */
+export function withStatementTimeout<T>(db: Database, work: (connection: Queryable) => Promise<T>): Promise<T> {
+  return db.transaction(async (connection) => {
+    await connection.exec(`set local statement_timeout = ${statementTimeoutMs}`);
+    return work(connection);
+  });
+}
 
 /** A query's SQL condition, with its text errors answered as field errors carrying the position. */
-async function conditionFor(db: Database, companyId: number, text: string | undefined, firstParameter: number) {
+export async function queryCondition(db: Queryable, companyId: number, text: string | undefined, firstParameter: number): Promise<CompiledQuery> {
   if (!text?.trim()) return { sql: 'true', params: [] as unknown[] };
   try {
-    const loadSavedQuery = async (id: number) => {
-      const [row] = await db.query<{ text: string }>("select document->>'text' as text from resources where kind = 'cartograph:entities/saved-query' and company_id = $1 and id = $2", [companyId, id]);
-      return row?.text ?? null;
-    };
-    return compileQuery(await expandSavedQueries(parseQuery(text), loadSavedQuery), { column: 'fields', firstParameter });
+    return compileQuery(await expandSavedQueries(parseQuery(text), (id) => loadSavedQueryText(db, companyId, id)), { column: 'fields', firstParameter });
   } catch (error) {
     if (error instanceof QuerySyntaxError) throw new HttpError(400, { query: [error.message], position: [String(error.position)] });
     throw error;
   }
+}
+
+/** The `order by` of a list: each key's first value (field names as parameters), then the asset id for a stable order. */
+export function orderingSql(ordering: NonNullable<InventorySearch['ordering']>, firstParameter: number): { sql: string; params: string[] } {
+  const keys = ordering.map((key, index) => `fields->$${firstParameter + index}->>0 ${key.order === 'desc' ? 'desc' : 'asc'} nulls last`);
+  return { sql: [...keys, 'asset_id'].join(', '), params: ordering.map((key) => key.field) };
 }
 
 function project(assetId: string, fields: Record<string, unknown[]>, wanted: string[] | undefined): Record<string, unknown> {
@@ -45,14 +56,11 @@ function project(assetId: string, fields: Record<string, unknown[]>, wanted: str
  */
 export async function searchInventory(db: Database, companyId: number, entity: string, search: InventorySearch) {
   const discoveryId = await resolveSnapshot(db, companyId, search.index_id);
-  const condition = await conditionFor(db, companyId, search.query, 3);
+  const condition = await queryCondition(db, companyId, search.query, 3);
   const base = [discoveryId, entity, ...condition.params];
   const size = search.size ?? 50;
-  const ordering = search.ordering ?? [];
-  const orderSql = [...ordering.map((key, index) => `fields->$${base.length + 1 + index}->>0 ${key.order === 'desc' ? 'desc' : 'asc'} nulls last`), 'asset_id'].join(', ');
-  const orderParams = ordering.map((key) => key.field);
-  return db.transaction(async (connection) => {
-    await connection.exec(`set local statement_timeout = ${statementTimeoutMs}`);
+  const { sql: orderSql, params: orderParams } = orderingSql(search.ordering ?? [], base.length + 1);
+  return withStatementTimeout(db, async (connection) => {
     const where = `discovery_id = $1 and entity = $2 and ${condition.sql}`;
     if (search.scrollable) {
       const after = search.scroll_id ?? '';
@@ -86,5 +94,10 @@ export async function inventoryDetail(db: Database, companyId: number, entity: s
     'select record_key, adapter, connection_id, fields from snapshot_records where discovery_id = $1 and record_key = any($2::text[]) order by adapter, record_key',
     [discoveryId, asset.record_keys],
   );
-  return { ...asset.fields, PrimaryKey: [asset.asset_id], index_id: discoveryId, preferred: asset.preferred, sources, merge_reasons: asset.reasons };
+  const relations = await db.query<{ kind: string; relation: string; device_asset: string; related_asset: string | null; related_name: string }>(
+    `select kind, relation, device_asset, related_asset, related_name from snapshot_relations
+      where discovery_id = $1 and (device_asset = $2 or related_asset = $2) order by kind, related_name limit 500`,
+    [discoveryId, asset.asset_id],
+  );
+  return { ...asset.fields, PrimaryKey: [asset.asset_id], index_id: discoveryId, preferred: asset.preferred, sources, merge_reasons: asset.reasons, relations };
 }

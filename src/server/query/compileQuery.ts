@@ -1,4 +1,10 @@
 import { resolveDateMath, type QueryNode, type QueryValue } from '../../core/query/index.js';
+import { fieldError } from '../http/errors.js';
+
+// Bounds on what one query may ask of the database (on top of the statement timeout every inventory query runs
+// under): a long regular expression or a huge tree is refused before it is sent.
+export const maximumRegexLength = 200;
+export const maximumConditions = 200;
 
 export type CompiledQuery = { sql: string; params: unknown[] };
 
@@ -19,6 +25,7 @@ export function compileQuery(node: QueryNode, options: { column: string; firstPa
 
   const comparison = (field: string, operator: string, value: QueryValue): string => {
     if (value.kind === 'regex') {
+      if (value.pattern.length > maximumRegexLength) throw fieldError('query', `Regular expressions are limited to ${maximumRegexLength} characters.`);
       const matches = anyValue(field, (column) => `${column} ${value.flags.includes('i') ? '~*' : '~'} ${parameter(value.pattern)}`);
       return operator === '!=' ? `not ${matches}` : matches;
     }
@@ -36,7 +43,10 @@ export function compileQuery(node: QueryNode, options: { column: string; firstPa
     return anyValue(field, (column) => `${column} ${operator} ${parameter(value.text)}`);
   };
 
+  let conditions = 0;
   const compile = (current: QueryNode): string => {
+    conditions += 1;
+    if (conditions > maximumConditions) throw fieldError('query', `A query may hold at most ${maximumConditions} conditions (saved queries included).`);
     switch (current.kind) {
       case 'and':
         return `(${compile(current.left)} and ${compile(current.right)})`;

@@ -2,7 +2,7 @@ import { statfs } from 'node:fs/promises';
 import { cpus, freemem, loadavg, totalmem, uptime } from 'node:os';
 import { product } from '../../../core/product.js';
 import type { AppContext } from '../../context.js';
-import { defaultDiscoverySettings } from '../../discovery/settings.js';
+import { loadDiscoverySettings } from '../../discovery/settings.js';
 import { entityFieldMap, specificFieldMap, type FieldMap } from '../../inventory/fieldMaps.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
 
@@ -66,7 +66,7 @@ export function registerConfigurationRoutes(routes: RouteCatalogue, context: App
     handler: async (request) => {
       const [latest] = await context.db.query<{ id: number }>("select id from discoveries where company_id = $1 and status = 'done' order by id desc limit 1", [callerOf(request).companyId]);
       const discoveryId = latest?.id ?? null;
-      const settings = defaultDiscoverySettings(context.adapters.catalogue);
+      const settings = await loadDiscoverySettings(context.db, callerOf(request).companyId, context.adapters.catalogue);
       return {
         log_level: context.config.logLevel,
         ordering: settings.ordering.byField,

@@ -1,5 +1,11 @@
 import type { AppContext } from '../../context.js';
-import { notFound } from '../errors.js';
+import {
+  defaultScheduleDocument, defaultSettingsDocument, discoveryScheduleKind, discoverySettingsKind, loadSettingsDocument, saveSettingsDocument,
+  type DiscoveryScheduleDocument, type DiscoverySettingsDocument,
+} from '../../discovery/settings.js';
+import { nextRunsOf, scheduleProblem } from '../../jobs/scheduler.js';
+import { demoAvailable, loadDemoDataset } from '../../demo/demoDataset.js';
+import { fieldError, notFound } from '../errors.js';
 import { pageWindow, paginated } from '../pagination.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
 
@@ -48,6 +54,60 @@ export function registerDiscoveryRoutes(routes: RouteCatalogue, context: AppCont
       const [row] = await db.query<DiscoveryRow>(`${discoverySelect} where company_id = $1 order by id desc limit 1`, [callerOf(request).companyId]);
       if (!row) throw notFound();
       return { ...row, status: numericStatus[row.status], state: row.status };
+    },
+  });
+
+  routes.add({
+    method: 'GET', url: '/discoveries/demo', name: 'discoveries.demo_status', summary: 'Whether the demo data set can be loaded (the inventory is empty)', access: 'discoveries.view_discovery',
+    handler: async (request) => ({ available: await demoAvailable(context, callerOf(request).companyId) }),
+  });
+  routes.add({
+    method: 'POST', url: '/discoveries/demo', name: 'discoveries.demo', summary: 'Load the demo data set into an empty inventory and start the first discovery',
+    access: 'discoveries.start_discovery', status: 202,
+    handler: async (request) => {
+      const caller = callerOf(request);
+      const { discoveryId, exports } = await loadDemoDataset(context, caller.companyId, caller.userId);
+      const [row] = await db.query<DiscoveryRow>(`${discoverySelect} where id = $1`, [discoveryId]);
+      return { ...row, connections: exports.map((item) => ({ id: item.connectionId, name: item.name, entity: item.entity, rows: item.rows })) };
+    },
+  });
+  registerDiscoverySettingsRoutes(routes, context);
+}
+
+/** The discovery-schedule and discovery-settings pages (one document per company each). */
+function registerDiscoverySettingsRoutes(routes: RouteCatalogue, context: AppContext): void {
+  const { db } = context;
+  const scheduleAnswer = (schedule: DiscoveryScheduleDocument) => ({ ...schedule, next_runs: nextRunsOf(schedule, 5) });
+  routes.add({
+    method: 'GET', url: '/configurations/discovery-schedule', name: 'discovery_schedule.read', summary: 'When discoveries start by themselves, with the next start times',
+    access: 'configurations.view_discoverysettings',
+    handler: async (request) => scheduleAnswer(await loadSettingsDocument(db, callerOf(request).companyId, discoveryScheduleKind, defaultScheduleDocument)),
+  });
+  routes.add({
+    method: 'PUT', url: '/configurations/discovery-schedule', name: 'discovery_schedule.update', summary: 'Change when discoveries start by themselves',
+    access: 'configurations.change_discoveryschedule', body: 'cartograph:settings/discovery-schedule',
+    handler: async (request) => {
+      const { enabled, cron, timezone } = request.body as DiscoveryScheduleDocument;
+      const schedule = { enabled, cron, timezone };
+      const problem = scheduleProblem(schedule);
+      if (problem) throw fieldError(problem.field, problem.message);
+      await saveSettingsDocument(db, callerOf(request).companyId, discoveryScheduleKind, schedule);
+      return scheduleAnswer(schedule);
+    },
+  });
+  routes.add({
+    method: 'GET', url: '/configurations/discovery-settings', name: 'discovery_settings.read', summary: 'Concurrency, timeouts, snapshots kept and source precedence of discoveries',
+    access: 'configurations.view_discoverysettings',
+    handler: async (request) => loadSettingsDocument(db, callerOf(request).companyId, discoverySettingsKind, defaultSettingsDocument),
+  });
+  routes.add({
+    method: 'PUT', url: '/configurations/discovery-settings', name: 'discovery_settings.update', summary: 'Change how discoveries run',
+    access: 'configurations.change_discoverysettings', body: 'cartograph:settings/discovery-settings',
+    handler: async (request) => {
+      const body = request.body as DiscoverySettingsDocument;
+      const settings: DiscoverySettingsDocument = { ...defaultSettingsDocument, ...body, ordering: body.ordering ?? {} };
+      await saveSettingsDocument(db, callerOf(request).companyId, discoverySettingsKind, settings);
+      return settings;
     },
   });
 }

@@ -1,6 +1,9 @@
 import type { AppContext } from '../../context.js';
 import { inventoryDetail, searchInventory, type InventorySearch } from '../../inventory/search.js';
 import { callerOf, type Access, type RouteCatalogue } from '../routes.js';
+import { registerInventoryExtraRoutes } from './inventoryExtras.js';
+import { registerSavedQueryRoutes } from './savedQueries.js';
+import { registerTagRoutes } from './tags.js';
 
 type Inventory = { path: string; entity: string; name: string; list: Access; detail: Access };
 
@@ -24,4 +27,7 @@ export function registerInventoryRoutes(routes: RouteCatalogue, context: AppCont
         inventoryDetail(context.db, callerOf(request).companyId, inventory.entity, (request.params as { id: string }).id, (request.body as { index_id?: number | null } | undefined)?.index_id),
     });
   }
+  registerSavedQueryRoutes(routes, context);
+  registerTagRoutes(routes, context);
+  registerInventoryExtraRoutes(routes, context);
 }

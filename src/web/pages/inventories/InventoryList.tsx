@@ -9,6 +9,7 @@ import { Button, EmptyState, PageHeader, Pagination, Select, VirtualTable, type 
 import { adapterImage } from '../adapters/adapterSearch';
 import { AssetPreview } from './AssetPreview';
 import { ColumnPicker } from './ColumnPicker';
+import { canActOnChosenDevices, DeviceListActions, selectionColumn } from './DeviceListActions';
 import { fieldLabel, FieldValues } from './fieldValues';
 import { discoveryConfigurationQuery, exportInventory, inventorySearchQuery, type AssetRow, type FieldMap } from './inventoryApi';
 import type { InventoryKind } from './inventoryKinds';
@@ -47,6 +48,9 @@ export function InventoryList({ kind }: { kind: InventoryKind }) {
   const [saving, setSaving] = useState(false);
   const [previewed, setPreviewed] = useState<AssetRow | null>(null);
   const [exporting, setExporting] = useState(false);
+  // Rows chosen for the device actions (add tag, merge); a new query starts a new choice.
+  const [chosen, setChosen] = useState<AssetRow[]>([]);
+  const choosing = kind.entity === 'device' && canActOnChosenDevices();
   useEffect(() => setBreadcrumb([{ label: kind.title }]), [kind]);
   useEffect(() => writePageConfig(kind.configKey, { ...config, query }), [kind, config, query]);
   useEffect(() => { if (search.query !== undefined) setQuery(search.query); }, [search.query]);
@@ -62,6 +66,7 @@ export function InventoryList({ kind }: { kind: InventoryKind }) {
   const applyQuery = (next: string) => {
     setQuery(next);
     setPage(1);
+    setChosen([]);
     void navigate({ to: '.', search: next ? { query: next } : {}, replace: true });
   };
   const download = async (format: 'csv' | 'xlsx') => {
@@ -82,6 +87,7 @@ export function InventoryList({ kind }: { kind: InventoryKind }) {
         meta={list.data ? <span className="inventory-muted">{list.data.count.toLocaleString()} {kind.title.toLowerCase()} · snapshot #{list.data.index_id}</span> : null}
         actions={
           <>
+            {kind.entity === 'device' && <DeviceListActions chosen={chosen} onChosenChange={setChosen} query={query} count={list.data?.count} indexId={list.data?.index_id ?? null} />}
             {hasPermission('queries.add_query') && <Button variant="secondary" disabled={!query} onClick={() => setSaving(true)}>Save query</Button>}
             <Button variant="secondary" onClick={() => setPicking(true)}>Columns</Button>
             <Button variant="secondary" loading={exporting} disabled={!list.data?.count} onClick={() => void download('csv')}>Export CSV</Button>
@@ -93,7 +99,7 @@ export function InventoryList({ kind }: { kind: InventoryKind }) {
       <div className={`inventory-body${previewed ? ' inventory-body--previewing' : ''}`}>
         <VirtualTable
           caption={`${kind.title} inventory`}
-          columns={columns}
+          columns={choosing ? [selectionColumn(list.data?.results ?? [], chosen, setChosen), ...columns] : columns}
           rows={list.data?.results ?? []}
           rowKey={(row) => row.PrimaryKey[0]}
           sort={sort}

@@ -1,0 +1,32 @@
+import type { Decorator, Preview } from '@storybook/react-vite';
+import { useLayoutEffect } from 'react';
+import '../src/web/ui/tokens.css';
+import '../src/web/app/shell/shell.css';
+
+type ThemeName = 'light' | 'dark';
+
+/** Shows the story in the theme chosen in the toolbar, the way the console does: data-theme on <html>. */
+const withTheme: Decorator = (Story, context) => {
+  const theme: ThemeName = context.globals.theme === 'dark' ? 'dark' : 'light';
+  function Themed() {
+    useLayoutEffect(() => {
+      document.documentElement.dataset.theme = theme;
+    }, []);
+    return <Story />;
+  }
+  return <Themed />;
+};
+
+const preview: Preview = {
+  globalTypes: {
+    theme: {
+      description: 'Console theme (data-theme on the document)',
+      toolbar: { title: 'Theme', icon: 'mirror', items: [{ value: 'light', title: 'Light' }, { value: 'dark', title: 'Dark' }], dynamicTitle: true },
+    },
+  },
+  initialGlobals: { theme: 'light' },
+  decorators: [withTheme],
+  parameters: { layout: 'padded', controls: { expanded: true } },
+};
+
+export default preview;

@@ -1,0 +1,198 @@
+import type { EntityKind, FetchedRecord } from '../engine.js';
+
+/**
+ * Column → Cartograph field, for the headers exports commonly use. Headers are compared after lower-casing and
+ * dropping everything but letters and digits, so "Computer Name", "computer_name" and "ComputerName" all match.
+ */
+const commonHeaders: Record<EntityKind, Record<string, string[]>> = {
+  device: {
+    Hostname: ['hostname', 'host', 'hostnames', 'computername', 'computer', 'devicename', 'machinename', 'machine', 'dnsname', 'fqdn', 'assetname', 'name', 'nodename'],
+    Domain: ['domain', 'dnsdomain', 'domainname'],
+    SerialNumber: ['serial', 'serialnumber', 'serialno', 'sn', 'hardwareserial', 'servicetag'],
+    MacAddresses: ['mac', 'macs', 'macaddress', 'macaddresses', 'ethernetmac', 'wifimac', 'physicaladdress'],
+    IpAddresses: ['ip', 'ips', 'ipaddress', 'ipaddresses', 'ipv4', 'ipv4address', 'ipv6', 'privateip', 'localip', 'lastip'],
+    Subnets: ['subnet', 'subnets', 'network'],
+    'OS.Type': ['os', 'ostype', 'osfamily', 'platform', 'operatingsystem', 'osplatform'],
+    'OS.Version': ['osversion', 'operatingsystemversion'],
+    'OS.Build': ['osbuild', 'build', 'buildnumber'],
+    'OS.FullOsString': ['osname', 'fullos', 'osfull', 'operatingsystemname', 'osdescription'],
+    DeviceManufacturer: ['manufacturer', 'vendor', 'make', 'devicemanufacturer', 'systemmanufacturer'],
+    DeviceModel: ['model', 'devicemodel', 'systemmodel', 'productname'],
+    Category: ['category', 'devicetype', 'devicecategory', 'assettype', 'class', 'type'],
+    AgentId: ['agentid', 'aid', 'sensorid', 'deviceid'],
+    CloudInstanceId: ['instanceid', 'cloudinstanceid', 'vmid'],
+    CloudProvider: ['cloudprovider', 'provider', 'cloud'],
+    LastUsedUsers: ['lastuser', 'lastloggedonuser', 'lastlogonuser', 'user', 'username', 'primaryuser', 'assignedto', 'owner'],
+    FirstSeen: ['firstseen', 'enrolled', 'enrollmentdate', 'created', 'createdat'],
+    LastSeen: ['lastseen', 'lastcheckin', 'lastcontact', 'lastsync', 'lastscan', 'lastlogon', 'lastactive'],
+    Tags: ['tags', 'labels'],
+    'InstalledSoftware.SoftwareName': ['installedsoftware', 'software', 'applications'],
+    'OpenPorts.PortNumber': ['openports', 'ports'],
+    'VulnerableSoftware.CveId': ['cves', 'vulnerabilities'],
+  },
+  user: {
+    Username: ['username', 'user', 'login', 'loginname', 'samaccountname', 'account', 'accountname', 'userid', 'uid'],
+    Email: ['email', 'mail', 'emailaddress', 'primaryemail', 'workemail'],
+    UserPrincipalName: ['upn', 'userprincipalname', 'principalname'],
+    DisplayName: ['displayname', 'fullname', 'name', 'cn'],
+    FirstName: ['firstname', 'givenname', 'first'],
+    LastName: ['lastname', 'surname', 'familyname', 'last', 'sn'],
+    Domain: ['domain', 'netbiosdomain'],
+    EmployeeId: ['employeeid', 'employeenumber', 'employeeno', 'staffid', 'personnelnumber'],
+    Groups: ['groups', 'memberof', 'group'],
+    AdminStatus: ['admin', 'isadmin', 'administrator', 'adminstatus', 'privileged'],
+    Location: ['location', 'office', 'site', 'city'],
+    CreatedTime: ['created', 'createdat', 'whencreated', 'creationdate'],
+    LastLogOnTime: ['lastlogon', 'lastlogin', 'lastsignin', 'lastlogontimestamp', 'lastseen'],
+  },
+  vulnerability: {
+    CveId: ['cve', 'cveid', 'cves', 'vulnerabilityid'],
+    Hostname: ['hostname', 'host', 'asset', 'assetname', 'computername', 'devicename'],
+    IpAddresses: ['ip', 'ipaddress', 'hostip'],
+    Severity: ['severity', 'risk', 'criticality'],
+    CvssScore: ['cvss', 'cvssscore', 'cvss3', 'cvssv3', 'score'],
+    Title: ['title', 'name', 'vulnerability', 'pluginname'],
+    SoftwareName: ['software', 'product', 'softwarename'],
+  },
+  application: {
+    SoftwareName: ['name', 'software', 'softwarename', 'application', 'applicationname', 'product', 'displayname'],
+    SoftwareVersion: ['version', 'softwareversion', 'displayversion'],
+    SoftwareVendor: ['vendor', 'publisher', 'manufacturer'],
+    Hostname: ['hostname', 'host', 'computername', 'devicename'],
+  },
+  certificate: {
+    Fingerprint: ['fingerprint', 'sha256', 'sha256fingerprint', 'thumbprint', 'sha1'],
+    Subject: ['subject', 'commonname', 'cn', 'subjectcn'],
+    Issuer: ['issuer', 'issuercn', 'ca'],
+    SerialNumber: ['serial', 'serialnumber'],
+    NotBefore: ['notbefore', 'validfrom', 'issued'],
+    NotAfter: ['notafter', 'validto', 'expires', 'expiry', 'expiration', 'expirationdate'],
+    Hostname: ['hostname', 'host', 'domain', 'san', 'sans'],
+  },
+  service: {
+    Hostname: ['hostname', 'host', 'computername'],
+    IpAddresses: ['ip', 'ipaddress', 'address'],
+    PortNumber: ['port', 'portnumber'],
+    Protocol: ['protocol', 'transport', 'proto'],
+    ServiceName: ['service', 'servicename', 'name', 'product'],
+    Banner: ['banner'],
+  },
+};
+
+/** Fields that hold several values: a cell such as "10.0.0.1; 10.0.0.2" is split into its items. */
+const listFields = new Set(['IpAddresses', 'MacAddresses', 'Subnets', 'Groups', 'Tags', 'LastUsedUsers', 'CveId', 'InstalledSoftware.SoftwareName', 'OpenPorts.PortNumber', 'VulnerableSoftware.CveId']);
+const listSeparator = /[,;|\s]+/;
+/** Cell values that mean "nothing here": they are dropped instead of becoming field values. */
+const emptyValues = new Set(['', 'null', 'none', 'n/a', 'na', '-', '--', 'undefined', '(null)']);
+
+export const headerKey = (header: string): string => header.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+const defaultsByEntity = new Map<EntityKind, Map<string, string>>(
+  (Object.entries(commonHeaders) as [EntityKind, Record<string, string[]>][]).map(([entity, fields]) => {
+    // A column named after the field itself ("OS.Type", "SerialNumber") always means that field.
+    const byHeader = new Map<string, string>(Object.keys(fields).map((field) => [headerKey(field), field]));
+    for (const [field, headers] of Object.entries(fields)) for (const header of headers) if (!byHeader.has(header)) byHeader.set(header, field);
+    return [entity, byHeader];
+  }),
+);
+
+/**
+ * The field each column feeds: the connection's own mapping first (exact, then ignoring case and punctuation),
+ * then the common headers of the entity. A column no rule names feeds no field (its value stays under Specifics).
+ * Two columns may feed one field (e.g. "IP" and "Secondary IP"): their values are combined.
+ */
+export function resolveColumns(columns: string[], entity: EntityKind, columnMap: Record<string, string> = {}): Map<string, string> {
+  const explicitByKey = new Map(Object.entries(columnMap).map(([column, field]) => [headerKey(column), field]));
+  const defaults = defaultsByEntity.get(entity) ?? new Map<string, string>();
+  const resolved = new Map<string, string>();
+  const claimedByDefault = new Set<string>();
+  for (const column of columns) {
+    const explicit = columnMap[column] ?? explicitByKey.get(headerKey(column));
+    if (explicit) resolved.set(column, explicit);
+  }
+  const explicitFields = new Set(resolved.values());
+  for (const column of columns) {
+    if (resolved.has(column)) continue;
+    const field = defaults.get(headerKey(column));
+    // A default never competes with an explicit mapping, and the first matching column wins (e.g. "Name" after "Hostname").
+    if (!field || explicitFields.has(field) || claimedByDefault.has(field)) continue;
+    claimedByDefault.add(field);
+    resolved.set(column, field);
+  }
+  return resolved;
+}
+
+function cleanValue(field: string, value: unknown): unknown[] {
+  if (value === null || value === undefined) return [];
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? [] : [value.toISOString()];
+  if (Array.isArray(value)) return value.flatMap((item) => cleanValue(field, item));
+  if (typeof value === 'object') return [value];
+  if (typeof value !== 'string') return [value];
+  const text = value.trim();
+  if (emptyValues.has(text.toLowerCase())) return [];
+  if (listFields.has(field)) return text.split(listSeparator).filter((item) => !emptyValues.has(item.toLowerCase()));
+  return [text];
+}
+
+/**
+ * One row as a record: mapped columns become fields, the whole row is kept as the raw record.
+ * Before: `{"Computer Name": "WS-0042", "IP": "10.1.2.3; 10.1.2.4"}`; after: fields `{Hostname: "WS-0042", IpAddresses: ["10.1.2.3", "10.1.2.4"]}`.
+ */
+export function recordFromRow(row: Record<string, unknown>, entity: EntityKind, columns: Map<string, string>): FetchedRecord {
+  const fields: Record<string, unknown> = {};
+  for (const [column, field] of columns) {
+    const values = cleanValue(field, readPath(row, column));
+    if (!values.length) continue;
+    const existing = fields[field];
+    const combined = existing === undefined ? values : [...(Array.isArray(existing) ? existing : [existing]), ...values];
+    fields[field] = combined.length === 1 && !listFields.has(field) ? combined[0] : combined;
+  }
+  return { entity, fields, raw: row };
+}
+
+/** A column by name, or a dotted key path into a nested object (JSON records): `os.name`. */
+export function readPath(row: Record<string, unknown>, column: string): unknown {
+  if (column in row) return row[column];
+  let current: unknown = row;
+  for (const part of column.split('.')) {
+    if (!current || typeof current !== 'object' || Array.isArray(current)) return undefined;
+    current = (current as Record<string, unknown>)[part];
+  }
+  return current;
+}
+
+/** Header cells as unique, non-empty column names: an empty cell becomes `column_3`, a repeated one `Name_2`. */
+export function uniqueHeaders(cells: unknown[]): string[] {
+  const seen = new Map<string, number>();
+  return cells.map((cell, index) => {
+    const text = cell === null || cell === undefined ? '' : String(cell).trim();
+    const base = text || `column_${index + 1}`;
+    const count = (seen.get(base) ?? 0) + 1;
+    seen.set(base, count);
+    return count === 1 ? base : `${base}_${count}`;
+  });
+}
+
+/** Collects per-line warnings, naming the first ones and counting all, so a bad file cannot flood the connection's status. */
+export class WarningCounter {
+  private count = 0;
+  constructor(
+    private readonly warn: (message: string) => void,
+    private readonly named = 20,
+  ) {}
+
+  add(message: string): void {
+    this.count += 1;
+    if (this.count <= this.named) this.warn(message);
+  }
+
+  /** The closing summary: how many were skipped in all. */
+  finish(what: string): void {
+    if (this.count > this.named) this.warn(`${this.count} ${what} skipped in total (the first ${this.named} are listed).`);
+    else if (this.count > 1) this.warn(`${this.count} ${what} skipped in total.`);
+  }
+
+  get total(): number {
+    return this.count;
+  }
+}

@@ -1,0 +1,98 @@
+// The manifest format's TypeScript shape (schemas/adapters/manifest.meta.json is the authority) and its loading.
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { validatorsById } from '../../../generated/validators.js';
+import type { EntityKind } from '../engine.js';
+
+export const manifestSchemaId = 'cartograph:adapters/manifest-meta';
+
+export type TemplateMap = Record<string, string | number | boolean | (string | number)[]>;
+
+export type RequestSpec = {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  url: string;
+  headers?: TemplateMap;
+  query?: TemplateMap;
+  body?: unknown;
+  body_format?: 'json' | 'form';
+  basic?: { username: string; password: string };
+  response_format?: 'json' | 'text';
+  success_statuses?: number[];
+  empty_statuses?: number[];
+  error_when?: { condition: string; message: string }[];
+};
+
+export type AuthenticatorSpec = { when?: string } & (
+  | { type: 'none' }
+  | { type: 'bearer'; token: string }
+  | { type: 'basic'; username: string; password: string }
+  | { type: 'header'; headers: TemplateMap; query?: TemplateMap }
+  | {
+      type: 'oauth2_client_credentials';
+      token_url: string;
+      client_id: string;
+      client_secret: string;
+      scope?: string;
+      grant_type?: string | null;
+      client_auth?: 'body' | 'basic';
+      extra?: TemplateMap;
+      success_statuses?: number[];
+      token?: string;
+      expires_in?: string;
+      headers?: TemplateMap;
+    }
+  | { type: 'session'; login: RequestSpec; token: string; expires_in?: string; headers?: TemplateMap; logout?: RequestSpec }
+);
+
+export type PaginatorSpec = { max_pages?: number } & (
+  | { type: 'none' }
+  | { type: 'page'; start_page?: number; page_size: number; total_pages?: string; total?: string }
+  | { type: 'offset'; start_offset?: number; limit: number; total?: string }
+  | { type: 'cursor'; cursor: string; stop_when?: string; page_size?: number }
+  | { type: 'next_url'; next_url: string; page_size?: number }
+  | { type: 'link'; page_size?: number }
+);
+
+export type RetrieverSpec = { request: RequestSpec; paginator?: PaginatorSpec; records: string };
+export type ChildrenSpec = RetrieverSpec & { batch_size?: number; children?: ChildrenSpec };
+
+export type StreamSpec = RetrieverSpec & {
+  name: string;
+  entity: EntityKind;
+  when?: string;
+  for_each?: string;
+  children?: ChildrenSpec;
+  mapping: Record<string, string | string[]>;
+};
+
+export type Manifest = {
+  version: 1;
+  base_url?: string;
+  headers?: TemplateMap;
+  auth?: AuthenticatorSpec | AuthenticatorSpec[];
+  retry?: { max_attempts?: number; statuses?: number[]; base_delay_ms?: number; max_delay_seconds?: number; reset_header?: string };
+  max_response_bytes?: number;
+  check: { request: RequestSpec; detail?: string };
+  streams: StreamSpec[];
+};
+
+const adaptersFolder = fileURLToPath(new URL('../../../../schemas/adapters', import.meta.url));
+
+/** Validation errors of a manifest as readable lines (empty when valid). */
+export function manifestErrors(candidate: unknown): string[] {
+  const validate = validatorsById[manifestSchemaId];
+  if (!validate) throw new Error(`No precompiled validator for ${manifestSchemaId}: run npm run codegen`);
+  if (validate(candidate)) return [];
+  return (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`);
+}
+
+/** Reads and validates schemas/adapters/<slug>/manifest.json; an invalid manifest is a programming error. */
+export function loadManifest(slug: string, folder = adaptersFolder): Manifest | null {
+  if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(slug)) throw new Error(`Invalid adapter slug ${slug}`);
+  const file = `${folder}/${slug}/manifest.json`;
+  if (!existsSync(file)) return null;
+  const manifest = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  const errors = manifestErrors(manifest);
+  if (errors.length) throw new Error(`Invalid manifest for ${slug}: ${errors.slice(0, 5).join('; ')}`);
+  return manifest as Manifest;
+}

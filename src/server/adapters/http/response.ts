@@ -1,0 +1,87 @@
+// Turns a raw HTTP answer into the `response` templates see: parsed body, lower-case headers, Link relations,
+// Content-Range numbers and cookies.
+import type { RawResponse } from './transport.js';
+
+export type ResponseScope = {
+  url: string;
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+  links: Record<string, string>;
+  content_range: { start?: number; end?: number; total?: number };
+  cookies: Record<string, string>;
+};
+
+/** A body that is not what the manifest expects (truncated or invalid JSON): names the request and page. */
+export class ResponseParseError extends Error {}
+
+/**
+ * RFC 8288 Link header → URL by relation.
+ * Before: `<https://x/api/v1/users?after=00u2>; rel="next", <https://x/api/v1/users>; rel="self"`; after: `{next: "https://x/api/v1/users?after=00u2", self: "https://x/api/v1/users"}`.
+ */
+export function parseLinkHeader(header: string | undefined): Record<string, string> {
+  const links: Record<string, string> = {};
+  if (!header) return links;
+  for (const match of header.matchAll(/<([^>]*)>\s*((?:;\s*[^;,]+)*)/g)) {
+    const rel = /;\s*rel\s*=\s*"?([^";]+)"?/i.exec(match[2])?.[1];
+    if (rel) for (const name of rel.trim().split(/\s+/)) links[name.toLowerCase()] ??= match[1];
+  }
+  return links;
+}
+
+/** `Content-Range: 0-999/2500` (or `items 0-24/100`, `*\/0`) → `{start: 0, end: 999, total: 2500}`. */
+export function parseContentRange(header: string | undefined): ResponseScope['content_range'] {
+  const match = header ? /(?:(\d+)-(\d+)|\*)\s*\/\s*(\d+|\*)/.exec(header) : null;
+  if (!match) return {};
+  return {
+    start: match[1] === undefined ? undefined : Number(match[1]),
+    end: match[2] === undefined ? undefined : Number(match[2]),
+    total: match[3] === '*' ? undefined : Number(match[3]),
+  };
+}
+
+function parseCookies(setCookies: string[]): Record<string, string> {
+  const cookies: Record<string, string> = {};
+  for (const line of setCookies) {
+    const pair = line.split(';', 1)[0];
+    const equals = pair.indexOf('=');
+    if (equals > 0) cookies[pair.slice(0, equals).trim()] = pair.slice(equals + 1).trim();
+  }
+  return cookies;
+}
+
+/** Parses the body as JSON (or keeps text); `label` names the request and page in the error. */
+export function toResponseScope(raw: RawResponse, format: 'json' | 'text', label: string): ResponseScope {
+  const text = raw.body.toString('utf8');
+  let body: unknown = text;
+  if (format === 'json' && text.trim() !== '') {
+    try {
+      body = JSON.parse(text);
+    } catch (error) {
+      throw new ResponseParseError(`invalid or truncated JSON in the answer to ${label} (${raw.body.length} bytes, status ${raw.status}): ${(error as Error).message}`);
+    }
+  } else if (format === 'json') body = null;
+  return {
+    url: raw.url,
+    status: raw.status,
+    headers: raw.headers,
+    body,
+    links: parseLinkHeader(raw.headers.link),
+    content_range: parseContentRange(raw.headers['content-range']),
+    cookies: parseCookies(raw.setCookies),
+  };
+}
+
+/** A short vendor message from an error answer, for the administrator (never the whole body). */
+export function vendorMessage(raw: RawResponse): string {
+  const text = raw.body.toString('utf8', 0, Math.min(raw.body.length, 2000)).trim();
+  try {
+    const parsed = JSON.parse(text) as Record<string, unknown>;
+    const candidates = [parsed.message, parsed.error_description, parsed.errorSummary, (parsed.error as Record<string, unknown>)?.message, parsed.error, (parsed.errors as Record<string, unknown>[])?.[0]?.message];
+    const found = candidates.find((candidate) => typeof candidate === 'string' && candidate);
+    if (found) return (found as string).slice(0, 200);
+  } catch {
+    // Not JSON: fall back to the start of the text.
+  }
+  return text.replace(/\s+/g, ' ').slice(0, 200);
+}

@@ -1,0 +1,189 @@
+// A small, safe template interpreter for manifests: `{{ expression }}` parts, parsed by hand and evaluated over plain
+// data. No eval / new Function; property access only reaches own properties of plain objects and arrays.
+import { filters } from './templateFilters.js';
+import { Parser, TemplateError, tokenize, type Node } from './templateParser.js';
+
+export { TemplateError };
+
+export type Scope = Record<string, unknown>;
+
+const maximumTemplateLength = 4000;
+const maximumTextLength = 1_000_000;
+const forbiddenKeys = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Reads `key` of `target` when it is an own property of plain data; anything else is undefined. */
+export function member(target: unknown, key: unknown): unknown {
+  if (target === null || typeof target !== 'object') return typeof target === 'string' && key === 'length' ? target.length : undefined;
+  if (Array.isArray(target)) {
+    if (typeof key === 'number' || (typeof key === 'string' && /^-?\d+$/.test(key))) {
+      const index = Number(key);
+      return target[index < 0 ? target.length + index : index];
+    }
+    return key === 'length' ? target.length : undefined;
+  }
+  const name = typeof key === 'string' ? key : String(key);
+  if (forbiddenKeys.has(name)) return undefined;
+  const prototype = Object.getPrototypeOf(target);
+  if (prototype !== Object.prototype && prototype !== null) return undefined;
+  return Object.hasOwn(target, name) ? (target as Record<string, unknown>)[name] : undefined;
+}
+
+/** The truthiness manifests use: false, null, undefined, "", 0, "false", "0" and [] are false. */
+export function truthy(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length > 0;
+  if (value === 'false' || value === '0') return false;
+  return Boolean(value);
+}
+
+function compare(operator: string, left: unknown, right: unknown): boolean {
+  if (operator === '==') return left === right || (left !== null && right !== null && left !== undefined && right !== undefined && String(left) === String(right));
+  if (operator === '!=') return !compare('==', left, right);
+  const [a, b] = typeof left === 'number' || typeof right === 'number' ? [Number(left), Number(right)] : [String(left), String(right)];
+  if (operator === '<') return a < b;
+  if (operator === '<=') return a <= b;
+  if (operator === '>') return a > b;
+  return a >= b;
+}
+
+type Evaluator = (scope: Scope) => unknown;
+
+/** Turns a parsed expression into nested closures once, so rendering a record does no tree walking or dispatch. */
+function toEvaluator(node: Node): Evaluator {
+  switch (node.kind) {
+    case 'literal': {
+      const value = node.value;
+      return () => value;
+    }
+    case 'variable': {
+      const name = node.name;
+      return (scope) => member(scope, name);
+    }
+    case 'member': {
+      const target = toEvaluator(node.target);
+      if (node.key.kind === 'literal') {
+        const key = node.key.value;
+        return (scope) => member(target(scope), key);
+      }
+      const key = toEvaluator(node.key);
+      return (scope) => member(target(scope), key(scope));
+    }
+    case 'list': {
+      const items = node.items.map(toEvaluator);
+      return (scope) => items.map((item) => item(scope));
+    }
+    case 'unary': {
+      const operand = toEvaluator(node.operand);
+      return node.operator === 'not' ? (scope) => !truthy(operand(scope)) : (scope) => -Number(operand(scope));
+    }
+    case 'filter': {
+      const target = toEvaluator(node.target);
+      const args = node.args.map(toEvaluator);
+      const filter = filters[node.name];
+      const name = node.name;
+      return (scope) => {
+        const value = target(scope);
+        const values = args.map((arg) => arg(scope));
+        try {
+          return filter(value, ...values);
+        } catch (error) {
+          throw new TemplateError(`filter ${name} failed: ${(error as Error).message}`);
+        }
+      };
+    }
+    case 'binary': {
+      const left = toEvaluator(node.left);
+      const right = toEvaluator(node.right);
+      const operator = node.operator;
+      if (operator === 'and') return (scope) => {
+        const value = left(scope);
+        return truthy(value) ? right(scope) : value;
+      };
+      if (operator === 'or') return (scope) => {
+        const value = left(scope);
+        return truthy(value) ? value : right(scope);
+      };
+      if (operator === '+') return (scope) => {
+        const a = left(scope);
+        const b = right(scope);
+        if (typeof a === 'number' && typeof b === 'number') return a + b;
+        const text = toText(a) + toText(b);
+        if (text.length > maximumTextLength) throw new TemplateError('text too long');
+        return text;
+      };
+      if (operator === '-') return (scope) => Number(left(scope)) - Number(right(scope));
+      if (operator === '*') return (scope) => Number(left(scope)) * Number(right(scope));
+      return (scope) => compare(operator, left(scope), right(scope));
+    }
+  }
+}
+
+/** A value as text inside a larger template: undefined/null are empty, lists join with commas, objects as JSON. */
+export function toText(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.map(toText).join(',');
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+type Part = string | Evaluator;
+type Compiled = { parts: Part[]; single: boolean };
+const cache = new Map<string, Compiled>();
+
+/** Parses a template once (cached): literal text and `{{ expression }}` parts. */
+export function compileTemplate(template: string): Compiled {
+  const cached = cache.get(template);
+  if (cached) return cached;
+  if (template.length > maximumTemplateLength) throw new TemplateError(`template longer than ${maximumTemplateLength} characters`);
+  const parts: Part[] = [];
+  let at = 0;
+  while (at < template.length) {
+    const open = template.indexOf('{{', at);
+    if (open === -1) {
+      parts.push(template.slice(at));
+      break;
+    }
+    if (open > at) parts.push(template.slice(at, open));
+    const close = template.indexOf('}}', open + 2);
+    if (close === -1) throw new TemplateError(`unclosed {{ in ${JSON.stringify(template.slice(0, 80))}`);
+    const source = template.slice(open + 2, close);
+    try {
+      parts.push(toEvaluator(new Parser(tokenize(source)).parse()));
+    } catch (error) {
+      throw new TemplateError(`${(error as Error).message} in {{${source}}}`);
+    }
+    at = close + 2;
+  }
+  const compiled = { parts, single: parts.length === 1 && typeof parts[0] !== 'string' };
+  if (cache.size < 10_000) cache.set(template, compiled);
+  return compiled;
+}
+
+/** Renders a template: exactly one `{{ expression }}` yields its value; anything else yields text. */
+export function render(template: string, scope: Scope): unknown {
+  const { parts, single } = compileTemplate(template);
+  if (single) return (parts[0] as Evaluator)(scope);
+  let text = '';
+  for (const part of parts) {
+    text += typeof part === 'string' ? part : toText(part(scope));
+    if (text.length > maximumTextLength) throw new TemplateError('rendered text too long');
+  }
+  return text;
+}
+
+/** Renders every string inside a JSON value; object keys whose whole-template value is undefined are dropped. */
+export function renderDeep(value: unknown, scope: Scope): unknown {
+  if (typeof value === 'string') return render(value, scope);
+  if (Array.isArray(value)) return value.map((item) => renderDeep(item, scope));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) {
+      const rendered = renderDeep(inner, scope);
+      // Keys may be templates too (an Elasticsearch sort field from the config), rendered as text.
+      const name = key.includes('{{') ? toText(render(key, scope)) : key;
+      if (rendered !== undefined && !forbiddenKeys.has(name)) out[name] = rendered;
+    }
+    return out;
+  }
+  return value;
+}

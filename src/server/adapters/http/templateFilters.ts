@@ -1,0 +1,107 @@
+// The fixed set of filters templates may call (`value | name(args)`); each takes plain data and returns plain data.
+
+type Filter = (value: unknown, ...args: unknown[]) => unknown;
+
+const maximumListLength = 1_000_000;
+const maximumJsonLength = 100_000;
+
+function isEmpty(value: unknown): boolean {
+  return value === undefined || value === null || value === '';
+}
+
+function asList(value: unknown): unknown[] {
+  if (isEmpty(value)) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+function text(value: unknown): string {
+  if (isEmpty(value)) return '';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+/** Walks a dotted path (`a.b.0`) through own properties only. */
+function pathValue(value: unknown, path: unknown): unknown {
+  let current = value;
+  for (const key of String(path).split('.')) {
+    if (current === null || typeof current !== 'object' || key === '__proto__' || key === 'constructor' || key === 'prototype') return undefined;
+    if (!Object.hasOwn(current, key)) return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+/** Each value of a list through `transform` (a scalar counts as a one-item list; the shape is kept). */
+function each(value: unknown, transform: (item: unknown) => unknown): unknown {
+  return Array.isArray(value) ? value.map(transform) : transform(value);
+}
+
+function isHexDigit(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 97 && code <= 102);
+}
+
+// A character loop rather than regular expressions: this runs for every record of large fetches.
+function macAddress(value: unknown): unknown {
+  if (typeof value !== 'string') return isEmpty(value) ? undefined : value;
+  const lower = value.toLowerCase();
+  let out = '';
+  let digits = 0;
+  for (let index = 0; index < lower.length && digits <= 12; index += 1) {
+    const code = lower.charCodeAt(index);
+    if (!isHexDigit(code)) continue;
+    if (digits && digits % 2 === 0) out += ':';
+    out += lower[index];
+    digits += 1;
+  }
+  return digits === 12 ? out : value.trim() || undefined;
+}
+
+const isoUtc = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
+
+/**
+ * A vendor timestamp as ISO 8601 UTC: ISO text (with or without zone), `YYYY-MM-DD HH:MM:SS` (taken as UTC),
+ * epoch seconds or milliseconds (numbers or digit strings). Unparseable values are left as they are.
+ * Before: `1710417600`; after: `"2024-03-14T12:00:00.000Z"`.
+ */
+function isoDate(value: unknown): unknown {
+  if (isEmpty(value)) return undefined;
+  let date: Date;
+  if (typeof value === 'number' || (typeof value === 'string' && /^\d{9,13}(\.\d+)?$/.test(value))) {
+    const number = Number(value);
+    date = new Date(number > 1e11 ? number : number * 1000);
+  } else if (typeof value === 'string') {
+    // Already ISO 8601 UTC (the common case): only the milliseconds may be missing.
+    if (isoUtc.test(value)) return value.length === 20 ? `${value.slice(0, 19)}.000Z` : value;
+    const plain = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(:\d{2}(\.\d+)?)?)$/.exec(value.trim());
+    date = new Date(plain ? `${plain[1]}T${plain[2]}Z` : value.trim());
+  } else return value;
+  return Number.isNaN(date.getTime()) ? value : date.toISOString();
+}
+
+export const filters: Record<string, Filter> = Object.assign(Object.create(null) as Record<string, Filter>, {
+  default: (value: unknown, fallback: unknown) => (isEmpty(value) ? fallback : value),
+  join: (value: unknown, separator: unknown = ',') => asList(value).map(text).join(text(separator)),
+  urlencode: (value: unknown) => encodeURIComponent(text(value)),
+  lower: (value: unknown) => each(value, (item) => (typeof item === 'string' ? item.toLowerCase() : item)),
+  upper: (value: unknown) => each(value, (item) => (typeof item === 'string' ? item.toUpperCase() : item)),
+  trim: (value: unknown) => each(value, (item) => (typeof item === 'string' ? item.trim() : item)),
+  string: (value: unknown) => (isEmpty(value) ? value : each(value, text)),
+  int: (value: unknown) => each(value, (item) => (isEmpty(item) ? undefined : Number.parseInt(String(item), 10))),
+  number: (value: unknown) => each(value, (item) => (isEmpty(item) ? undefined : Number(item))),
+  bool: (value: unknown) => (isEmpty(value) ? undefined : value === true || value === 1 || ['true', '1', 'yes', 'on'].includes(String(value).toLowerCase())),
+  first: (value: unknown) => (Array.isArray(value) ? value[0] : value),
+  last: (value: unknown) => (Array.isArray(value) ? value[value.length - 1] : value),
+  length: (value: unknown) => (Array.isArray(value) || typeof value === 'string' ? value.length : isEmpty(value) ? 0 : Object.keys(value as object).length),
+  pluck: (value: unknown, path: unknown) => asList(value).map((item) => pathValue(item, path)),
+  where: (value: unknown, path: unknown, expected: unknown) => asList(value).filter((item) => pathValue(item, path) === expected || String(pathValue(item, path)) === String(expected)),
+  split: (value: unknown, separator: unknown = ',') => (isEmpty(value) ? [] : text(value).split(text(separator)).slice(0, maximumListLength)),
+  replace: (value: unknown, search: unknown, replacement: unknown = '') => each(value, (item) => (typeof item === 'string' ? item.split(text(search)).join(text(replacement)) : item)),
+  mac: (value: unknown) => each(value, macAddress),
+  date: (value: unknown) => each(value, isoDate),
+  base64: (value: unknown) => Buffer.from(text(value), 'utf8').toString('base64'),
+  flatten: (value: unknown) => asList(value).flat(4),
+  compact: (value: unknown) => asList(value).filter((item) => !isEmpty(item)),
+  keys: (value: unknown) => (value && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : []),
+  values: (value: unknown) => (value && typeof value === 'object' ? Object.values(value) : []),
+  json: (value: unknown) => JSON.stringify(value ?? null),
+  from_json: (value: unknown) => (isEmpty(value) ? undefined : typeof value === 'string' ? JSON.parse(value.slice(0, maximumJsonLength)) : value),
+});

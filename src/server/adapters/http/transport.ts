@@ -1,0 +1,158 @@
+// Sends one HTTP request for the engine: TLS options, proxy, per-request timeout, cancellation, retries with back-off
+// (429 honouring Retry-After, 5xx, network errors), a cap on the body size, and same-scheme redirects only.
+import { rootCertificates } from 'node:tls';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+
+export type TransportOptions = {
+  verifySsl: boolean;
+  customCa?: string;
+  proxy?: string;
+  timeoutMs: number;
+  maxResponseBytes: number;
+  maxAttempts: number;
+  retryStatuses: number[];
+  baseDelayMs: number;
+  maxDelaySeconds: number;
+  resetHeader?: string;
+};
+
+export type OutgoingRequest = { method: string; url: string; headers: Record<string, string>; body?: string };
+
+export type RawResponse = { url: string; status: number; headers: Record<string, string>; setCookies: string[]; body: Buffer };
+
+/** A request that could not get an answer (DNS, refused, TLS, timeout, size cap); `cause` keeps the low-level error. */
+export class TransportError extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'network' | 'timeout' | 'too_large' | 'redirect' | 'cancelled',
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+const maximumRedirects = 5;
+
+/** The undici dispatcher for a connection's TLS and proxy settings; close it when the fetch ends. */
+export function createDispatcher(options: Pick<TransportOptions, 'verifySsl' | 'customCa' | 'proxy'>): Dispatcher {
+  // A custom CA is trusted in addition to the public authorities, not instead of them.
+  const tls = { rejectUnauthorized: options.verifySsl, ca: options.customCa ? [...rootCertificates, options.customCa] : undefined };
+  if (options.proxy) return new ProxyAgent({ uri: options.proxy, requestTls: tls, proxyTls: tls });
+  return new Agent({ connect: tls, keepAliveTimeout: 10_000 });
+}
+
+/** Seconds to wait before retrying: Retry-After (seconds or HTTP date), else the rate-limit reset header, else null. */
+export function retryDelaySeconds(headers: Record<string, string>, resetHeader: string | undefined, now = Date.now()): number | null {
+  const retryAfter = headers['retry-after'];
+  if (retryAfter !== undefined && retryAfter.trim() !== '') {
+    if (/^\d+(\.\d+)?$/.test(retryAfter.trim())) return Number(retryAfter.trim());
+    const date = Date.parse(retryAfter);
+    if (!Number.isNaN(date)) return Math.max(0, (date - now) / 1000);
+  }
+  const reset = resetHeader ? headers[resetHeader.toLowerCase()] : undefined;
+  if (reset && /^\d+$/.test(reset.trim())) return Math.max(0, Number(reset) - now / 1000);
+  return null;
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): { headers: Record<string, string>; setCookies: string[] } {
+  const flat: Record<string, string> = {};
+  let setCookies: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    const key = name.toLowerCase();
+    if (key === 'set-cookie') setCookies = Array.isArray(value) ? value : [value];
+    flat[key] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return { headers: flat, setCookies };
+}
+
+function isAbort(error: unknown): boolean {
+  const name = (error as { name?: string })?.name;
+  return name === 'AbortError' || name === 'TimeoutError';
+}
+
+async function sendOnce(outgoing: OutgoingRequest, dispatcher: Dispatcher, options: TransportOptions, signal: AbortSignal): Promise<RawResponse> {
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const combined = AbortSignal.any([signal, timeout]);
+  let url = outgoing.url;
+  try {
+    for (let redirects = 0; ; redirects += 1) {
+      const answer = await request(url, { method: outgoing.method as Dispatcher.HttpMethod, headers: outgoing.headers, body: outgoing.body, dispatcher, signal: combined, maxRedirections: 0 });
+      const { headers, setCookies } = flattenHeaders(answer.headers);
+      const location = headers.location;
+      if (answer.statusCode >= 300 && answer.statusCode < 400 && location && answer.statusCode !== 304) {
+        await answer.body.dump();
+        const next = new URL(location, url);
+        // Never follow a redirect to another scheme (https → http would leak credentials in clear text).
+        if (next.protocol !== new URL(url).protocol) throw new TransportError(`${new URL(url).pathname} redirected to another scheme (${next.protocol}); not followed`, 'redirect');
+        if (redirects >= maximumRedirects) throw new TransportError(`${new URL(url).pathname} redirected more than ${maximumRedirects} times`, 'redirect');
+        url = next.href;
+        continue;
+      }
+      const declared = Number(headers['content-length']);
+      if (Number.isFinite(declared) && declared > options.maxResponseBytes) {
+        discard(answer.body);
+        throw new TransportError(`the answer of ${new URL(url).pathname} is ${declared} bytes, over the ${options.maxResponseBytes}-byte cap`, 'too_large');
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of answer.body) {
+        size += (chunk as Buffer).length;
+        if (size > options.maxResponseBytes) {
+          discard(answer.body);
+          throw new TransportError(`the answer of ${new URL(url).pathname} exceeds the ${options.maxResponseBytes}-byte cap`, 'too_large');
+        }
+        chunks.push(chunk as Buffer);
+      }
+      return { url, status: answer.statusCode, headers, setCookies, body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks) };
+    }
+  } catch (error) {
+    if (error instanceof TransportError) throw error;
+    const path = safePath(url);
+    if (signal.aborted) throw new TransportError(`the fetch was cancelled during ${path}`, 'cancelled', { cause: error });
+    if (timeout.aborted || isAbort(error)) throw new TransportError(`${path} did not answer within ${options.timeoutMs / 1000} s`, 'timeout', { cause: error });
+    throw new TransportError(`${path}: ${(error as Error).message}`, 'network', { cause: error });
+  }
+}
+
+/** Drops a body we refuse to read; destroying emits an abort error nobody else listens to. */
+function discard(body: NodeJS.ReadableStream & { destroy: () => void }): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
+function safePath(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return 'the request';
+  }
+}
+
+/**
+ * Sends a request, retrying 429, the configured 5xx statuses and network errors or timeouts with exponential
+ * back-off (Retry-After wins when present), up to `maxAttempts`. The last answer is returned whatever its status.
+ */
+export async function send(outgoing: OutgoingRequest, dispatcher: Dispatcher, options: TransportOptions, signal: AbortSignal, warn?: (message: string) => void): Promise<RawResponse> {
+  for (let attempt = 1; ; attempt += 1) {
+    let delaySeconds: number;
+    try {
+      const response = await sendOnce(outgoing, dispatcher, options, signal);
+      if (!options.retryStatuses.includes(response.status) || attempt >= options.maxAttempts) return response;
+      const asked = response.status === 429 || response.status === 503 ? retryDelaySeconds(response.headers, options.resetHeader) : null;
+      if (asked !== null && asked > options.maxDelaySeconds) return response;
+      delaySeconds = asked ?? (options.baseDelayMs * 2 ** (attempt - 1)) / 1000;
+      warn?.(`${response.status} from ${safePath(response.url)}; retrying in ${delaySeconds.toFixed(1)} s (attempt ${attempt + 1} of ${options.maxAttempts})`);
+    } catch (error) {
+      const retryable = error instanceof TransportError && (error.kind === 'network' || error.kind === 'timeout');
+      if (!retryable || attempt >= options.maxAttempts) throw error;
+      delaySeconds = (options.baseDelayMs * 2 ** (attempt - 1)) / 1000;
+    }
+    try {
+      await sleep(delaySeconds * 1000, undefined, { signal });
+    } catch (error) {
+      throw new TransportError('the fetch was cancelled while waiting to retry', 'cancelled', { cause: error });
+    }
+  }
+}

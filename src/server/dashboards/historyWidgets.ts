@@ -1,0 +1,113 @@
+import type { Queryable } from '../db/database.js';
+import { HttpError } from '../http/errors.js';
+import { compileCondition, latestSnapshot, recentSnapshots, savedQueryText, snapshotDaysBefore, type Snapshot } from './snapshotScope.js';
+import { emptyResult, noSnapshotMessage, withTimeout, type WidgetContext, type WidgetData, type WidgetSettings } from './widgetData.js';
+
+type Series = { name: string; text: string };
+
+/** How many records of `entity` match `text` in each snapshot: one grouped statement over all of them. */
+async function countsPerSnapshot(connection: Queryable, companyId: number, snapshots: Snapshot[], entity: string, text: string): Promise<Map<number, number>> {
+  const condition = await compileCondition(connection, companyId, text, 3);
+  const rows = await connection.query<{ discovery_id: number; count: number }>(
+    `select discovery_id, count(*)::int as count from snapshot_assets where discovery_id = any($1::int[]) and entity = $2 and ${condition.sql} group by discovery_id`,
+    [snapshots.map((snapshot) => snapshot.id), entity, ...condition.params],
+  );
+  return new Map(rows.map((row) => [row.discovery_id, row.count]));
+}
+
+/** Time-series rows, one per snapshot and series; a snapshot where nothing matched counts 0. */
+async function seriesOverSnapshots(context: WidgetContext, settings: WidgetSettings, series: Series[], entityOf: (serie: Series) => string): Promise<WidgetData> {
+  const snapshots = await recentSnapshots(context.db, context.companyId, settings.days);
+  if (!snapshots.length) return emptyResult(settings, 'line', `No discovery completed in the last ${settings.days} days: run discoveries (or set a schedule) to draw this history.`);
+  const rows = await withTimeout(context.db, async (connection) => {
+    const answer: Record<string, unknown>[] = [];
+    for (const serie of series) {
+      const counts = await countsPerSnapshot(connection, context.companyId, snapshots, entityOf(serie), serie.text);
+      for (const snapshot of snapshots) answer.push({ date: snapshot.start_time.toISOString(), series: serie.name, value: counts.get(snapshot.id) ?? 0, index_id: snapshot.id, query: serie.text });
+    }
+    return answer;
+  });
+  return { kind: settings.kind, display: 'line', inventory: settings.inventory, index_id: snapshots.at(-1)?.id ?? null, rows };
+}
+
+async function savedSeries(context: WidgetContext, ids: number[]): Promise<(Series & { type: string })[]> {
+  const series: (Series & { type: string })[] = [];
+  for (const id of ids) {
+    const saved = await savedQueryText(context.db, context.companyId, id);
+    if (!saved) throw new HttpError(400, { saved_queries: [`Saved query ${id} does not exist.`] });
+    series.push({ name: saved.name, text: `Query is ${id}`, type: saved.type });
+  }
+  return series;
+}
+
+/** One query's count in every snapshot of the last `days` days (the query text, or else the first saved query). */
+export async function queryHistorical(context: WidgetContext, settings: WidgetSettings): Promise<WidgetData> {
+  const [saved] = settings.query.trim() ? [] : await savedSeries(context, settings.saved_queries.slice(0, 1));
+  const serie = saved ?? { name: settings.query.trim() || 'All records', text: settings.query };
+  return seriesOverSnapshots(context, settings, [serie], (chosen) => (chosen as { type?: string }).type ?? settings.inventory);
+}
+
+/** One line per saved query (and one for the query text, when given) across the snapshots of the last `days` days. */
+export async function queryTrend(context: WidgetContext, settings: WidgetSettings): Promise<WidgetData> {
+  const series: (Series & { type?: string })[] = await savedSeries(context, settings.saved_queries);
+  if (settings.query.trim()) series.push({ name: settings.query.trim(), text: settings.query });
+  if (!series.length) return emptyResult(settings, 'line', 'Choose saved queries (or type a query) to draw their trend.');
+  return seriesOverSnapshots(context, settings, series, (serie) => (serie as { type?: string }).type ?? settings.inventory);
+}
+
+const trendEntities = [
+  ['device', 'Devices'], ['user', 'Users'], ['application', 'Applications'], ['vulnerability', 'Vulnerabilities'], ['certificate', 'Certificates'],
+] as const;
+
+/** The size of each inventory across the snapshots of the last `days` days; inventories never seen are left out. */
+export async function trend(context: WidgetContext, settings: WidgetSettings): Promise<WidgetData> {
+  const snapshots = await recentSnapshots(context.db, context.companyId, settings.days);
+  if (!snapshots.length) return emptyResult(settings, 'line', `No discovery completed in the last ${settings.days} days: run discoveries (or set a schedule) to draw this trend.`);
+  const counts = await withTimeout(context.db, (connection) =>
+    connection.query<{ discovery_id: number; entity: string; count: number }>(
+      'select discovery_id, entity, count(*)::int as count from snapshot_assets where discovery_id = any($1::int[]) group by discovery_id, entity',
+      [snapshots.map((snapshot) => snapshot.id)],
+    ),
+  );
+  const present = trendEntities.filter(([entity]) => counts.some((row) => row.entity === entity));
+  const rows = present.flatMap(([entity, label]) =>
+    snapshots.map((snapshot) => ({
+      date: snapshot.start_time.toISOString(), series: label, inventory: entity, index_id: snapshot.id, query: '',
+      value: counts.find((row) => row.discovery_id === snapshot.id && row.entity === entity)?.count ?? 0,
+    })),
+  );
+  if (!rows.length) return emptyResult(settings, 'line', 'The recent snapshots hold no record yet: add connections and run a discovery.');
+  return { kind: settings.kind, display: 'line', inventory: settings.inventory, index_id: snapshots.at(-1)?.id ?? null, rows };
+}
+
+/**
+ * The query's count now and in the newest snapshot at least `days` days older, with the records that appeared
+ * and disappeared between them (asset ids are stable across discoveries, so they can be compared).
+ */
+export async function timeDifferential(context: WidgetContext, settings: WidgetSettings): Promise<WidgetData> {
+  const current = await latestSnapshot(context.db, context.companyId);
+  if (!current) return emptyResult(settings, 'number', noSnapshotMessage);
+  const previous = await snapshotDaysBefore(context.db, context.companyId, current.start_time, settings.days);
+  if (!previous) return emptyResult(settings, 'number', `No snapshot is ${settings.days} days older than the latest one yet: the comparison appears once discoveries have run for that long.`, current.id);
+  const condition = await compileCondition(context.db, context.companyId, settings.query, 4);
+  const [counts] = await withTimeout(context.db, (connection) =>
+    connection.query<{ now: number; before: number; added: number; removed: number }>(
+      `with matching as (select discovery_id, asset_id from snapshot_assets where discovery_id in ($1, $2) and entity = $3 and ${condition.sql}),
+            now_ids as (select asset_id from matching where discovery_id = $1),
+            before_ids as (select asset_id from matching where discovery_id = $2)
+       select (select count(*) from now_ids)::int as now, (select count(*) from before_ids)::int as before,
+              (select count(*) from now_ids where asset_id not in (select asset_id from before_ids))::int as added,
+              (select count(*) from before_ids where asset_id not in (select asset_id from now_ids))::int as removed`,
+      [current.id, previous.id, settings.inventory, ...condition.params],
+    ),
+  );
+  return {
+    kind: settings.kind, display: 'number', inventory: settings.inventory, index_id: current.id,
+    rows: [
+      { label: 'Now', value: counts.now, previous: counts.before, date: current.start_time.toISOString(), query: settings.query },
+      { label: `${settings.days} days before`, value: counts.before, date: previous.start_time.toISOString(), index_id: previous.id },
+      { label: 'Added', value: counts.added },
+      { label: 'Removed', value: counts.removed },
+    ],
+  };
+}

@@ -1,0 +1,164 @@
+import { compileCondition, latestSnapshot, snapshotDaysBefore } from './snapshotScope.js';
+import { compareQuery, equalsQuery, existsQuery, missingQuery, segmentQuery } from './segmentQueries.js';
+import { emptyResult, noSnapshotMessage, withTimeout, type WidgetContext, type WidgetData, type WidgetSettings } from './widgetData.js';
+
+/** Field names the dashboard reads where the device schema names none yet (security scores, certificates). */
+export const securityScoreField = 'SecurityScore';
+export const certificateExpiryField = 'NotAfter';
+
+// A device's score is its preferred source's (the first value), read as a number; a value that is not a number
+// reads as no score, so a stray string never breaks an average.
+const scoreOf = (column: string) =>
+  `case when ${column}->'${securityScoreField}'->>0 ~ '^-?[0-9]+(\\.[0-9]+)?$' then (${column}->'${securityScoreField}'->>0)::numeric end`;
+
+/** Counts of the inventory's records per value of one field, the largest first, plus the records with no value. */
+export async function groupBy(context: WidgetContext, settings: WidgetSettings): Promise<WidgetData> {
+  const snapshot = await latestSnapshot(context.db, context.companyId);
+  if (!snapshot) return emptyResult(settings, 'pie', noSnapshotMessage);
+  const condition = await compileCondition(context.db, context.companyId, settings.query, 4);
+  const next = 4 + condition.params.length;
+  const where = `discovery_id = $1 and entity = $2 and ${condition.sql}`;
+  // One scan: the matching records' values of the field are kept once, then counted three ways.
+  const [{ rows, total, missing }] = await withTimeout(context.db, (connection) =>
+    connection.query<{ rows: { label: string; value: number }[] | null; total: number; missing: number }>(
+      `with matching as materialized (select coalesce(fields->$3, '[]'::jsonb) as field_values from snapshot_assets where ${where})
+       select (select count(*) from matching)::int as total,
+              (select count(*) from matching where jsonb_array_length(field_values) = 0)::int as missing,
+              (select json_agg(json_build_object('label', label, 'value', value) order by value desc, label) from (
+                 select value as label, count(*)::int as value from matching, jsonb_array_elements_text(field_values) as value
+                  group by value order by 2 desc, 1 limit $${next}) as top_values) as rows`,
+      [snapshot.id, settings.inventory, settings.field, ...condition.params, settings.limit],
+    ),
+  );
+  if (!total) return { ...emptyResult(settings, 'pie', 'No record of this inventory matches the query in the latest snapshot.', snapshot.id), total: 0 };
+  const segments = (rows ?? []).map((row) => ({ ...row, query: segmentQuery(settings.query, equalsQuery(settings.field, row.label)) }));
+  if (missing) segments.push({ label: 'No value', value: missing, query: segmentQuery(settings.query, missingQuery(settings.field)) });
+  return { kind: settings.kind, display: 'pie', inventory: settings.inventory, index_id: snapshot.id, rows: segments, total };
+}
+
+/** Devices and users in the latest snapshot, beside the snapshot `days` before it. */
+export async function totals(context: WidgetContext, settings: WidgetSettings): Promise<WidgetData> {
+  const snapshot = await latestSnapshot(context.db, context.companyId);
+  if (!snapshot) return emptyResult(settings, 'number', noSnapshotMessage);
+  const previous = await snapshotDaysBefore(context.db, context.companyId, snapshot.start_time, settings.days);
+  const counts = await withTimeout(context.db, (connection) =>
+    connection.query<{ discovery_id: number; entity: string; count: number }>(
+      `select discovery_id, entity, count(*)::int as count from snapshot_assets
+        where discovery_id = any($1::int[]) and entity in ('device', 'user') group by discovery_id, entity`,
+      [[snapshot.id, ...(previous ? [previous.id] : [])]],
+    ),
+  );
+  const countOf = (discoveryId: number | undefined, entity: string) => counts.find((row) => row.discovery_id === discoveryId && row.entity === entity)?.count ?? 0;
+  const rows = (['device', 'user'] as const).map((entity) => ({
+    label: entity === 'device' ? 'Devices' : 'Users',
+    inventory: entity,
+    value: countOf(snapshot.id, entity),
+    previous: previous ? countOf(previous.id, entity) : null,
+    query: '',
+  }));
+  return { kind: settings.kind, display: 'number', inventory: 'device', index_id: snapshot.id, rows };
+}
+
+/** Devices of the latest snapshot per adapter that reports them, beside the number of unique (correlated) devices. */
+export async function deviceDiscovery(context: WidgetContext, settings: WidgetSettings): Promise<WidgetData> {
+  const snapshot = await latestSnapshot(context.db, context.companyId);
+  if (!snapshot) return emptyResult(settings, 'bar', noSnapshotMessage);
+  const { adapters, total } = await withTimeout(context.db, async (connection) => {
+    const perAdapter = await connection.query<{ label: string; value: number }>(
+      `select adapter as label, count(*)::int as value
+         from snapshot_assets, jsonb_array_elements_text(coalesce(fields->'Adapters', '[]'::jsonb)) as adapter
+        where discovery_id = $1 and entity = 'device' group by adapter order by 2 desc, 1`,
+      [snapshot.id],
+    );
+    const [{ count }] = await connection.query<{ count: number }>("select count(*)::int as count from snapshot_assets where discovery_id = $1 and entity = 'device'", [snapshot.id]);
+    return { adapters: perAdapter, total: count };
+  });
+  if (!total) return { ...emptyResult({ ...settings, inventory: 'device' }, 'bar', 'The latest snapshot holds no device: add a connection to an adapter that reports devices.', snapshot.id), total: 0 };
+  const rows = [
+    ...adapters.map((row) => ({ ...row, query: equalsQuery('Adapters', row.label) })),
+    { label: 'Unique devices', value: total, query: '' },
+  ];
+  return { kind: settings.kind, display: 'bar', inventory: 'device', index_id: snapshot.id, rows, total };
+}
+
+const noScoreMessage =
+  `No device in the latest snapshot has a ${securityScoreField}: scores appear once security policies are evaluated during discovery enrichment or an adapter reports them.`;
+
+/** The devices with the lowest security scores of the latest snapshot. */
+export async function lowestSecurityScore(context: WidgetContext, settings: WidgetSettings): Promise<WidgetData> {
+  const snapshot = await latestSnapshot(context.db, context.companyId);
+  if (!snapshot) return emptyResult(settings, 'table', noSnapshotMessage);
+  const condition = await compileCondition(context.db, context.companyId, settings.query, 2);
+  const rows = await withTimeout(context.db, (connection) =>
+    connection.query<{ asset_id: string; hostname: string | null; os: string | null; score: string }>(
+      `select asset_id, fields->'Hostname'->>0 as hostname, fields->'OS.Type'->>0 as os, score::text as score from (
+         select asset_id, fields, ${scoreOf('fields')} as score
+           from snapshot_assets where discovery_id = $1 and entity = 'device' and fields ? '${securityScoreField}' and ${condition.sql}) as scored
+        where score is not null order by score, asset_id limit $${2 + condition.params.length}`,
+      [snapshot.id, ...condition.params, settings.limit],
+    ),
+  );
+  if (!rows.length) return emptyResult({ ...settings, inventory: 'device' }, 'table', noScoreMessage, snapshot.id);
+  return {
+    kind: settings.kind, display: 'table', inventory: 'device', index_id: snapshot.id, columns: ['Hostname', 'OS.Type', securityScoreField],
+    rows: rows.map((row) => ({ Hostname: row.hostname ?? row.asset_id, 'OS.Type': row.os, [securityScoreField]: Number(row.score), query: equalsQuery('PrimaryKey', row.asset_id) })),
+  };
+}
+
+/** The average security score of the scored devices, how many are scored and how many score below 50. */
+export async function securityScore(context: WidgetContext, settings: WidgetSettings): Promise<WidgetData> {
+  const snapshot = await latestSnapshot(context.db, context.companyId);
+  if (!snapshot) return emptyResult(settings, 'number', noSnapshotMessage);
+  const condition = await compileCondition(context.db, context.companyId, settings.query, 2);
+  const [summary] = await withTimeout(context.db, (connection) =>
+    connection.query<{ average: string | null; scored: number; low: number; total: number }>(
+      `select round(avg(score), 1)::text as average, count(score)::int as scored, count(*) filter (where score < 50)::int as low, count(*)::int as total from (
+         select ${scoreOf('fields')} as score from snapshot_assets where discovery_id = $1 and entity = 'device' and ${condition.sql}) as scored`,
+      [snapshot.id, ...condition.params],
+    ),
+  );
+  if (!summary.scored) return emptyResult({ ...settings, inventory: 'device' }, 'number', noScoreMessage, snapshot.id);
+  return {
+    kind: settings.kind, display: 'number', inventory: 'device', index_id: snapshot.id, total: summary.total,
+    rows: [
+      { label: 'Average score', value: Number(summary.average), query: segmentQuery(settings.query, existsQuery(securityScoreField)) },
+      { label: 'Devices scored', value: summary.scored, query: segmentQuery(settings.query, existsQuery(securityScoreField)) },
+      { label: 'Scoring below 50', value: summary.low, query: segmentQuery(settings.query, compareQuery(securityScoreField, '<', 50)) },
+    ],
+  };
+}
+
+/** Certificates of the latest snapshot by how soon they expire: expired, within 30 days, within 90 days, later. */
+export async function certificateExpiry(context: WidgetContext, settings: WidgetSettings): Promise<WidgetData> {
+  const scoped = { ...settings, inventory: 'certificate' };
+  const snapshot = await latestSnapshot(context.db, context.companyId);
+  if (!snapshot) return emptyResult(scoped, 'bar', noSnapshotMessage);
+  const day = 86_400_000;
+  const moments = [0, 30, 90].map((days) => new Date(context.now.getTime() + days * day).toISOString());
+  const [counts] = await withTimeout(context.db, (connection) =>
+    connection.query<{ expired: number; soon: number; quarter: number; later: number; unknown: number }>(
+      `select count(*) filter (where expiry < $2)::int as expired,
+              count(*) filter (where expiry >= $2 and expiry < $3)::int as soon,
+              count(*) filter (where expiry >= $3 and expiry < $4)::int as quarter,
+              count(*) filter (where expiry >= $4)::int as later,
+              count(*) filter (where expiry is null)::int as unknown
+         from (select (select min(value) from jsonb_array_elements_text(coalesce(fields->'${certificateExpiryField}', '[]'::jsonb)) as value) as expiry
+                 from snapshot_assets where discovery_id = $1 and entity = 'certificate') as certificates`,
+      [snapshot.id, ...moments],
+    ),
+  );
+  const total = counts.expired + counts.soon + counts.quarter + counts.later + counts.unknown;
+  if (!total) {
+    return emptyResult(scoped, 'bar', 'The latest snapshot holds no certificate: add a TLS certificate scanner connection (or another certificate source) and run a discovery.', snapshot.id);
+  }
+  const [now, in30, in90] = moments;
+  const field = certificateExpiryField;
+  const rows = [
+    { label: 'Expired', value: counts.expired, query: compareQuery(field, '<', now) },
+    { label: 'Within 30 days', value: counts.soon, query: segmentQuery(compareQuery(field, '>=', now), compareQuery(field, '<', in30)) },
+    { label: 'Within 90 days', value: counts.quarter, query: segmentQuery(compareQuery(field, '>=', in30), compareQuery(field, '<', in90)) },
+    { label: 'Later', value: counts.later, query: compareQuery(field, '>=', in90) },
+    ...(counts.unknown ? [{ label: 'No expiry date', value: counts.unknown, query: missingQuery(field) }] : []),
+  ];
+  return { kind: settings.kind, display: 'bar', inventory: 'certificate', index_id: snapshot.id, rows, total };
+}

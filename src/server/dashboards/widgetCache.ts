@@ -1,0 +1,52 @@
+import type { Queryable } from '../db/database.js';
+import type { WidgetData } from './widgetData.js';
+
+/**
+ * Widget results, kept per process. A published snapshot never changes, so a widget's result depends only on its
+ * settings, the set of published snapshots, the saved queries it may expand, and (for date windows, expiry
+ * dates and `last` date math) the current minute. The fingerprint captures the first three; it is read from the
+ * database on every request, so several API processes never serve a result older than the data.
+ */
+const maximumEntries = 2000;
+const entries = new Map<string, WidgetData>();
+
+// Kinds that read live tables (connections, the running discovery, the schedule): cheap, and never cached.
+const liveKinds = new Set(['connection_statuses', 'discovery_info', 'next_discoveries']);
+// Kinds whose answer moves with the clock even when the data does not.
+const clockKinds = new Set(['certificate_expiry', 'query_historical', 'query_trend', 'trend']);
+
+/** What the company's widget results depend on in the database: its published snapshots and its saved queries. */
+export async function dataFingerprint(db: Queryable, companyId: number): Promise<string> {
+  const [row] = await db.query<{ snapshots: string; queries: string }>(
+    `select (select coalesce(max(id), 0) || ':' || count(*) from discoveries where company_id = $1 and status = 'done') as snapshots,
+            (select coalesce(max(updated_at)::text, '') || ':' || count(*) || ':' || coalesce(max(id), 0) from resources where kind = 'cartograph:entities/saved-query' and company_id = $1) as queries`,
+    [companyId],
+  );
+  return `${companyId}|${row.snapshots}|${row.queries}`;
+}
+
+/** True when the settings' query text may hold date math or saved queries, whose meaning moves with the clock. */
+function readsClock(kind: string, settings: Record<string, unknown>): boolean {
+  if (clockKinds.has(kind)) return true;
+  const text = String(settings.query ?? '');
+  return /\blast\b|\bquery\s+is\b/i.test(text) || Boolean(settings.group_by_query);
+}
+
+/** The cached result of a widget or chart for this fingerprint, computing (and keeping) it when missing. */
+export async function cachedResult(fingerprint: string, type: 'chart' | 'widget', settings: Record<string, unknown>, now: Date, compute: () => Promise<WidgetData>): Promise<WidgetData> {
+  const kind = String(settings.kind);
+  if (type === 'widget' && liveKinds.has(kind)) return compute();
+  const minute = readsClock(kind, settings) ? Math.floor(now.getTime() / 60_000) : 0;
+  const key = JSON.stringify([fingerprint, type, minute, Object.entries(settings).filter(([field]) => !['name', 'description', 'dashboard', 'id', 'created_at', 'updated_at'].includes(field)).sort()]);
+  const hit = entries.get(key);
+  if (hit) {
+    // Re-inserting keeps the map in least-recently-used order, so the oldest entry is the first to go.
+    entries.delete(key);
+    entries.set(key, hit);
+    return hit;
+  }
+  const data = await compute();
+  entries.set(key, data);
+  if (entries.size > maximumEntries) entries.delete(entries.keys().next().value as string);
+  return data;
+}

@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CoreContext } from '../context.js';
+import type { SourceRecord } from '../discovery/correlation/correlate.js';
+import { validatorFor } from '../http/validators.js';
+import { fleetSources, generateLabelledFleet, type FleetSource } from './fleet.js';
+
+/**
+ * The demo data set as files: the labelled fleet's five sources (directory, EDR, MDM, vulnerability scanner, CMDB)
+ * written as the CSV exports those systems produce — each with its own column names, list separators and junk — into
+ * the data folder's uploads, with one CSV file connection per export. Discovery then reads them like any upload, so
+ * the demo exercises the real file engine, header mapping, correlation and merging.
+ */
+
+type Column = { header: string; value: (fields: Record<string, unknown>) => unknown };
+type Export = { source: FleetSource; entity: 'device' | 'user'; name: string; columns: Column[]; columnMap?: Record<string, string>; delimiter?: ',' | ';' };
+
+const list = (separator: string) => (value: unknown) => (Array.isArray(value) ? value.join(separator) : value);
+const field = (name: string, shape: (value: unknown) => unknown = (value) => value): Column['value'] => (fields) => shape(fields[name]);
+
+const exports: Export[] = [
+  {
+    source: fleetSources.directory, entity: 'device', name: 'Directory computers (CSV export)',
+    columns: [
+      { header: 'Name', value: field('Hostname') }, { header: 'Domain', value: field('Domain') }, { header: 'OperatingSystem', value: field('OS.Type') },
+      { header: 'OperatingSystemVersion', value: field('OS.Version') }, { header: 'LastLogonDate', value: field('LastSeen') },
+    ],
+    columnMap: { LastLogonDate: 'LastSeen' },
+  },
+  {
+    source: fleetSources.edr, entity: 'device', name: 'EDR hosts (CSV export)',
+    columns: [
+      { header: 'hostname', value: field('Hostname') }, { header: 'machine_domain', value: field('Domain') }, { header: 'serial_number', value: field('SerialNumber') },
+      { header: 'device_id', value: field('AgentId') }, { header: 'mac_address', value: field('MacAddresses', list(';')) }, { header: 'local_ip', value: field('IpAddresses', list(';')) },
+      { header: 'platform_name', value: field('OS.Type') }, { header: 'last_seen', value: field('LastSeen') }, { header: 'last_login_user', value: field('LastUsedUsers', list(';')) },
+    ],
+    columnMap: { machine_domain: 'Domain', platform_name: 'OS.Type' },
+  },
+  {
+    source: fleetSources.mdm, entity: 'device', name: 'MDM devices (CSV export)', delimiter: ';',
+    columns: [
+      { header: 'Device Name', value: field('Hostname') }, { header: 'Serial Number', value: field('SerialNumber') }, { header: 'Wi-Fi MAC', value: field('MacAddresses', list(' ')) },
+      { header: 'Model', value: field('DeviceModel') }, { header: 'Operating System', value: field('OS.Type') },
+    ],
+    columnMap: { 'Wi-Fi MAC': 'MacAddresses' },
+  },
+  {
+    source: fleetSources.scanner, entity: 'device', name: 'Vulnerability scanner assets (CSV export)',
+    columns: [
+      { header: 'DNS Name', value: field('Hostname') }, { header: 'IP', value: field('IpAddresses', list(',')) }, { header: 'MAC Address', value: field('MacAddresses', list(',')) },
+      { header: 'OS', value: field('OS.Type') },
+    ],
+  },
+  {
+    source: fleetSources.cmdb, entity: 'device', name: 'CMDB configuration items (CSV export)',
+    columns: [
+      { header: 'name', value: field('Hostname') }, { header: 'dns_domain', value: field('Domain') }, { header: 'serial_number', value: field('SerialNumber') },
+      { header: 'manufacturer', value: field('DeviceManufacturer') }, { header: 'model_id', value: field('DeviceModel') }, { header: 'parent_host', value: field('ParentHost') },
+    ],
+    columnMap: { model_id: 'DeviceModel', parent_host: 'ParentHost' },
+  },
+  {
+    source: fleetSources.directory, entity: 'user', name: 'Directory users (CSV export)',
+    columns: [
+      { header: 'sAMAccountName', value: field('Username') }, { header: 'Domain', value: field('Domain') }, { header: 'mail', value: field('Email') },
+      { header: 'displayName', value: field('DisplayName') }, { header: 'employeeID', value: field('EmployeeId') }, { header: 'givenName', value: field('FirstName') }, { header: 'sn', value: field('LastName') },
+    ],
+  },
+  {
+    source: fleetSources.mdm, entity: 'user', name: 'MDM users (CSV export)', delimiter: ';',
+    columns: [{ header: 'User Principal Name', value: field('UserPrincipalName') }, { header: 'Display Name', value: field('DisplayName') }],
+  },
+  {
+    source: fleetSources.cmdb, entity: 'user', name: 'CMDB people (CSV export)',
+    columns: [{ header: 'employee_number', value: field('EmployeeId') }, { header: 'email', value: field('Email') }, { header: 'name', value: field('DisplayName') }],
+  },
+];
+
+/** One CSV cell (RFC 4180): quoted when it holds the delimiter, a quote or a line break. */
+function cell(value: unknown, delimiter: string): string {
+  if (value === null || value === undefined) return '';
+  const text = String(value);
+  return text.includes(delimiter) || /["\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+function csvOf(definition: Export, records: SourceRecord[]): string {
+  const delimiter = definition.delimiter ?? ',';
+  const lines = [definition.columns.map((column) => cell(column.header, delimiter)).join(delimiter)];
+  for (const record of records) lines.push(definition.columns.map((column) => cell(column.value(record.fields), delimiter)).join(delimiter));
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+export type DemoExportSummary = { name: string; entity: string; rows: number; connectionId: number; created: boolean };
+
+/**
+ * Writes the demo exports into `<data folder>/uploads` and creates a CSV file connection for each in the company,
+ * on its default connector. Connections that already exist by name are left as they are (the call is idempotent).
+ */
+export async function writeDemoCsvExports(context: CoreContext, companyId: number, options: { devices?: number; seed?: number } = {}): Promise<DemoExportSummary[]> {
+  const fleet = generateLabelledFleet(options.devices ?? 2000, options.seed ?? 42);
+  const validate = validatorFor('cartograph:adapters/csvfile/connection');
+  const [connector] = await context.db.query<{ id: number }>('select id from connectors where company_id = $1 and is_default', [companyId]);
+  if (!connector) throw new Error(`Company ${companyId} has no default connector.`);
+  await mkdir(join(context.config.dataDir, 'uploads'), { recursive: true, mode: 0o700 });
+  const summaries: DemoExportSummary[] = [];
+  for (const definition of exports) {
+    const records = (definition.entity === 'device' ? fleet.records : fleet.users).filter((record) => record.connectionId === definition.source.connectionId);
+    const [existing] = await context.db.query<{ id: number }>("select id from connections where company_id = $1 and adapter = 'csvfile' and name = $2", [companyId, definition.name]);
+    if (existing) {
+      summaries.push({ name: definition.name, entity: definition.entity, rows: records.length, connectionId: existing.id, created: false });
+      continue;
+    }
+    const reference = `uploads/${randomUUID()}.csv`;
+    await writeFile(join(context.config.dataDir, reference), csvOf(definition, records), { mode: 0o600 });
+    const fileName = `${definition.source.label.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${definition.entity}s.csv`;
+    const config = {
+      source: { source_type: 'upload', file: reference, file_name: fileName }, entity: definition.entity, delimiter: definition.delimiter ?? ',', encoding: 'utf-8', has_header: true,
+      column_map: definition.columnMap ?? {},
+    };
+    if (!validate(config)) throw new Error(`The demo connection ${definition.name} does not match the CSV form: ${JSON.stringify(validate.errors)}`);
+    const [row] = await context.db.query<{ id: number }>(
+      'insert into connections (company_id, adapter, name, description, connector_id, config) values ($1, $2, $3, $4, $5, $6) returning id',
+      [companyId, 'csvfile', definition.name, `Demo data: the ${definition.source.label.toLowerCase()} export (${records.length} ${definition.entity}s).`, connector.id, JSON.stringify(config)],
+    );
+    summaries.push({ name: definition.name, entity: definition.entity, rows: records.length, connectionId: row.id, created: true });
+  }
+  return summaries;
+}

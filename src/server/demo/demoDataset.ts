@@ -1,0 +1,33 @@
+import type { AppContext } from '../context.js';
+import { logSystemEvent } from '../activities/activityLog.js';
+import { detailError } from '../http/errors.js';
+import { writeDemoCsvExports, type DemoExportSummary } from './csvExports.js';
+
+/** The demo is offered only to a company with nothing yet: no connection and no discovery. */
+export async function demoAvailable(context: AppContext, companyId: number): Promise<boolean> {
+  const [row] = await context.db.query<{ used: boolean }>(
+    'select exists (select 1 from connections where company_id = $1) or exists (select 1 from discoveries where company_id = $1) as used',
+    [companyId],
+  );
+  return !row.used;
+}
+
+/**
+ * Loads the demo data set into an empty company — about 2,000 devices and 1,000 people as five sources' CSV
+ * exports, read through the real CSV file adapter — and starts the first discovery. Answers its id.
+ */
+export async function loadDemoDataset(context: AppContext, companyId: number, userId: number | null): Promise<{ discoveryId: number; exports: DemoExportSummary[] }> {
+  if (!(await demoAvailable(context, companyId))) throw detailError(409, 'The demo data set loads only into an empty inventory (no connections, no discoveries).', 'demo_unavailable');
+  const exports = await writeDemoCsvExports(context, companyId);
+  const discoveryId = await context.discoveries.startDiscovery(companyId, userId, 'manual');
+  await logSystemEvent(context.db, 'info', 'demo_loaded', `Demo data set loaded (${exports.length} CSV exports); discovery ${discoveryId} started`);
+  return { discoveryId, exports };
+}
+
+/** `CARTOGRAPH_DEMO=1` at start: loads the demo into the provider company when its inventory is empty. */
+export async function loadDemoOnStart(context: AppContext, environment: NodeJS.ProcessEnv = process.env): Promise<number | null> {
+  if (environment.CARTOGRAPH_DEMO !== '1') return null;
+  const [provider] = await context.db.query<{ id: number }>('select id from companies where is_constant order by id limit 1');
+  if (!provider || !(await demoAvailable(context, provider.id))) return null;
+  return (await loadDemoDataset(context, provider.id, null)).discoveryId;
+}

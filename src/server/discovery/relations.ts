@@ -1,0 +1,61 @@
+import type { MergedAsset } from './mergeAssets.js';
+import { shortHostname, valuesOf } from './correlation/identifiers.js';
+
+/** A relation a source reported, resolved against the snapshot's assets where it can be. */
+export type RelationRow = { kind: 'device-user' | 'device-device'; relation: string; deviceAsset: string; relatedAsset: string | null; relatedName: string; adapters: string[] };
+
+// Device fields that name other things, and what the relation means. Sources put a device's recent users under
+// LastUsedUsers; hypervisors and cloud consoles name the host a virtual machine runs on; network sources name
+// neighbours.
+const userFields = [{ field: 'LastUsedUsers', relation: 'last used by' }];
+const deviceFields = [
+  { field: 'ParentHost', relation: 'runs on' },
+  { field: 'ConnectedDevices', relation: 'connected to' },
+];
+
+/** `CORP\jdoe`, `jdoe@corp.example.com` and `jdoe` all name the account `jdoe`. */
+export function accountName(value: unknown): string | null {
+  if (typeof value !== 'string' || !value.trim()) return null;
+  const text = value.trim().toLowerCase();
+  const account = text.includes('\\') ? text.split('\\').pop()! : text.split('@')[0];
+  return account || null;
+}
+
+/** An index from a key to the one asset holding it; keys held by several assets are ambiguous and dropped. */
+function uniqueIndex(assets: MergedAsset[], keysOf: (asset: MergedAsset) => (string | null)[]): Map<string, string> {
+  const index = new Map<string, string | null>();
+  for (const asset of assets) {
+    for (const key of new Set(keysOf(asset))) {
+      if (!key) continue;
+      index.set(key, index.has(key) && index.get(key) !== asset.id ? null : asset.id);
+    }
+  }
+  return new Map([...index].filter((entry): entry is [string, string] => entry[1] !== null));
+}
+
+/**
+ * The device–user and device–device relations of a snapshot, as its sources report them: each named user or host
+ * is matched to the one user or device asset carrying that account or host name; unmatched names are kept by name.
+ * Before: device A with `LastUsedUsers: ["CORP\\jdoe"]` and user U with `Username: ["jdoe"]`; after: `A last used by U`.
+ */
+export function deriveRelations(devices: MergedAsset[], users: MergedAsset[]): RelationRow[] {
+  const usersByAccount = uniqueIndex(users, (user) => [...valuesOf(user.fields.Username), ...valuesOf(user.fields.Email), ...valuesOf(user.fields.UserPrincipalName)].map(accountName));
+  const devicesByName = uniqueIndex(devices, (device) => valuesOf(device.fields.Hostname).map(shortHostname));
+  const rows: RelationRow[] = [];
+  for (const device of devices) {
+    for (const { field, relation } of userFields) {
+      for (const name of new Set(valuesOf(device.fields[field]).map(String))) {
+        const account = accountName(name);
+        if (account) rows.push({ kind: 'device-user', relation, deviceAsset: device.id, relatedAsset: usersByAccount.get(account) ?? null, relatedName: name, adapters: device.adapters });
+      }
+    }
+    for (const { field, relation } of deviceFields) {
+      for (const name of new Set(valuesOf(device.fields[field]).map(String))) {
+        const host = shortHostname(name);
+        const related = host ? devicesByName.get(host) ?? null : null;
+        if (host && related !== device.id) rows.push({ kind: 'device-device', relation, deviceAsset: device.id, relatedAsset: related, relatedName: name, adapters: device.adapters });
+      }
+    }
+  }
+  return rows;
+}

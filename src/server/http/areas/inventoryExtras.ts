@@ -1,0 +1,63 @@
+import type { AppContext } from '../../context.js';
+import { exportInventory, type InventoryExport } from '../../inventory/exports.js';
+import { resolveSnapshot } from '../../inventory/snapshots.js';
+import { pageWindow, paginated, type ListQuery } from '../pagination.js';
+import { callerOf, type Access, type RouteCatalogue } from '../routes.js';
+
+type RelationQuery = ListQuery & { device?: string; kind?: 'device-user' | 'device-device'; index_id?: number };
+type RelationRow = { id: string; kind: string; relation: string; device_asset: string; device_name: string | null; related_asset: string | null; related_name: string; related_label: string | null; adapters: string[] };
+
+const exportsOf: { path: string; entity: string; name: string; access: Access }[] = [
+  { path: '/devices/export', entity: 'device', name: 'devices.export', access: 'users.view_devices' },
+  { path: '/userinventory/export', entity: 'user', name: 'user_inventory.export', access: 'users.view_user_inventory' },
+];
+
+const contentTypes = { csv: 'text/csv; charset=utf-8', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } as const;
+
+/** Exports of the inventories (CSV and XLSX of exactly a list's view) and the device relations list. */
+export function registerInventoryExtraRoutes(routes: RouteCatalogue, context: AppContext): void {
+  const { db } = context;
+  for (const target of exportsOf) {
+    routes.add({
+      method: 'POST', url: target.path, name: target.name, summary: `Export the ${target.entity} list as CSV or XLSX (query, columns and sort as shown)`,
+      access: target.access, body: 'cartograph:api/inventory-export',
+      handler: async (request, reply) => {
+        const body = request.body as InventoryExport;
+        const stream = await exportInventory(db, callerOf(request).companyId, target.entity, body);
+        const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
+        reply.header('content-type', contentTypes[body.format]);
+        reply.header('content-disposition', `attachment; filename="${target.entity}s-${stamp}.${body.format}"`);
+        reply.header('cache-control', 'no-store');
+        return stream;
+      },
+    });
+  }
+  routes.add({
+    method: 'GET', url: '/devices/relations', name: 'device_relations.list', summary: 'Device–user and device–device relations as sources report them',
+    access: 'devices.view_devicerelation', query: 'cartograph:api/relation-list-query',
+    handler: async (request) => {
+      const query = request.query as RelationQuery;
+      const discoveryId = await resolveSnapshot(db, callerOf(request).companyId, query.index_id);
+      const { limit, offset } = pageWindow(query);
+      const filter = `r.discovery_id = $1 and ($2::text is null or r.device_asset = $2) and ($3::text is null or r.kind = $3)
+        and ($4::text is null or r.related_name ilike $4 or d.fields->'Hostname'->>0 ilike $4)`;
+      const search = query.search ? `%${query.search.replace(/[\\%_]/g, (character) => `\\${character}`)}%` : null;
+      const params = [discoveryId, query.device ?? null, query.kind ?? null, search];
+      const from = `from snapshot_relations r left join snapshot_assets d on d.discovery_id = r.discovery_id and d.entity = 'device' and d.asset_id = r.device_asset`;
+      const [{ count }] = await db.query<{ count: number }>(`select count(*)::int as count ${from} where ${filter}`, params);
+      const rows = await db.query<RelationRow>(
+        `select r.id::text, r.kind, r.relation, r.device_asset, d.fields->'Hostname'->>0 as device_name, r.related_asset, r.related_name,
+                coalesce(u.fields->'Hostname'->>0, u.fields->'Username'->>0, u.fields->'Email'->>0) as related_label, r.adapters
+           ${from}
+           left join snapshot_assets u on u.discovery_id = r.discovery_id and u.entity = case when r.kind = 'device-user' then 'user' else 'device' end and u.asset_id = r.related_asset
+          where ${filter} order by lower(d.fields->'Hostname'->>0), r.id limit $5 offset $6`,
+        [...params, limit, offset],
+      );
+      return paginated(request, query, count, rows.map((row) => ({
+        id: Number(row.id), kind: row.kind, relation: row.relation, index_id: discoveryId, adapters: row.adapters,
+        device: { id: row.device_asset, name: row.device_name },
+        related: { id: row.related_asset, name: row.related_label ?? row.related_name, reported_as: row.related_name, entity: row.kind === 'device-user' ? 'user' : 'device' },
+      })));
+    },
+  });
+}

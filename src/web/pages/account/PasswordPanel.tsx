@@ -1,0 +1,60 @@
+import { useState, type FormEvent } from 'react';
+import { apiFetch, useFieldErrors } from '../../app/http';
+import { notify } from '../../app/notifications/notifications';
+import { updateSession } from '../../app/session/session';
+import { decodeToken, writeToken } from '../../app/session/tokenStore';
+import { useRuleForm } from '../../renderers/form/useRuleForm';
+import { Button, Card, TextInput } from '../../ui';
+
+export const passwordCall = '/api/password';
+
+/** Change password: current one, new one twice. The server answers a fresh token (the old one carries the old password's age). */
+export function PasswordPanel({ isLdap }: { isLdap: boolean }) {
+  const serverErrors = useFieldErrors(passwordCall);
+  const form = useRuleForm(
+    {
+      old_password: { label: 'Current Password', rules: 'required' },
+      new_password: { label: 'New Password', rules: 'required|max:256' },
+      confirmation: { label: 'New Password Confirmation', rules: 'required|confirmed:new_password' },
+    },
+    serverErrors,
+  );
+  const [saving, setSaving] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!(await form.validateAll())) return;
+    setSaving(true);
+    try {
+      const answer = await apiFetch<{ access: string }>(passwordCall, { method: 'POST', body: { old_password: form.values.old_password, new_password: form.values.new_password } });
+      writeToken(answer.access);
+      updateSession({ token: answer.access, decoded: decodeToken(answer.access) });
+      form.reset();
+      notify('success', 'Your password has been changed.');
+    } catch {
+      // Notified and listed under the fields by the HTTP client.
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  if (isLdap) {
+    return (
+      <Card title="Password" headingLevel={2}>
+        <p>This account signs in through LDAP; change the password in the directory.</p>
+      </Card>
+    );
+  }
+  return (
+    <Card title="Change password" headingLevel={2}>
+      <form className="account-form" onSubmit={(event) => void submit(event)} noValidate>
+        <TextInput id="account-old-password" type="password" label="Current password" autoComplete="current-password" required {...form.bind('old_password')} />
+        <TextInput id="account-new-password" type="password" label="New password" autoComplete="new-password" required {...form.bind('new_password')} />
+        <TextInput id="account-confirm-password" type="password" label="Confirm the new password" autoComplete="new-password" required {...form.bind('confirmation')} />
+        <div className="account-form__actions">
+          <Button type="submit" loading={saving}>Change password</Button>
+        </div>
+      </form>
+    </Card>
+  );
+}

@@ -1,0 +1,53 @@
+import { useQuery } from '@tanstack/react-query';
+import { useParams } from '@tanstack/react-router';
+import { useEffect, useMemo } from 'react';
+import type { PageProps } from '../../app/pageModules';
+import { setBreadcrumb } from '../../app/shell/breadcrumb';
+import { ErrorState, PageHeader, Spinner } from '../../ui';
+import { adapterImage } from './adapterSearch';
+import { ConnectionEditor } from './connectionForm/ConnectionEditor';
+import { adapterQuery, connectionSchemaQuery } from './connectionForm/connectionFormApi';
+import { connectionFormModel, valuesOfOptions } from './connectionForm/connectionModel';
+import { connectionQuery } from './connectionsApi';
+import './adapters.css';
+
+const editPath = '/adapters/connection/edit/{id}';
+
+/**
+ * `/adapters/connection/create/{id}` (id: the adapter's slug) and `/adapters/connection/edit/{id}` (id: the
+ * connection's): the connection's name, connector and the adapter's own settings, rendered from its connection schema.
+ */
+export function ConnectionForm({ route }: PageProps) {
+  const { id } = useParams({ strict: false }) as { id: string };
+  const editing = route.path === editPath;
+  const connection = useQuery({ ...connectionQuery(Number(id)), enabled: editing });
+  const slug = editing ? connection.data?.adapter : id;
+  const adapter = useQuery({ ...adapterQuery(slug ?? ''), enabled: Boolean(slug) });
+  const schema = useQuery({ ...connectionSchemaQuery(slug ?? ''), enabled: Boolean(slug) });
+  const model = useMemo(() => (schema.data ? connectionFormModel(schema.data, editing ? 'edit' : 'create') : null), [schema.data, editing]);
+  const initialValues = useMemo(() => (connection.data ? valuesOfOptions(connection.data.option_connections) : {}), [connection.data]);
+  const adapterName = adapter.data?.name ?? slug ?? '';
+  const connectionName = connection.data?.name;
+
+  useEffect(() => {
+    setBreadcrumb([
+      { label: 'Adapters', to: '/adapters' },
+      { label: 'Connections', to: '/adapters/connections' },
+      ...(editing ? [{ label: connectionName ?? id, to: `/adapters/connections/${id}` }, { label: 'Edit' }] : [{ label: `Add ${adapterName} connection` }]),
+    ]);
+  }, [editing, id, adapterName, connectionName]);
+
+  const failed = [connection, adapter, schema].find((query) => query.isError);
+  if (failed?.error) return <ErrorState title="This form cannot be shown" message={failed.error.message} onRetry={() => void failed.refetch()} />;
+  if ((editing && connection.isPending) || adapter.isPending || !model) return <Spinner label="Loading connection form" />;
+
+  return (
+    <section className="adapters-page">
+      <PageHeader
+        title={<span className="connection-adapter"><img src={adapterImage(adapter.data.slug)} alt="" width={28} height={28} />{editing ? `Edit ${connectionName}` : `Add ${adapter.data.name} connection`}</span>}
+        description={adapter.data.description}
+      />
+      <ConnectionEditor key={`${slug}-${id}`} adapter={adapter.data} model={model} initialValues={initialValues} connection={editing ? connection.data : undefined} />
+    </section>
+  );
+}

@@ -1,0 +1,118 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import type { ComponentType } from 'react';
+import { hasPermission } from '../../../app/session/session';
+import { Button, Card, Select, Switch, TextInput, Textarea } from '../../../ui';
+import type { ConnectionResponse } from '../connectionsApi';
+import { connectorsQuery, failureReasons, type AdapterResponse } from './connectionFormApi';
+import type { ConnectionFormModel, ConnectionValues } from './connectionModel';
+import { NetworkScannerForm, scannerMessages } from './NetworkScannerForm';
+import { SettingsForm, type SettingsFormProps } from './SettingsForm';
+import { useConnectionEditor, type GeneralValues, type TestOutcome } from './useConnectionEditor';
+import './connectionForm.css';
+
+type CustomForm = { Form: ComponentType<SettingsFormProps>; extraMessages: (values: ConnectionValues) => Record<string, string> };
+
+/** Adapters whose settings have a form of their own instead of the generic one (issue 4: the network scanner only). */
+export const customForms: Partial<Record<string, CustomForm>> = { 'network-scanner': { Form: NetworkScannerForm, extraMessages: scannerMessages } };
+
+export type ConnectionEditorProps = {
+  adapter: AdapterResponse;
+  model: ConnectionFormModel;
+  initialValues: ConnectionValues;
+  /** The connection being edited; absent when creating one. */
+  connection?: ConnectionResponse;
+};
+
+function ConnectorField({ value, fallback, error, disabled, onChange }: { value: number | null; fallback: string; error?: string[]; disabled: boolean; onChange: (id: number) => void }) {
+  const allowed = hasPermission('connectors.view_connector');
+  const connectors = useQuery({ ...connectorsQuery(), enabled: allowed });
+  const rows = connectors.data?.results ?? [];
+  const chosen = value ?? rows.find((row) => row.is_default)?.id ?? null;
+  if (!allowed || !rows.length) return <p className="connection-form__connector">Runs on the {fallback} connector.</p>;
+  return (
+    <Select id="connection-connector" label="Connector" message="Where the fetches of this connection run." error={error} disabled={disabled}
+      options={rows.map((row) => ({ value: String(row.id), label: row.is_default ? `${row.name} (built in)` : row.name }))}
+      value={chosen === null ? '' : String(chosen)} onValueChange={(text) => onChange(Number(text))} />
+  );
+}
+
+function Outcome({ outcome }: { outcome: TestOutcome }) {
+  if (outcome.kind === 'success') return <div className="connection-test connection-test--success" role="status"><strong>{outcome.title}.</strong> {outcome.detail}</div>;
+  if (outcome.kind === 'notice') return <div className="connection-test" role="status"><strong>{outcome.title}.</strong> {outcome.detail}</div>;
+  const reason = failureReasons[outcome.title];
+  return (
+    <div className="connection-test connection-test--failure" role="alert">
+      <strong>Connection failed{reason ? `: ${reason}.` : '.'}</strong> {outcome.detail}
+    </div>
+  );
+}
+
+/** The connection form once its adapter, schema and (when editing) connection are loaded. */
+export function ConnectionEditor({ adapter, model, initialValues, connection }: ConnectionEditorProps) {
+  const custom = customForms[adapter.slug];
+  const editor = useConnectionEditor({ adapter, model, connection, initialValues, extraMessages: custom?.extraMessages });
+  const readOnly = !adapter.can_fetch;
+  const inert = readOnly || editor.busy !== null;
+  const Settings = custom?.Form ?? SettingsForm;
+  const { general, generalErrors } = editor;
+  const change = (changes: Partial<GeneralValues>) => editor.changeGeneral(changes);
+  const others = Object.entries(editor.otherErrors);
+
+  return (
+    <div className="connection-form">
+      {readOnly ? (
+        <div className="connection-form__notice" role="note">
+          <strong>Cartograph cannot fetch from {adapter.name} yet.</strong> It has no engine for this adapter, so its connections cannot be saved or tested.
+          The settings below show what a connection will need.
+        </div>
+      ) : null}
+      <p className="connection-form__instructions">
+        Not sure what to fill in? Read the{' '}
+        <Link to="/adapters/connections/components/instructions/$tool" params={{ tool: adapter.slug }}>{adapter.name} instructions</Link>.
+      </p>
+      {others.length ? (
+        <div className="schema-form__alert" role="alert">
+          {others.map(([field, messages]) => <p key={field}>{field === 'non_field_errors' ? messages.join(' ') : `${field}: ${messages.join(' ')}`}</p>)}
+        </div>
+      ) : null}
+      <Card title="Connection">
+        <div className="connection-form__general">
+          <TextInput id="connection-name" label="Name" required value={general.name} error={generalErrors.name} disabled={inert} maxLength={200}
+            onValueChange={(name) => change({ name })} onBlur={(event) => void editor.checkField('name', { ...general, name: event.target.value })} />
+          <Textarea id="connection-description" label="Description" message="Notes for other administrators." value={general.description} error={generalErrors.description} disabled={inert} rows={2}
+            onValueChange={(description) => change({ description })} onBlur={(event) => void editor.checkField('description', { ...general, description: event.target.value })} />
+          <Switch id="connection-enabled" label="Fetched by discoveries" message="A disabled connection is kept but skipped by discoveries." checked={general.enabled} disabled={inert}
+            onCheckedChange={(enabled) => change({ enabled })} />
+          <ConnectorField value={general.connector} fallback={connection?.connector_name ?? 'Default'} error={generalErrors.connector} disabled={inert} onChange={(connector) => change({ connector })} />
+        </div>
+      </Card>
+      <Card title={`${adapter.name} settings`}>
+        <Settings
+          model={model}
+          values={editor.values}
+          onValuesChange={editor.changeValues}
+          onFieldBlur={(path, values) => void editor.checkField(path, general, values)}
+          errors={editor.settingsErrors}
+          storedSecretIds={editor.storedSecretIds}
+          disabled={inert}
+          onSubmit={() => void editor.save()}
+        />
+      </Card>
+      {editor.outcome ? <Outcome outcome={editor.outcome} /> : null}
+      <div className="connection-form__actions">
+        {readOnly ? null : (
+          <>
+            <Button type="button" onClick={() => void editor.save()} loading={editor.busy === 'save'} disabled={editor.busy === 'test'}>{connection ? 'Save' : 'Create connection'}</Button>
+            <Button type="button" variant="secondary" onClick={() => void editor.test()} loading={editor.busy === 'test'} disabled={editor.busy === 'save'}>Test connection</Button>
+          </>
+        )}
+        {connection ? (
+          <Link className="ui-button ui-button--secondary ui-button--medium" to="/adapters/connections/$id" params={{ id: String(connection.id) }}>Cancel</Link>
+        ) : (
+          <Link className="ui-button ui-button--secondary ui-button--medium" to="/adapters">Cancel</Link>
+        )}
+      </div>
+    </div>
+  );
+}

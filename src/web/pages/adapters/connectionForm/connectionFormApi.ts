@@ -1,0 +1,46 @@
+import { queryOptions } from '@tanstack/react-query';
+import { apiFetch } from '../../../app/http';
+import type { SchemaNode } from './schemaCheck';
+
+/** One adapter as `GET /adapters/adapters/{slug}` answers it; `can_fetch` is false while Cartograph has no engine for it. */
+export type AdapterResponse = { id: string; name: string; slug: string; description: string; can_fetch: boolean; engine: string | null; status: number };
+export type ConnectorRow = { id: number; name: string; is_default: boolean };
+
+export const adapterQuery = (slug: string) =>
+  queryOptions({ queryKey: ['adapter', slug], queryFn: () => apiFetch<AdapterResponse>(`/adapters/adapters/${encodeURIComponent(slug)}`) });
+
+export const connectorsQuery = () =>
+  queryOptions({
+    queryKey: ['connectors', { size: 1000 }],
+    queryFn: () => apiFetch<{ results: ConnectorRow[] }>('/connectors/connectors', { query: { size: 1000 } }),
+    staleTime: 60_000,
+  });
+
+// Each adapter's connection schema is its own chunk, fetched when its form opens (the catalogue is 170 schemas).
+const schemaFiles = import.meta.glob<SchemaNode>('../../../../../schemas/adapters/*/connection.schema.json', { import: 'default' });
+
+export const connectionSchemaLoader = (slug: string) => schemaFiles[`../../../../../schemas/adapters/${slug}/connection.schema.json`];
+
+export const connectionSchemaQuery = (slug: string) =>
+  queryOptions({
+    queryKey: ['adapter-connection-schema', slug],
+    queryFn: async () => {
+      const load = connectionSchemaLoader(slug);
+      if (!load) throw new Error(`The adapter ${slug} has no connection schema.`);
+      return load();
+    },
+    staleTime: Infinity,
+  });
+
+/** Why a connectivity check failed, in words (the server's ConnectivityFailureReason codes). */
+export const failureReasons: Record<string, string> = {
+  invalid_config: 'The settings are not valid',
+  dns: 'The host name does not resolve (DNS)',
+  refused: 'The connection was refused',
+  tls: 'The TLS handshake or certificate failed',
+  timeout: 'No answer before the timeout',
+  unauthorized: 'The credentials were refused (401)',
+  forbidden: 'The account lacks a permission (403)',
+  http: 'The server answered with an HTTP error',
+  protocol: 'The server answered something unexpected',
+};

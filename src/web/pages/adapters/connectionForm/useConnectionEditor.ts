@@ -1,0 +1,153 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { validateValue } from '../../../../core/validation/index.js';
+import { apiFetch, ApiError } from '../../../app/http';
+import { navigateTo } from '../../../app/navigation';
+import { notify } from '../../../app/notifications/notifications';
+import type { ConnectionResponse, ConnectivityResponse } from '../connectionsApi';
+import type { AdapterResponse } from './connectionFormApi';
+import { maskedSecret, optionsOfValues, settingsMessages, valueAt, withDefaults, type ConnectionFormModel, type ConnectionValues } from './connectionModel';
+
+/** The connection's own fields, around the adapter's settings. */
+export type GeneralValues = { name: string; description: string; enabled: boolean; connector: number | null };
+export type TestOutcome = { kind: 'success' | 'failure' | 'notice'; title: string; detail: string };
+
+const generalFields = new Set(['name', 'description', 'enabled', 'connector']);
+
+type EditorInput = {
+  adapter: AdapterResponse;
+  model: ConnectionFormModel;
+  connection?: ConnectionResponse;
+  initialValues: ConnectionValues;
+  /** Extra checks of a custom form (the network scanner's probe limits), by path. */
+  extraMessages?: (values: ConnectionValues) => Record<string, string>;
+};
+
+/**
+ * The state and actions of the connection form: values, client and server messages, test and save. Client messages
+ * appear when a field loses focus and for every field on Save or Test; a server message stays until its field changes.
+ */
+export function useConnectionEditor({ adapter, model, connection, initialValues, extraMessages }: EditorInput) {
+  const queryClient = useQueryClient();
+  const [general, setGeneral] = useState<GeneralValues>({
+    name: connection?.name ?? '', description: connection?.description ?? '', enabled: connection?.enabled ?? true, connector: connection?.connector ?? null,
+  });
+  const [values, setValues] = useState<ConnectionValues>(() => withDefaults(model, initialValues));
+  const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
+  const [serverErrors, setServerErrors] = useState<Record<string, string[]>>({});
+  const [dirty, setDirty] = useState(false);
+  const [busy, setBusy] = useState<'save' | 'test' | null>(null);
+  const [outcome, setOutcome] = useState<TestOutcome | null>(null);
+
+  // Secrets the API answered masked: their inputs start empty and keep the stored secret unless re-typed.
+  const storedSecretIds = useMemo(
+    () => new Set(model.secretPaths.filter((path) => valueAt(initialValues, path) === maskedSecret).map((path) => ['root', ...path].join('_'))),
+    [model, initialValues],
+  );
+
+  const messagesFor = async (nextGeneral: GeneralValues, nextValues: ConnectionValues): Promise<Record<string, string>> => {
+    const messages: Record<string, string> = {};
+    const nameMessage = await validateValue(nextGeneral.name, 'required|max:200', { field: 'Name' });
+    if (nameMessage) messages.name = nameMessage;
+    const descriptionMessage = await validateValue(nextGeneral.description, 'max:2000', { field: 'Description' });
+    if (descriptionMessage) messages.description = descriptionMessage;
+    const settings = { ...(extraMessages?.(nextValues) ?? {}), ...(await settingsMessages(model, nextValues)) };
+    return { ...messages, ...settings };
+  };
+
+  const forget = (path: string) => {
+    setServerErrors((errors) => (path in errors ? Object.fromEntries(Object.entries(errors).filter(([key]) => key !== path && !key.startsWith(`${path}.`))) : errors));
+    setClientErrors((errors) => (path in errors ? Object.fromEntries(Object.entries(errors).filter(([key]) => key !== path)) : errors));
+  };
+
+  const changeGeneral = (changes: Partial<GeneralValues>) => {
+    setGeneral((current) => ({ ...current, ...changes }));
+    setDirty(true);
+    for (const field of Object.keys(changes)) forget(field);
+  };
+  const changeValues = (next: ConnectionValues, path?: string) => {
+    setValues(next);
+    setDirty(true);
+    if (path) forget(path);
+  };
+  /** On blur: the field's own message appears (or goes), other fields are left as they are. */
+  const checkField = async (path: string, nextGeneral = general, nextValues = values) => {
+    const messages = await messagesFor(nextGeneral, nextValues);
+    setClientErrors((errors) => {
+      const { [path]: _previous, ...rest } = errors;
+      return messages[path] ? { ...rest, [path]: messages[path]! } : rest;
+    });
+  };
+  const checkAll = async (): Promise<boolean> => {
+    const messages = await messagesFor(general, values);
+    setClientErrors(messages);
+    const first = Object.keys(messages)[0];
+    if (first) document.getElementById(generalFields.has(first) ? `connection-${first}` : `root_${first.replace(/\./g, '_')}`)?.focus();
+    return !first;
+  };
+
+  const body = (name = general.name) => ({
+    adapter: adapter.slug, name, description: general.description, enabled: general.enabled,
+    ...(general.connector !== null && { connector: general.connector }), option_connections: optionsOfValues(values),
+  });
+  const showServerErrors = (error: unknown) => {
+    if (error instanceof ApiError) setServerErrors(error.fieldErrors);
+  };
+
+  const save = async () => {
+    if (!adapter.can_fetch || !(await checkAll())) return;
+    setBusy('save');
+    setServerErrors({});
+    try {
+      const saved = await apiFetch<ConnectionResponse>(connection ? `/adapters/connections/${connection.id}` : '/adapters/connections', { method: connection ? 'PUT' : 'POST', body: body() });
+      await queryClient.invalidateQueries({ queryKey: ['connections'] });
+      queryClient.setQueryData(['connection', saved.id], saved);
+      setDirty(false);
+      notify('success', connection ? `${saved.name} was saved.` : `${saved.name} was created.`);
+      navigateTo(`/adapters/connections/${saved.id}`);
+    } catch (error) {
+      showServerErrors(error);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  /** Tests the saved connection while nothing changed, otherwise the values on screen (spec §7 POST /adapters/test). */
+  const test = async () => {
+    if (!adapter.can_fetch) return;
+    setOutcome(null);
+    const unsaved = !connection || dirty;
+    if (unsaved && !(await checkAll())) return;
+    if (connection && dirty && model.secretPaths.some((path) => valueAt(values, path) === maskedSecret)) {
+      setOutcome({ kind: 'notice', title: 'Save before testing', detail: 'These changes keep stored secrets, which only the saved connection can use: save, then test the connection.' });
+      return;
+    }
+    setBusy('test');
+    setServerErrors({});
+    try {
+      const result = unsaved
+        ? await apiFetch<ConnectivityResponse>('/adapters/test', { method: 'POST', body: body(general.name.trim() || adapter.name), silent: true })
+        : await apiFetch<ConnectivityResponse>(`/adapters/test/${connection!.id}`, { method: 'POST', silent: true });
+      if (!unsaved) void queryClient.invalidateQueries({ queryKey: ['connection', connection!.id] });
+      setOutcome(result.success
+        ? { kind: 'success', title: 'The connection works', detail: result.detail ?? `Cartograph reached ${adapter.name}.` }
+        : { kind: 'failure', title: result.reason ?? 'failed', detail: result.detail ?? 'The connection failed.' });
+    } catch (error) {
+      showServerErrors(error);
+      setOutcome({ kind: 'failure', title: 'request', detail: error instanceof Error ? error.message : String(error) });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const settingsErrors: Record<string, string[]> = {};
+  const generalErrors: Record<string, string[]> = {};
+  const otherErrors: Record<string, string[]> = {};
+  for (const [path, message] of Object.entries(clientErrors)) (generalFields.has(path) ? generalErrors : settingsErrors)[path] = [message];
+  for (const [path, messages] of Object.entries(serverErrors)) {
+    const target = generalFields.has(path) ? generalErrors : path in (model.connectionSchema.properties ?? {}) || model.pathsById.has(`root_${path.replace(/\./g, '_')}`) ? settingsErrors : otherErrors;
+    target[path] = [...(target[path] ?? []), ...messages.filter((message) => !target[path]?.includes(message))];
+  }
+
+  return { general, values, changeGeneral, changeValues, checkField, save, test, busy, outcome, dirty, storedSecretIds, settingsErrors, generalErrors, otherErrors };
+}

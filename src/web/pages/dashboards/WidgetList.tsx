@@ -1,0 +1,42 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useParams } from '@tanstack/react-router';
+import { useEffect } from 'react';
+import { apiFetch } from '../../app/http';
+import { hasPermission } from '../../app/session/session';
+import { setBreadcrumb } from '../../app/shell/breadcrumb';
+import { Button, EmptyState, PageHeader, Table, type TableColumn } from '../../ui';
+import { dashboardQuery, widgetKindLabels, widgetsQuery, type WidgetResponse } from './dashboardsApi';
+import './dashboards.css';
+
+/** `/dashboard/widget-list/{dashboardId}`: the widgets of one dashboard, to edit or remove. */
+export function WidgetList() {
+  const dashboardId = Number((useParams({ strict: false }) as { dashboardId: string }).dashboardId);
+  const client = useQueryClient();
+  const dashboard = useQuery(dashboardQuery(dashboardId));
+  const widgets = useQuery(widgetsQuery(dashboardId));
+  const canChange = hasPermission('dashboards.change_dashboard');
+  useEffect(() => setBreadcrumb([{ label: 'Dashboard', to: '/dashboard' }, { label: 'Widgets' }]), []);
+  const columns: TableColumn<WidgetResponse>[] = [
+    { id: 'name', header: 'Name', cell: (row) => row.name, sortable: true, sortValue: (row) => row.name },
+    { id: 'kind', header: 'Kind', cell: (row) => widgetKindLabels[row.kind] ?? row.kind },
+    { id: 'query', header: 'Query', cell: (row) => row.query || row.field || '-' },
+    {
+      id: 'actions', header: 'Actions',
+      cell: (row) => canChange ? (
+        <div className="dashboard-actions">
+          <a href={`#/dashboard/edit-widget/${dashboardId}/${row.id}`}>Edit</a>
+          <Button size="small" variant="danger" onClick={async () => {
+            await apiFetch(`/dashboards/widgets/${row.id}`, { method: 'DELETE' }).catch(() => undefined);
+            await client.invalidateQueries({ queryKey: ['dashboards'] });
+          }}>Remove</Button>
+        </div>
+      ) : null,
+    },
+  ];
+  return (
+    <section className="dashboard-page">
+      <PageHeader title={`Widgets of ${dashboard.data?.name ?? 'the dashboard'}`} actions={canChange ? <a className="ui-button ui-button--success ui-button--medium" href={`#/dashboard/add-widget/${dashboardId}`}>Add widget</a> : undefined} />
+      <Table caption="Widgets" columns={columns} rows={widgets.data ?? []} rowKey={(row) => row.id} loading={widgets.isPending} empty={<EmptyState title="No widgets" description="Add a widget to this dashboard." />} />
+    </section>
+  );
+}

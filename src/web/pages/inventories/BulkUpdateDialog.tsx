@@ -1,0 +1,56 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ApiError } from '../../app/http';
+import { notify } from '../../app/notifications/notifications';
+import { hasPermission } from '../../app/session/session';
+import { Button, Dialog, Select } from '../../ui';
+import { updateDeviceTags } from './deviceActionsApi';
+import { chosenTags, TagPicker } from './TagPicker';
+
+type BulkUpdateDialogProps = { onClose: () => void; query: string; count: number; indexId: number | null };
+
+/**
+ * Adds or removes tags on every device the list's query matches (all devices without a query). The count comes
+ * first, so the analyst sees how far the change reaches before making it.
+ */
+export function BulkUpdateDialog({ onClose, query, count, indexId }: BulkUpdateDialogProps) {
+  const queryClient = useQueryClient();
+  const [action, setAction] = useState<'add' | 'remove'>('add');
+  const [ticked, setTicked] = useState<string[]>([]);
+  const [typed, setTyped] = useState('');
+  const tags = action === 'add' ? chosenTags(ticked, typed) : ticked;
+  const update = useMutation({
+    mutationFn: () => updateDeviceTags({ tags, action, query, index_id: indexId }),
+    onSuccess: (result) => {
+      const names = result.tags.map((tag) => tag.name).join(', ');
+      notify('success', action === 'add' ? `${names} added to ${result.devices.toLocaleString()} device(s).` : `${names} removed from ${result.devices.toLocaleString()} device(s).`);
+      void queryClient.invalidateQueries({ queryKey: ['inventory'] });
+      void queryClient.invalidateQueries({ queryKey: ['inventory-detail'] });
+      void queryClient.invalidateQueries({ queryKey: ['device-tags'] });
+      onClose();
+    },
+  });
+  const errors = update.error instanceof ApiError ? update.error.fieldErrors : {};
+  const reach = `${count.toLocaleString()} device(s)`;
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      title="Bulk update"
+      size="large"
+      description={query ? <>Changes the tags of the {reach} matching <code>{query}</code>.</> : <>No query: changes the tags of all {reach} of the inventory.</>}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>Cancel</Button>
+          <Button variant={action === 'remove' ? 'danger' : 'success'} loading={update.isPending} disabled={!tags.length || !count} onClick={() => update.mutate()}>
+            {action === 'add' ? `Add to ${reach}` : `Remove from ${reach}`}
+          </Button>
+        </>
+      }
+    >
+      <Select label="Action" value={action} onValueChange={(next) => setAction(next as 'add' | 'remove')} options={[{ value: 'add', label: 'Add tags' }, { value: 'remove', label: 'Remove tags' }]} />
+      <TagPicker ticked={ticked} onTickedChange={setTicked} typed={typed} onTypedChange={setTyped} allowNew={action === 'add' && hasPermission('devices.add_tag')} error={errors.tags} />
+      {update.error && !errors.tags && <p className="inventory-error" role="alert">{update.error.message}</p>}
+    </Dialog>
+  );
+}

@@ -1,0 +1,54 @@
+import { useState } from 'react';
+import { hasPermission } from '../../app/session/session';
+import { Button, Checkbox, type TableColumn } from '../../ui';
+import { AddTagDialog } from './AddTagDialog';
+import { BulkUpdateDialog } from './BulkUpdateDialog';
+import type { AssetRow } from './inventoryApi';
+import { MergeDevicesDialog } from './MergeDevicesDialog';
+
+/** Whether the device list offers row selection (tagging or merging chosen rows). */
+export const canActOnChosenDevices = (): boolean => hasPermission('devices.change_tag', 'devices.merge_device');
+
+const nameOf = (row: AssetRow) => String(row.Hostname?.[0] ?? row.PrimaryKey[0]);
+
+/** The selection column: a checkbox per row and one for the page; a click on it does not open the preview. */
+export function selectionColumn(rows: AssetRow[], chosen: AssetRow[], onChosenChange: (chosen: AssetRow[]) => void): TableColumn<AssetRow> {
+  const isChosen = (row: AssetRow) => chosen.some((other) => other.PrimaryKey[0] === row.PrimaryKey[0]);
+  const allChosen = rows.length > 0 && rows.every(isChosen);
+  const toggleAll = (on: boolean) => onChosenChange(on ? [...chosen, ...rows.filter((row) => !isChosen(row))] : chosen.filter((row) => !rows.some((other) => other.PrimaryKey[0] === row.PrimaryKey[0])));
+  return {
+    id: 'chosen',
+    header: <Checkbox label={<span className="ui-visually-hidden">Choose every device of this page</span>} checked={allChosen} indeterminate={!allChosen && rows.some(isChosen)} onCheckedChange={toggleAll} />,
+    width: '44px',
+    cell: (row) => (
+      <span onClick={(event) => event.stopPropagation()}>
+        <Checkbox
+          label={<span className="ui-visually-hidden">Choose {nameOf(row)}</span>}
+          checked={isChosen(row)}
+          onCheckedChange={(on) => onChosenChange(on ? [...chosen, row] : chosen.filter((other) => other.PrimaryKey[0] !== row.PrimaryKey[0]))}
+        />
+      </span>
+    ),
+  };
+}
+
+type DeviceListActionsProps = { chosen: AssetRow[]; onChosenChange: (chosen: AssetRow[]) => void; query: string; count: number | undefined; indexId: number | null };
+
+/** The device list's own actions: add tag and merge for the chosen rows, bulk update for every device of the query. */
+export function DeviceListActions({ chosen, onChosenChange, query, count, indexId }: DeviceListActionsProps) {
+  const [open, setOpen] = useState<'tag' | 'bulk' | 'merge' | null>(null);
+  const close = () => setOpen(null);
+  const canTag = hasPermission('devices.change_tag');
+  return (
+    <>
+      {canTag && <Button variant="secondary" disabled={!chosen.length} onClick={() => setOpen('tag')}>Add tag{chosen.length ? ` (${chosen.length})` : ''}</Button>}
+      {hasPermission('devices.merge_device') && <Button variant="secondary" disabled={chosen.length < 2} onClick={() => setOpen('merge')}>Merge devices</Button>}
+      {canTag && <Button variant="secondary" disabled={!count} onClick={() => setOpen('bulk')}>Bulk update</Button>}
+      {open === 'tag' && <AddTagDialog onClose={close} assets={chosen.map((row) => row.PrimaryKey[0])} indexId={indexId} />}
+      {open === 'bulk' && <BulkUpdateDialog onClose={close} query={query} count={count ?? 0} indexId={indexId} />}
+      {open === 'merge' && (
+        <MergeDevicesDialog onClose={close} indexId={indexId} devices={chosen.map((row) => ({ id: row.PrimaryKey[0], name: nameOf(row) }))} onMerged={() => onChosenChange([])} />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,130 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
+import { formatDate } from '../../../core/dates';
+import { ApiError, apiFetch } from '../../app/http';
+import { notify } from '../../app/notifications/notifications';
+import { hasPermission } from '../../app/session/session';
+import { setBreadcrumb } from '../../app/shell/breadcrumb';
+import { Button, Dialog, EmptyState, PageHeader, Pagination, Table, TextInput, orderingOf, type SortState, type TableColumn } from '../../ui';
+import { tagListQuery, tagQuery, type TagFormData, type TagResponse } from './deviceActionsApi';
+import { defaultTagColor, TagChip, TagFields, tagFormProblems } from './TagFields';
+import './inventories.css';
+
+const pageSize = 50;
+
+/** The "New tag" dialog: the server's field errors (a taken name) show under their fields. */
+function CreateTagDialog({ onClose }: { onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const [form, setForm] = useState<TagFormData>({ name: '', description: '', color: defaultTagColor });
+  const [tried, setTried] = useState(false);
+  const create = useMutation({
+    mutationFn: () => apiFetch<TagResponse>('/devices/tags', { method: 'POST', body: { ...form, name: form.name.trim() }, silent: true }),
+    onSuccess: (tag) => {
+      notify('success', `The tag "${tag.name}" was created.`);
+      void queryClient.invalidateQueries({ queryKey: ['device-tags'] });
+      onClose();
+    },
+  });
+  const errors = create.error instanceof ApiError ? create.error.fieldErrors : {};
+  const submit = () => {
+    setTried(true);
+    if (!Object.keys(tagFormProblems(form)).length) create.mutate();
+  };
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      title="New tag"
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>Cancel</Button>
+          <Button loading={create.isPending} onClick={submit}>Create</Button>
+        </>
+      }
+    >
+      <TagFields form={form} onChange={setForm} errors={errors} showProblems={tried} />
+      {create.error && !Object.keys(errors).length && <p className="inventory-error" role="alert">{create.error.message}</p>}
+    </Dialog>
+  );
+}
+
+/** Asks before deleting: a deleted tag comes off every device at once. */
+function DeleteTagDialog({ tag, onClose }: { tag: TagResponse; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const remove = useMutation({
+    mutationFn: () => apiFetch(`/devices/tags/${tag.id}`, { method: 'DELETE' }),
+    onSuccess: () => {
+      notify('success', `The tag "${tag.name}" was deleted.`);
+      void queryClient.invalidateQueries({ queryKey: ['device-tags'] });
+      onClose();
+    },
+  });
+  return (
+    <Dialog
+      open
+      alert
+      onClose={onClose}
+      title={`Delete the tag "${tag.name}"?`}
+      description={`It comes off ${tag.device_count.toLocaleString()} device(s). This cannot be undone.`}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>Cancel</Button>
+          <Button variant="danger" loading={remove.isPending} onClick={() => remove.mutate()}>Delete</Button>
+        </>
+      }
+    />
+  );
+}
+
+/** `/device-inventory/tags`: every device tag with how many devices carry it; a tag's name opens those devices. */
+export function DeviceTags() {
+  const [page, setPage] = useState(1);
+  const [search, setSearch] = useState('');
+  const [sort, setSort] = useState<SortState>({ id: 'name', direction: 'asc' });
+  const [creating, setCreating] = useState(false);
+  const [deleting, setDeleting] = useState<TagResponse | null>(null);
+  const list = useQuery(tagListQuery({ page, size: pageSize, search, ordering: orderingOf(sort) }));
+  useEffect(() => setBreadcrumb([{ label: 'Devices', to: '/device-inventory' }, { label: 'Tags' }]), []);
+  const canChange = hasPermission('devices.change_tag');
+  const canDelete = hasPermission('devices.delete_tag');
+  const columns: TableColumn<TagResponse>[] = [
+    { id: 'name', header: 'Name', sortable: true, cell: (row) => <Link to="/device-inventory" search={{ query: tagQuery(row.name) }} aria-label={`Devices tagged ${row.name}`}><TagChip name={row.name} color={row.color} /></Link> },
+    { id: 'description', header: 'Description', cell: (row) => row.description || '-' },
+    { id: 'device_count', header: 'Devices', sortable: true, align: 'end', cell: (row) => row.device_count.toLocaleString() },
+    { id: 'created_at', header: 'Created', sortable: true, cell: (row) => formatDate(row.created_at) },
+    {
+      id: 'actions', header: 'Actions',
+      cell: (row) => (
+        <span className="query-builder__actions">
+          {canChange && <Link to="/device-inventory/tags/edit/$tagId" params={{ tagId: String(row.id) }} aria-label={`Edit ${row.name}`}>Edit</Link>}
+          {canDelete && <Button variant="link" aria-label={`Delete ${row.name}`} onClick={() => setDeleting(row)}>Delete</Button>}
+        </span>
+      ),
+    },
+  ];
+  return (
+    <section className="inventory-page">
+      <PageHeader
+        title="Device tags"
+        description="Labels on devices; a tagged device answers the query Tags = <name>."
+        meta={list.data ? <span className="inventory-muted">{list.data.count.toLocaleString()} tag(s)</span> : null}
+        actions={hasPermission('devices.add_tag') && <Button onClick={() => setCreating(true)}>New tag</Button>}
+      />
+      <TextInput label="Search tags" type="search" value={search} debounce={300} onValueChange={(value) => { setSearch(value); setPage(1); }} />
+      <Table
+        caption="Device tags"
+        columns={columns}
+        rows={list.data?.results ?? []}
+        rowKey={(row) => row.id}
+        sort={sort}
+        onSortChange={(next) => { setSort(next); setPage(1); }}
+        loading={list.isFetching}
+        empty={<EmptyState title={search ? 'No tags match' : 'No tags yet'} description={search ? 'Change or clear the search.' : 'Create one here or tag devices from the inventory.'} />}
+      />
+      <Pagination page={page} pageSize={pageSize} count={list.data?.count ?? 0} onPageChange={setPage} />
+      {creating && <CreateTagDialog onClose={() => setCreating(false)} />}
+      {deleting && <DeleteTagDialog tag={deleting} onClose={() => setDeleting(null)} />}
+    </section>
+  );
+}

@@ -1,0 +1,53 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { ApiError } from '../../app/http';
+import { notify } from '../../app/notifications/notifications';
+import { Button, Dialog } from '../../ui';
+import { mergeDevices } from './deviceActionsApi';
+
+export type ChosenDevice = { id: string; name: string };
+type MergeDevicesDialogProps = { onClose: () => void; devices: ChosenDevice[]; indexId: number | null; onMerged?: () => void };
+
+/** Merges two or more chosen devices into one; the decision is kept by later discoveries. Shows the merged device. */
+export function MergeDevicesDialog({ onClose, devices, indexId, onMerged }: MergeDevicesDialogProps) {
+  const queryClient = useQueryClient();
+  const merge = useMutation({
+    mutationFn: () => mergeDevices(devices.map((device) => device.id), indexId),
+    onSuccess: () => {
+      notify('success', `${devices.length} devices were merged into one.`);
+      void queryClient.invalidateQueries({ queryKey: ['inventory'] });
+      void queryClient.invalidateQueries({ queryKey: ['merge-recommendations'] });
+      onMerged?.();
+    },
+  });
+  const errors = merge.error instanceof ApiError ? merge.error.fieldErrors : {};
+  const problem = merge.error ? (errors.assets?.join(' ') ?? merge.error.message) : null;
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      title="Merge devices"
+      description={merge.data ? 'The devices are one device now, in this snapshot and in later discoveries.' : 'These devices will become one device; later discoveries keep them merged. Unmerge from the device\'s "Why merged" panel.'}
+      footer={
+        merge.data ? <Button onClick={onClose}>Close</Button> : (
+          <>
+            <Button variant="secondary" onClick={onClose}>Cancel</Button>
+            <Button variant="warning" loading={merge.isPending} disabled={devices.length < 2} onClick={() => merge.mutate()}>Merge {devices.length} devices</Button>
+          </>
+        )
+      }
+    >
+      {merge.data ? (
+        <div role="status" className="merge-result">
+          <p>Merged device with {merge.data.record_keys.length} source record(s).</p>
+          <Link to="/device-inventory/detail/$deviceId/$discoveryId" params={{ deviceId: merge.data.id, discoveryId: String(merge.data.index_id) }} onClick={onClose}>Open the merged device</Link>
+        </div>
+      ) : (
+        <ul aria-label="Devices to merge">
+          {devices.map((device) => <li key={device.id}>{device.name}</li>)}
+        </ul>
+      )}
+      {problem && <p className="inventory-error" role="alert">{problem}</p>}
+    </Dialog>
+  );
+}

@@ -1,0 +1,81 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import domainSchema from '../../../../../schemas/entities/domain.json';
+import { apiFetch, useFieldErrors } from '../../../app/http';
+import { notify } from '../../../app/notifications/notifications';
+import { hasPermission } from '../../../app/session/session';
+import { formModelOf, type EntitySchema } from '../../../renderers/form/formSchema';
+import { SchemaForm } from '../../../renderers/form/SchemaForm';
+import { Badge, Button, Dialog, EmptyState, Table, type TableColumn } from '../../../ui';
+
+export type DomainRecord = { id: number; domain: string; tenant: number; tenant_name: string; is_primary: boolean };
+const domainsCall = '/companies/domains';
+
+/** Domains part: the company's domains, one primary; add, make primary, remove. */
+export function CompanyDomains({ companyId }: { companyId: number }) {
+  const queryClient = useQueryClient();
+  const key = ['resource-list', domainsCall, { tenant: companyId }] as const;
+  const domains = useQuery({ queryKey: key, queryFn: () => apiFetch<{ results: DomainRecord[] }>(domainsCall, { query: { tenant: companyId, size: 1000, ordering: 'domain' } }) });
+  const serverErrors = useFieldErrors(domainsCall);
+  const [removing, setRemoving] = useState<DomainRecord | null>(null);
+  const [formKey, setFormKey] = useState(0);
+  // The company is fixed by the page: its field is hidden and filled in.
+  const model = useMemo(() => {
+    const base = formModelOf(domainSchema as unknown as EntitySchema, 'create');
+    return { ...base, uiSchema: { ...base.uiSchema, tenant: { 'ui:widget': 'hidden' } }, rules: { ...base.rules, domain: 'required|max:253|no_space' } };
+  }, []);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['resource-list', domainsCall] });
+
+  const add = async (body: Record<string, unknown>) => {
+    await apiFetch(domainsCall, { method: 'POST', body: { ...body, tenant: companyId } });
+    notify('success', `The domain ${String(body.domain)} was added.`);
+    setFormKey((value) => value + 1);
+    await refresh();
+  };
+  const makePrimary = async (domain: DomainRecord) => {
+    await apiFetch(`${domainsCall}/${domain.id}`, { method: 'PATCH', body: { is_primary: true } }).then(refresh, () => undefined);
+  };
+  const remove = async () => {
+    if (!removing) return;
+    try {
+      await apiFetch(`${domainsCall}/${removing.id}`, { method: 'DELETE' });
+      setRemoving(null);
+      await refresh();
+    } catch {
+      // Notified by the HTTP client.
+    }
+  };
+
+  const canChange = hasPermission('companies.change_domain');
+  const columns: TableColumn<DomainRecord>[] = [
+    { id: 'domain', header: 'Domain', cell: (domain) => domain.domain },
+    { id: 'is_primary', header: 'Primary', cell: (domain) => (domain.is_primary ? <Badge tone="success">Primary</Badge> : canChange ? <Button size="small" variant="link" onClick={() => void makePrimary(domain)}>Make primary</Button> : null) },
+    ...(hasPermission('companies.delete_domain')
+      ? [{ id: 'actions', header: 'Actions', align: 'end' as const, cell: (domain: DomainRecord) => <Button size="small" variant="danger" onClick={() => setRemoving(domain)}>Remove</Button> }]
+      : []),
+  ];
+  return (
+    <div className="company-part">
+      <Table caption="Domains" columns={columns} rows={domains.data?.results ?? []} rowKey={(domain) => domain.id} loading={domains.isPending} empty={<EmptyState title="No domains" />} />
+      {hasPermission('companies.add_domain') ? (
+        <div className="company-part__form">
+          <h3>Add a domain</h3>
+          <SchemaForm key={formKey} model={model} initialValues={{ tenant: companyId, is_primary: false }} serverErrors={serverErrors} onSubmit={add} submitLabel="Add domain" />
+        </div>
+      ) : null}
+      <Dialog
+        open={removing !== null}
+        onClose={() => setRemoving(null)}
+        alert
+        title="Remove this domain?"
+        description={`Assets under ${removing?.domain ?? ''} will no longer be matched to this company.`}
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => setRemoving(null)}>Cancel</Button>
+            <Button variant="danger" onClick={() => void remove()}>Remove</Button>
+          </>
+        }
+      />
+    </div>
+  );
+}

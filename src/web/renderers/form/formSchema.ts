@@ -1,0 +1,119 @@
+import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import { fieldLabel, rulesRequire } from '../../../core/validation/index.js';
+
+type Property = RJSFSchema & {
+  readOnly?: boolean;
+  writeOnly?: boolean;
+  'x-secret'?: true;
+  'x-order'?: number;
+  'x-group'?: string;
+  'x-widget'?: string;
+  'x-rules'?: string;
+};
+export type EntitySchema = RJSFSchema & { $id: string; properties?: Record<string, Property>; required?: string[]; 'x-resource'?: { path: string } };
+export type FormMode = 'create' | 'edit';
+
+/** Everything a form needs from an entity schema, derived once. */
+export type FormModel = {
+  schemaId: string;
+  /** The schema RJSF renders: writable properties only, constraint-only `anyOf`s left out. */
+  schema: RJSFSchema;
+  uiSchema: UiSchema;
+  /** The form fields in display order. */
+  fields: string[];
+  labels: Record<string, string>;
+  /** Field → rule string (spec §5); schema-required fields start with `required`. */
+  rules: Record<string, string>;
+  /** Field → section name (`x-group`); fields without one sit in the unnamed first section. */
+  groups: Record<string, string>;
+  secrets: string[];
+};
+
+// An `anyOf` whose branches add constraints only (no type, no properties), such as "an email or empty", is kept for
+// validation but not shown: RJSF would render it as a choice between options.
+const constraintOnly = (branches: unknown): boolean =>
+  Array.isArray(branches) && branches.every((branch) => typeof branch === 'object' && branch !== null && !('type' in branch) && !('properties' in branch));
+
+const widgetFor: Record<string, string> = {
+  text: 'text',
+  textarea: 'textarea',
+  password: 'password',
+  select: 'select',
+  multiselect: 'checkboxes',
+  checkbox: 'checkbox',
+  file: 'file',
+  code: 'code',
+  permissions: 'permissions',
+  adapters: 'adapters',
+  groups: 'groups',
+};
+
+/**
+ * The form view of an entity schema: read-only properties dropped, order from `x-order`, widgets from `x-secret` and
+ * `x-widget`, labels from the property names, rules from `x-rules`.
+ * Before: `{ properties: { id: { readOnly: true }, username: { 'x-order': 1, 'x-rules': 'required|max:150' } } }`;
+ * after: fields ['username'], rules { username: 'required|max:150' }.
+ */
+export function formModelOf(entity: EntitySchema, mode: FormMode = 'create'): FormModel {
+  const entries = Object.entries(entity.properties ?? {}).filter(([, property]) => !property.readOnly);
+  const ordered = entries
+    .map(([name, property], index) => ({ name, property, order: property['x-order'] ?? Number.MAX_SAFE_INTEGER, index }))
+    .sort((left, right) => left.order - right.order || left.index - right.index);
+  const schemaRequired = new Set(entity.required ?? []);
+  const properties: Record<string, RJSFSchema> = {};
+  const uiSchema: UiSchema = { 'ui:order': [...ordered.map(({ name }) => name), '*'], 'ui:submitButtonOptions': { norender: true } };
+  const labels: Record<string, string> = {};
+  const rules: Record<string, string> = {};
+  const groups: Record<string, string> = {};
+  const secrets: string[] = [];
+  for (const { name, property } of ordered) {
+    const { anyOf, readOnly: _readOnly, writeOnly: _writeOnly, examples: _examples, ...rest } = property as Property & { examples?: unknown };
+    properties[name] = (constraintOnly(anyOf) ? rest : { ...rest, ...(anyOf && { anyOf }) }) as RJSFSchema;
+    // `group_ids` reads as "Groups": people pick groups, the ids are the wire format.
+    labels[name] = typeof property.title === 'string' ? property.title : fieldLabel(name.endsWith('_ids') ? `${name.slice(0, -4)}s` : name);
+    const secret = property['x-secret'] === true;
+    if (secret) secrets.push(name);
+    const widget = secret ? 'password' : property['x-widget'] ? widgetFor[property['x-widget']] : undefined;
+    uiSchema[name] = { 'ui:title': labels[name], ...(widget && { 'ui:widget': widget }), ...(secret && mode === 'edit' && { 'ui:placeholder': 'Leave empty to keep' }) };
+    // A secret is never sent back by the API, so editing without re-typing it keeps it: it is required on create only.
+    const required = schemaRequired.has(name) && !(secret && mode === 'edit');
+    const written = property['x-rules'];
+    const ruleString = required && !rulesRequire(written) ? ['required', written].filter(Boolean).join('|') : written;
+    if (ruleString) rules[name] = secret && mode === 'edit' ? ruleString.split('|').filter((rule) => rule.trim() !== 'required').join('|') : ruleString;
+    if (property['x-group']) groups[name] = property['x-group'];
+  }
+  const required = ordered.map(({ name }) => name).filter((name) => rules[name] !== undefined && rulesRequire(rules[name]));
+  const schema: RJSFSchema = { type: 'object', properties, ...(required.length && { required }), ...(entity.$id && { $id: entity.$id }) };
+  for (const name of Object.keys(rules)) if (!rules[name]) delete rules[name];
+  return { schemaId: entity.$id, schema, uiSchema, fields: ordered.map(({ name }) => name), labels, rules, groups, secrets };
+}
+
+/**
+ * The form's starting values from an API answer: writable fields only; a write-only `<name>_ids` list is filled from
+ * the read-only `<name>s` list of objects the API answers. Before: `{ id: 2, groups: [{ id: 3, name: 'SOC' }] }`;
+ * after: `{ group_ids: [3] }`.
+ */
+export function initialValuesOf(model: FormModel, answer: Record<string, unknown>): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const field of model.fields) {
+    if (field in answer && !model.secrets.includes(field)) values[field] = answer[field];
+    const listed = field.endsWith('_ids') ? answer[`${field.slice(0, -4)}s`] : undefined;
+    if (values[field] === undefined && Array.isArray(listed)) values[field] = listed.map((item) => (item as { id?: unknown }).id).filter((id) => id !== undefined);
+  }
+  return values;
+}
+
+/**
+ * The body to send: form fields only. An empty secret is left out (the server keeps it); text the user emptied is sent
+ * as "" so the server clears it, since RJSF reports an emptied input as undefined.
+ */
+export function bodyOf(model: FormModel, values: Record<string, unknown>, initial: Record<string, unknown> = {}): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const field of model.fields) {
+    const value = values[field];
+    const secret = model.secrets.includes(field);
+    if ((value === undefined || value === null || value === '') && !secret && typeof initial[field] === 'string' && initial[field] !== '') body[field] = '';
+    else if (value !== undefined && value !== null && !(secret && value === '')) body[field] = value;
+  }
+  return body;
+}

@@ -1,0 +1,41 @@
+import type { ReactNode } from 'react';
+import { Checkbox, Field } from '../../../ui';
+
+export type Choice<Value> = { value: Value; label: string };
+
+type ChoiceListProps<Value> = {
+  id: string;
+  label: ReactNode;
+  message?: ReactNode;
+  error?: readonly string[];
+  required?: boolean;
+  disabled?: boolean;
+  choices: readonly Choice<Value>[];
+  selected: readonly Value[];
+  onSelectedChange: (selected: Value[]) => void;
+  /** Shown instead of the choices while they load or when there are none. */
+  status?: ReactNode;
+};
+
+/** A labelled list of checkboxes for picking several values (groups of a user, adapters of a group). */
+export function ChoiceList<Value>({ id, label, message, error, required, disabled, choices, selected, onSelectedChange, status }: ChoiceListProps<Value>) {
+  return (
+    <Field label={label} message={message} error={error?.length ? error : undefined} required={required} id={`${id}-label`}>
+      {({ describedBy }) => (
+        <div id={id} role="group" aria-describedby={describedBy} className="schema-form__choices">
+          {status ??
+            choices.map((choice, index) => (
+              <Checkbox
+                key={String(choice.value)}
+                id={`${id}-${index}`}
+                label={choice.label}
+                checked={selected.includes(choice.value)}
+                disabled={disabled}
+                onCheckedChange={(checked) => onSelectedChange(checked ? [...selected, choice.value] : selected.filter((value) => value !== choice.value))}
+              />
+            ))}
+        </div>
+      )}
+    </Field>
+  );
+}

@@ -1,0 +1,92 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ApiError } from '../../app/http';
+import { Button } from '../../ui/Button/Button';
+import { EmptyState } from '../../ui/EmptyState/EmptyState';
+import { ErrorState } from '../../ui/ErrorState/ErrorState';
+import { PageHeader } from '../../ui/PageHeader/PageHeader';
+import { Pagination } from '../../ui/Pagination/Pagination';
+import { Table } from '../../ui/Table/Table';
+import { orderingOf, type SortState } from '../../ui/Table/columns';
+import { TextInput } from '../../ui/TextInput/TextInput';
+import type { EntitySchema } from '../schema/entitySchema';
+import { pluralTitle } from '../schema/fields';
+import { hrefOf, type EntityLinks } from './entityRoutes';
+import { listColumns, rowKeyOf, type Row } from './listColumns';
+import { defaultPageSize, pageSizes, resourceListQuery } from './listQuery';
+import '../renderers.css';
+
+export type SchemaListProps = {
+  schema: EntitySchema;
+  links: EntityLinks;
+  /** Pause after typing before the search is sent (ms). */
+  searchDebounce?: number;
+  initialPageSize?: number;
+};
+
+/** Why the list could not be loaded, in the words of spec §8 (the HTTP client already notified the user). */
+const failureText = (error: unknown) => (error instanceof ApiError || error instanceof Error ? error.message : 'Unknown error');
+
+/**
+ * A server-paged, sortable, searchable list of an entity, driven by its schema: columns from `x-list`, the API path
+ * from `x-resource`, page/size/search/ordering sent as the query string (all of them in the query key).
+ */
+export function SchemaList({ schema, links, searchDebounce = 300, initialPageSize = defaultPageSize }: SchemaListProps) {
+  const resource = schema['x-resource'];
+  const title = pluralTitle(schema.title ?? 'Item');
+  const [page, setPage] = useState(1);
+  const [size, setSize] = useState(initialPageSize);
+  const [search, setSearch] = useState('');
+  const [sort, setSort] = useState<SortState>(null);
+  const list = useQuery({ ...resourceListQuery<Row>(resource?.path ?? '', { page, size, search, ordering: orderingOf(sort) }), enabled: Boolean(resource) });
+
+  if (!resource) return <ErrorState title="This list cannot be shown" message={`${schema.title ?? schema.$id} has no API resource.`} />;
+
+  const rowLink = links.edit ?? links.detail;
+  const columns = listColumns(schema, rowLink ? (row) => (row.id === undefined || row.id === null ? null : rowLink(row.id as string | number)) : null);
+  const rows = list.data?.results ?? [];
+  const count = list.data?.count ?? 0;
+  const searchable = (resource.search ?? []).length > 0;
+  const restart = <T,>(apply: (value: T) => void) => (value: T) => {
+    apply(value);
+    setPage(1); // A new search, sort or page size starts again on page 1.
+  };
+
+  return (
+    <div className="generic-list">
+      <PageHeader
+        title={title}
+        description={schema.description}
+        actions={links.create ? <a className="ui-button ui-button--success ui-button--medium generic-list__create" href={hrefOf(links.create)}>Create {(schema.title ?? 'item').toLowerCase()}</a> : undefined}
+      />
+      <div className="generic-list__toolbar">
+        {searchable ? (
+          <TextInput className="generic-list__search" type="search" label="Search" value={search} onValueChange={restart(setSearch)} debounce={searchDebounce} placeholder={`Search ${title.toLowerCase()}`} />
+        ) : null}
+      </div>
+      {list.isError && !list.data ? (
+        <ErrorState message={failureText(list.error)} onRetry={() => void list.refetch()} retrying={list.isFetching} />
+      ) : (
+        <>
+          <Table
+            caption={title}
+            columns={columns}
+            rows={rows}
+            rowKey={rowKeyOf}
+            sort={sort}
+            onSortChange={restart(setSort)}
+            loading={list.isFetching}
+            empty={
+              search.trim() ? (
+                <EmptyState title="No data found" description={`Nothing matches “${search.trim()}”.`} action={<Button variant="secondary" onClick={() => restart(setSearch)('')}>Clear search</Button>} />
+              ) : (
+                <EmptyState title="No data found" />
+              )
+            }
+          />
+          <Pagination page={page} pageSize={size} count={count} onPageChange={setPage} pageSizes={pageSizes} onPageSizeChange={restart(setSize)} disabled={list.isFetching && !list.data} />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+import { format, isValid, parseISO } from 'date-fns';
+import type { PropertySchema } from './entitySchema';
+
+/** What an empty value, a missing date and the year-0001 "no date" show (spec §3, §5). */
+export const emptyText = '-';
+export const secretText = '**********';
+
+/** Year 0001 (0001-01-01T00:00:00) means "no date" in the API. */
+const isNoDate = (text: string) => /^0001-01-01/.test(text);
+
+/** A date-time as two-digit day, long month, numeric year and time. Before: `2026-11-21T09:30:00Z`; after: `21 November 2026, 09:30`. */
+export function formatDateTime(text: string): string {
+  if (!text || isNoDate(text)) return emptyText;
+  const date = parseISO(text);
+  return isValid(date) ? format(date, 'dd MMMM yyyy, HH:mm') : text;
+}
+
+export function formatDate(text: string): string {
+  if (!text || isNoDate(text)) return emptyText;
+  const date = parseISO(text);
+  return isValid(date) ? format(date, 'dd MMMM yyyy') : text;
+}
+
+function formatObject(value: Record<string, unknown>): string {
+  for (const key of ['name', 'title', 'label', 'username', 'slug']) {
+    if (typeof value[key] === 'string' && value[key]) return value[key] as string;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * A property's value as the text a list cell or detail row shows: booleans as Yes/No, dates formatted, lists joined
+ * with commas, objects by their name, secrets masked, and nothing as a dash.
+ */
+export function formatValue(value: unknown, property: PropertySchema = {}): string {
+  if (property['x-secret']) return value === undefined || value === null || value === '' ? emptyText : secretText;
+  if (value === undefined || value === null || value === '') return emptyText;
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  if (typeof value === 'string') {
+    if (property.format === 'date-time') return formatDateTime(value);
+    if (property.format === 'date') return formatDate(value);
+    return value;
+  }
+  if (typeof value === 'number') return String(value);
+  if (Array.isArray(value)) {
+    const parts = value.map((item) => formatValue(item, property.items ?? {})).filter((text) => text !== emptyText);
+    return parts.length ? parts.join(', ') : emptyText;
+  }
+  if (typeof value === 'object') return formatObject(value as Record<string, unknown>);
+  return String(value);
+}

@@ -1,0 +1,188 @@
+// Discovery figures for `npm run bench`: full discoveries of generated fleets across five sources, beside a bulk
+// insert of the same final rows in the same run, and the device list API at 100k devices beside the same SQL sent
+// directly. Sources are an in-process engine streaming the generated fleet (the vendor manifests' HTTP path is
+// measured by the adapter tests); the output says so.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { readConfig } from '../../src/server/config.js';
+import type { Database } from '../../src/server/db/database.js';
+import { openPgliteDatabase } from '../../src/server/db/pgliteDatabase.js';
+import { openPostgresDatabase } from '../../src/server/db/postgresDatabase.js';
+import { correlate } from '../../src/server/discovery/correlation/correlate.js';
+import { deviceCorrelationRules } from '../../src/server/discovery/correlation/deviceRules.js';
+import { scoreClusters } from '../../src/server/discovery/correlation/scoring.js';
+import { userCorrelationRules } from '../../src/server/discovery/correlation/userRules.js';
+import { generateLabelledFleet } from '../../src/server/demo/fleet.js';
+import { queryCondition, orderingSql } from '../../src/server/inventory/search.js';
+import { startCartograph, type RunningCartograph } from '../../src/server/server.js';
+import { addFleetConnections, fleetRuntime } from '../server/discoveryFleet.js';
+import { createScratchPostgres } from '../server/harness.js';
+
+type Engine = 'pglite' | 'postgresql';
+const password = 'bench admin passphrase';
+const listIterations = 100;
+
+function percentiles(samples: number[]) {
+  const sorted = [...samples].sort((left, right) => left - right);
+  const at = (fraction: number) => Number(sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))].toFixed(2));
+  return { p50_ms: at(0.5), p95_ms: at(0.95) };
+}
+
+/** Samples the process's resident memory while work runs; answers the peak. */
+async function withPeakRss<T>(work: () => Promise<T>): Promise<{ result: T; peakRssMb: number }> {
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  try {
+    const result = await work();
+    peak = Math.max(peak, process.memoryUsage().rss);
+    return { result, peakRssMb: Math.round(peak / 1024 / 1024) };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+async function startOn(engine: Engine, devices: number) {
+  const scratch = engine === 'postgresql' ? await createScratchPostgres() : null;
+  const dataDir = mkdtempSync(join(tmpdir(), 'cartograph-bench-'));
+  const database: Database = scratch ? await openPostgresDatabase(scratch.url) : await openPgliteDatabase(null);
+  const { fleet, runtime } = fleetRuntime(devices, 42);
+  const running = await startCartograph({ ...readConfig({}), dataDir, adminPassword: password, secretKey: 'bench', signInRateLimitPerMinute: 100_000 }, { logger: false, database, adapters: runtime });
+  const token: string = (await running.app.inject({ method: 'POST', url: '/api/token', payload: { username: 'admin', password } })).json().access;
+  const stop = async () => {
+    await running.close();
+    await scratch?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { running, token, fleet, stop };
+}
+
+async function discover(running: RunningCartograph, token: string): Promise<{ id: number; progress: { assets: Record<string, number> } }> {
+  const headers = { authorization: `Bearer ${token}` };
+  const started = await running.app.inject({ method: 'POST', url: '/discoveries/discoveries', headers });
+  if (started.statusCode !== 202) throw new Error(`discovery did not start: ${started.body}`);
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const last = (await running.app.inject({ method: 'GET', url: '/discoveries/last', headers })).json();
+    if (last.status === 3) throw new Error(`discovery failed: ${last.error}`);
+    if (last.status === 2) return last;
+  }
+}
+
+/** The baseline: the discovery's final rows (records and assets) written again with batched multi-row inserts. */
+async function bulkInsertBaseline(db: Database, discoveryId: number): Promise<number> {
+  await db.exec('create table bench_records (like snapshot_records); create table bench_assets (like snapshot_assets)');
+  const records = await db.query<{ record_key: string; connection_id: number; adapter: string; entity: string; fields: string }>(
+    'select record_key, connection_id, adapter, entity, fields::text as fields from snapshot_records where discovery_id = $1', [discoveryId],
+  );
+  const assets = await db.query<{ entity: string; asset_id: string; fields: string; preferred: string; record_keys: string[]; reasons: string }>(
+    'select entity, asset_id, fields::text as fields, preferred::text as preferred, record_keys, reasons::text as reasons from snapshot_assets where discovery_id = $1', [discoveryId],
+  );
+  const started = performance.now();
+  for (let start = 0; start < records.length; start += 2000) {
+    const batch = records.slice(start, start + 2000);
+    await db.query('insert into bench_records select $1, * from unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::jsonb[])', [
+      discoveryId, batch.map((row) => row.record_key), batch.map((row) => row.connection_id), batch.map((row) => row.adapter), batch.map((row) => row.entity), batch.map((row) => row.fields),
+    ]);
+  }
+  for (let start = 0; start < assets.length; start += 2000) {
+    const batch = assets.slice(start, start + 2000);
+    await db.query(
+      `insert into bench_assets select $1, entity, asset_id, fields, preferred, array(select jsonb_array_elements_text(keys)), reasons
+         from unnest($2::text[], $3::text[], $4::jsonb[], $5::jsonb[], $6::jsonb[], $7::jsonb[]) as batch(entity, asset_id, fields, preferred, keys, reasons)`,
+      [discoveryId, batch.map((row) => row.entity), batch.map((row) => row.asset_id), batch.map((row) => row.fields), batch.map((row) => row.preferred), batch.map((row) => JSON.stringify(row.record_keys)), batch.map((row) => row.reasons)],
+    );
+  }
+  const elapsed = performance.now() - started;
+  await db.exec('drop table bench_records; drop table bench_assets');
+  return elapsed;
+}
+
+/** The device list a console page asks for: a filter, a sort and a page of 50 with the count. */
+const listBody = (page: number) => ({ query: 'OS.Type = Windows AND AdapterCount >= 2', fields: ['Hostname', 'OS.Type', 'Adapters', 'LastSeen'], ordering: [{ field: 'Hostname', order: 'desc' }], size: 50, page });
+
+async function benchList(running: RunningCartograph, token: string, discoveryId: number) {
+  const api: number[] = [];
+  for (let run = 0; run < listIterations; run += 1) {
+    const started = performance.now();
+    const answer = await running.app.inject({ method: 'POST', url: '/devices/devices', headers: { authorization: `Bearer ${token}` }, payload: listBody(1 + (run % 20)) });
+    api.push(performance.now() - started);
+    if (answer.statusCode !== 200) throw new Error(`list failed: ${answer.body}`);
+  }
+  // Baseline: the same count and page statements sent straight to the database (no HTTP, auth, validation, JSON).
+  const { db } = running.context;
+  const condition = await queryCondition(db, 1, listBody(1).query, 3);
+  const order = orderingSql(listBody(1).ordering as { field: string; order: 'desc' }[], 3 + condition.params.length);
+  const where = `discovery_id = $1 and entity = $2 and ${condition.sql}`;
+  const direct: number[] = [];
+  for (let run = 0; run < listIterations; run += 1) {
+    const started = performance.now();
+    await db.query(`select count(*)::int from snapshot_assets where ${where}`, [discoveryId, 'device', ...condition.params]);
+    await db.query(`select asset_id, fields from snapshot_assets where ${where} order by ${order.sql} limit 50 offset ${50 * (run % 20)}`, [discoveryId, 'device', ...condition.params, ...order.params]);
+    direct.push(performance.now() - started);
+  }
+  return { api: percentiles(api), sql_baseline: percentiles(direct) };
+}
+
+/** Share of real devices that two or more sources report. */
+function overlap(fleet: ReturnType<typeof generateLabelledFleet>): number {
+  const sourcesByDevice = new Map<string, Set<number>>();
+  for (const record of fleet.records) {
+    const device = fleet.truth.get(record.key)!;
+    sourcesByDevice.set(device, (sourcesByDevice.get(device) ?? new Set()).add(record.connectionId));
+  }
+  const multi = [...sourcesByDevice.values()].filter((sources) => sources.size >= 2).length;
+  return Number((multi / sourcesByDevice.size).toFixed(3));
+}
+
+async function benchDiscovery(engine: Engine, devices: number, withList: boolean) {
+  const { running, token, fleet, stop } = await startOn(engine, devices);
+  try {
+    await addFleetConnections(running);
+    const records = fleet.records.length + fleet.users.length;
+    const started = performance.now();
+    const { result: done, peakRssMb } = await withPeakRss(() => discover(running, token));
+    const wallMs = performance.now() - started;
+    const bulkMs = await bulkInsertBaseline(running.context.db, done.id);
+    return {
+      engine, devices, source_records: records, sources: 5, devices_in_two_or_more_sources: overlap(fleet), assets: done.progress.assets,
+      discovery: { wall_s: Number((wallMs / 1000).toFixed(2)), records_per_s: Math.round(records / (wallMs / 1000)), peak_rss_mb: peakRssMb },
+      bulk_insert_of_final_rows_baseline: { wall_s: Number((bulkMs / 1000).toFixed(2)) },
+      ...(withList && { list_api_page_of_50_with_count: await benchList(running, token, done.id) }),
+    };
+  } finally {
+    await stop();
+  }
+}
+
+/** Merge precision and recall on labelled fleets (devices and people), adversarial cases included. */
+export function correctnessReport(sizes = [2_000, 10_000, 100_000]) {
+  return sizes.map((devices) => {
+    const fleet = generateLabelledFleet(devices, 7);
+    const deviceScore = scoreClusters(correlate(fleet.records, deviceCorrelationRules(fleet.records)), fleet.truth);
+    const userScore = scoreClusters(correlate(fleet.users, userCorrelationRules()), fleet.userTruth);
+    const round = (score: { precision: number; recall: number }) => ({ precision: Number(score.precision.toFixed(4)), recall: Number(score.recall.toFixed(4)) });
+    return { devices, device_merges: round(deviceScore), users: fleet.users.length, user_merges: round(userScore) };
+  });
+}
+
+/** Every discovery figure; PostgreSQL rows when DATABASE_URL is set. */
+export async function discoveryBench(sizes = [10_000, 100_000]) {
+  const engines: Engine[] = process.env.DATABASE_URL ? ['pglite', 'postgresql'] : ['pglite'];
+  const runs = [];
+  for (const engine of engines) for (const devices of sizes) runs.push(await benchDiscovery(engine, devices, devices === Math.max(...sizes)));
+  const goals = runs.filter((run) => run.devices === 100_000).map((run) => ({
+    engine: run.engine,
+    discovery_100k_within_60_s: run.discovery.wall_s <= 60,
+    list_p95_within_100_ms: run.list_api_page_of_50_with_count ? run.list_api_page_of_50_with_count.api.p95_ms <= 100 : null,
+    peak_rss_within_1_5_gb: run.discovery.peak_rss_mb <= 1536,
+  }));
+  return { source: 'in-process engine streaming the generated fleet (five sources)', runs, goals, correctness: correctnessReport() };
+}
+
+// `tsx tests/bench/discovery.ts [devices...]` runs these figures alone.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const sizes = process.argv.slice(2).map(Number).filter((size) => size > 0);
+  process.stdout.write(`${JSON.stringify(await discoveryBench(sizes.length ? sizes : undefined), null, 2)}\n`);
+}
