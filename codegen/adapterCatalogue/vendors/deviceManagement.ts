@@ -34,7 +34,6 @@ export const deviceManagement: AdapterSource[] = [
     groups: ['mdm'], categories: ['device', 'application'], engine: 'http',
     location: [baseUrl('Your API URL from Settings → Access: https://<subdomain>.api.kandji.io (US) or https://<subdomain>.api.eu.kandji.io (EU).', 'https://acme.api.kandji.io', 'API URL')],
     auth: [tokenAuth({ title: 'API token', description: 'Sent as a Bearer token.', fieldTitle: 'API token', fieldDescription: 'A token from Settings → Access → API Token.', example: '8f1a2b3c-4d5e-4f60-8a9b-0c1d2e3f4a5b' })],
-    options: [flag('fetch_apps', 'Fetch apps', 'Read /api/v1/devices/{id}/apps for each device (one call per device).', true)],
     guide: {
       prerequisites: ['A Kandji administrator.'],
       grant: ['Open Settings → Access → API Token → Add API Token and name it.', 'In Manage API Permissions allow only Device list, Device details and Device apps (under Devices).'],
@@ -48,7 +47,6 @@ export const deviceManagement: AdapterSource[] = [
     groups: ['mdm'], categories: ['device', 'application'], engine: 'http',
     location: [microsoftCloud(), ...microsoftHosts()],
     auth: [entraAppAuth('Tokens are requested for Microsoft Graph (scope https://graph.microsoft.com/.default).')],
-    options: [flag('fetch_detected_apps', 'Fetch detected apps', 'Read /deviceManagement/detectedApps and the devices each app was detected on.', true)],
     guide: {
       prerequisites: ['Intune licences in the tenant and an account that can grant admin consent.'],
       grant: ['Register an app in the Entra admin center (App registrations → New registration).', 'Add Microsoft Graph → Application permissions → DeviceManagementManagedDevices.Read.All, then Grant admin consent.', 'Create a client secret under Certificates & secrets and copy its Value.'],

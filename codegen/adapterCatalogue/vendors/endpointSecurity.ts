@@ -37,7 +37,6 @@ export const endpointSecurity: AdapterSource[] = [
     groups: ['edr'], categories: ['device', 'vulnerability', 'application'], engine: 'http',
     location: [apiHost('The Defender for Endpoint API host: the global host, the regional host nearest your data (US, EU, UK, AU) or the US Government host.', ['https://api.security.microsoft.com', 'https://us.api.security.microsoft.com', 'https://eu.api.security.microsoft.com', 'https://uk.api.security.microsoft.com', 'https://au.api.security.microsoft.com', 'https://api-gcc.securitycenter.microsoft.us', 'https://api-gov.securitycenter.microsoft.us'], 'API host'), microsoftHosts()[0]],
     auth: [entraAppAuth('Tokens are requested for the WindowsDefenderATP resource (scope https://api.securitycenter.microsoft.com/.default).')],
-    options: [flag('fetch_vulnerabilities', 'Fetch vulnerabilities', 'Read machine vulnerabilities from /api/vulnerabilities/machinesVulnerabilities (needs Vulnerability.Read.All).', true), flag('fetch_software', 'Fetch software inventory', 'Read installed software per machine (needs Software.Read.All).', true)],
     guide: {
       prerequisites: ['Defender for Endpoint Plan 2 (or Defender for Business); vulnerability data needs Defender Vulnerability Management.', 'An Entra ID account allowed to register applications and grant admin consent.'],
       grant: [
@@ -61,7 +60,7 @@ export const endpointSecurity: AdapterSource[] = [
     groups: ['edr'], categories: ['device', 'application', 'vulnerability'], engine: 'http',
     location: [baseUrl('Your management console URL, exactly as in the browser address bar.', 'https://usea1-acme.sentinelone.net', 'Management console URL')],
     auth: [tokenAuth({ title: 'Service user API token', description: 'Sent as "Authorization: ApiToken <token>".', fieldTitle: 'API token', fieldDescription: 'The API token generated for a service user (Settings → Users → Service Users).', example: 'eyJraWQiOiJ1cy1lYXN0LTEtcHJvZC0wIiwiYWxnIjoiRVMyNTYifQ.example' })],
-    options: [flag('fetch_applications', 'Fetch installed applications', 'Read installed applications and their CVEs (Application Risk).', true), flag('include_decommissioned', 'Include decommissioned agents', 'Also list agents that were decommissioned.', false)],
+    options: [flag('include_decommissioned', 'Include decommissioned agents', 'Also list agents that were decommissioned.', false)],
     guide: {
       prerequisites: ['Singularity Complete or Control; Application Risk for application CVEs.', 'Console 2.1 API (Web API v2.1).'],
       grant: [

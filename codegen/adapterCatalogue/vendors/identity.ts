@@ -34,14 +34,6 @@ export const identity: AdapterSource[] = [
     location: [baseUrl('Your Okta organisation URL (https://<org>.okta.com, .oktapreview.com or a custom domain), without -admin.', 'https://acme.okta.com', 'Okta domain')],
     auth: [
       tokenAuth({ title: 'API token', description: 'Sent as "Authorization: SSWS <token>"; it acts with the rights of the admin who created it.', fieldTitle: 'API token', fieldDescription: 'A token from Security → API → Tokens.', example: '00QCjAl4MlV-WPXM-example-token' }),
-      {
-        type: 'oauth2_private_key_jwt', title: 'OAuth 2.0 service app', description: 'An API Services app that signs a JWT with its private key (scopes okta.users.read, okta.groups.read, okta.devices.read).',
-        fields: [
-          text('client_id', 'Client ID', 'The Client ID of the API Services app.', ['0oa1b2c3d4e5f6g7h8i9']),
-          secret('private_key', 'Private key (PEM)', 'The PKCS#8 PEM private key whose public key is registered on the app (General → Client Credentials → Public key / Private key).', '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC...\n-----END PRIVATE KEY-----', { widget: 'textarea' }),
-          optionalText('key_id', 'Key ID (kid)', 'The KID of the registered key, when the app has more than one.', ['x1bW3pg6aXwVhdsPJUYdCGYJFYx2bUlWBF6Qw3VQ2gA']),
-        ],
-      },
     ],
     options: [flag('fetch_devices', 'Fetch devices', 'Read /api/v1/devices (Okta Identity Engine orgs only).', true)],
     guide: {

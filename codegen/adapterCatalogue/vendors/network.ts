@@ -12,7 +12,6 @@ export const network: AdapterSource[] = [
     groups: ['network'], categories: ['device'], engine: 'http',
     location: [apiHost('The Dashboard API host: global, or China (api.meraki.cn).', ['https://api.meraki.com/api/v1', 'https://api.meraki.cn/api/v1'], 'Dashboard'), text('organization_id', 'Organization ID', 'The organisation to read (Organization → Settings, at the bottom of the page; or GET /organizations).', ['549236'])],
     auth: [tokenAuth({ type: 'api_key', title: 'API key', description: 'Sent as a Bearer token.', field: 'api_key', fieldTitle: 'API key', fieldDescription: 'A Dashboard API key (My profile → API access → Generate API key).', example: '6bec40cf957de430a6f1f2baa056b99a4fac9ea0' })],
-    options: [integer('client_timespan_days', 'Client look-back (days)', 'How far back /networks/{id}/clients reaches (the API allows up to 31 days).', [1, 31], 7)],
     guide: {
       prerequisites: ['Enable API access for the organisation: Organization → Settings → Dashboard API access.'],
       grant: ['Use an administrator with Read-only organisation access (Organization → Administrators → Add admin, Organization access: Read-only).', 'Signed in as that administrator open My profile → API access → Generate API key.'],

@@ -30,12 +30,11 @@ export const serviceManagement: AdapterSource[] = [
       keyPairAuth({ type: 'cloud_api_token', title: 'Jira Cloud: e-mail and API token', description: 'HTTP Basic with the account e-mail and an API token.', idName: 'email', idTitle: 'Account e-mail', idDescription: 'The e-mail of the Atlassian account.', idExample: 'cartograph@acme.com', secretName: 'api_token', secretTitle: 'API token', secretDescription: 'A token from id.atlassian.com → Security → API tokens.' }),
       tokenAuth({ type: 'personal_access_token', title: 'Jira Data Center: personal access token', description: 'Sent as a Bearer token.', fieldTitle: 'Personal access token', field: 'access_token', fieldDescription: 'A PAT from the profile → Personal Access Tokens.', example: 'NjM4OTk1MzQ4MjgzOkexampleTokenValue' }),
     ],
-    options: [optionalText('jql', 'JQL', 'Issues to read, e.g. project = IT AND issuetype = "Hardware request"; empty reads users only.', ['project = IT AND updated >= -30d'])],
     guide: {
       prerequisites: ['Jira Cloud, or Jira Data Center 8.14 or later for personal access tokens.'],
-      grant: ['Use a dedicated account with the Browse users and groups global permission and Browse projects on the projects named in the JQL.', 'Cloud: create an API token at id.atlassian.com → Security → Create and manage API tokens.'],
+      grant: ['Use a dedicated account with the Browse users and groups global permission.', 'Cloud: create an API token at id.atlassian.com → Security → Create and manage API tokens.'],
       collects: ['Users from /rest/api/3/users/search: account id, display name, e-mail (when profile visibility allows), active, account type.', 'Issues from /rest/api/3/search/jql: key, summary, status, type, priority, assignee, reporter, created, updated, labels.'],
-      troubleshooting: [['401 on Cloud', 'Use the account e-mail (not the user name) in the `Account e-mail` field.'], ['E-mails missing', 'Atlassian hides e-mails unless the user\'s profile visibility allows it.'], ['400 "Unbounded JQL"', 'Jira Cloud requires a restriction in the `JQL` field, e.g. a project or a date.']],
+      troubleshooting: [['401 on Cloud', 'Use the account e-mail (not the user name) in the `Account e-mail` field.'], ['E-mails missing', 'Atlassian hides e-mails unless the user\'s profile visibility allows it.']],
     },
   },
   {
