@@ -5,7 +5,7 @@ import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
-import { sniffLocal, uploadReferencePattern } from '../../adapters/files/fileSource.js';
+import { removeUpload, sniffLocal } from '../../adapters/files/fileSource.js';
 import { openSecrets, sealSecrets } from '../../adapters/secretFields.js';
 import type { AppContext } from '../../context.js';
 import { detailError, fieldError, fieldErrorsFromAjv, HttpError, notFound } from '../errors.js';
@@ -84,9 +84,7 @@ export async function registerConnectionFileRoutes(app: FastifyInstance, routes:
       }
       await context.db.query('update connections set config = $2, updated_at = now() where id = $1', [id, JSON.stringify(sealSecrets(context.keys.secretsKey, updated, adapter.secretFields))]);
       // The file the connection read before is no longer referenced: remove it, never anything but an upload.
-      if (previous.source_type === 'upload' && previous.file && uploadReferencePattern.test(previous.file) && previous.file !== reference) {
-        await rm(join(context.config.dataDir, previous.file), { force: true });
-      }
+      if (previous.file !== reference) await removeUpload(context.config.dataDir, previous);
       const bytes = (part.file as unknown as { bytesRead: number }).bytesRead;
       return { id, file_name: fileName, size: bytes, source: updated.source };
     },

@@ -1,4 +1,5 @@
 import type { CatalogueAdapter } from '../../adapters/catalogue.js';
+import { removeUpload } from '../../adapters/files/fileSource.js';
 import type { ConnectivityResult } from '../../adapters/engine.js';
 import { keepUnchangedSecrets, maskSecrets, openSecrets, sealSecrets } from '../../adapters/secretFields.js';
 import type { AppContext } from '../../context.js';
@@ -133,6 +134,8 @@ export function registerConnectionRoutes(routes: RouteCatalogue, context: AppCon
     handler: async (request) => {
       const existing = await load(callerOf(request), (request.params as { id: number }).id);
       await db.query('delete from connections where id = $1', [existing.id]);
+      // A file uploaded for this connection is read by nothing else.
+      await removeUpload(context.config.dataDir, existing.config.source);
     },
   });
   routes.add({

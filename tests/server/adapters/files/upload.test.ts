@@ -84,6 +84,14 @@ describe('uploading the file of a file connection', () => {
     expect(existsSync(join(dataDir, second.body.source.file))).toBe(true);
   });
 
+  it('deletes the uploaded file with its connection', async () => {
+    const id = await createConnection('csvfile', 'Short-lived export', { source: { source_type: 'upload' }, entity: 'device', delimiter: ',', encoding: 'utf-8' });
+    const uploaded = await upload(id, 'once.csv', 'hostname\nc\n');
+    expect(existsSync(join(dataDir, uploaded.body.source.file))).toBe(true);
+    expect((await server.request('DELETE', `/adapters/connections/${id}`, { token: server.adminToken })).status).toBe(204);
+    expect(existsSync(join(dataDir, uploaded.body.source.file))).toBe(false);
+  });
+
   it('takes files far larger than the API\'s JSON body limit, streamed to disk', async () => {
     const rows = Array.from({ length: 80_000 }, (_, index) => `big-${index},10.8.${index >> 8 & 255}.${index & 255},SER${index}`);
     const content = `hostname,ip,serial\n${rows.join('\n')}\n`;
