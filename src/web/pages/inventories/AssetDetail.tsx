@@ -4,9 +4,10 @@ import { useEffect } from 'react';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
 import { Card, EmptyState, ErrorState, PageHeader, Spinner, Table, Tabs, type TableColumn } from '../../ui';
 import { adapterImage } from '../adapters/adapterSearch';
-import { fieldLabel, FieldValues, valueText } from './fieldValues';
+import { fieldLabel, FieldValues } from './fieldValues';
 import { assetDetailQuery, discoveryConfigurationQuery, type AssetDetailResponse, type FieldMap, type RelationResponse, type SourceRecordResponse } from './inventoryApi';
 import type { InventoryKind } from './inventoryKinds';
+import { MergeReasons } from './MergeReasons';
 import './inventories.css';
 
 function Facts({ entries }: { entries: [string, unknown][] }) {
@@ -35,7 +36,7 @@ const relationColumns: TableColumn<RelationResponse>[] = [
   { id: 'related', header: 'Related to', cell: (row) => row.related_name },
 ];
 
-function panels(asset: AssetDetailResponse, fieldMap: FieldMap) {
+function panels(asset: AssetDetailResponse, fieldMap: FieldMap, entity: InventoryKind['entity']) {
   const own = Object.keys(fieldMap).filter((key) => !key.startsWith('Specifics.') && Array.isArray(asset[key]) && (asset[key] as unknown[]).length);
   return [
     { id: 'basic', label: 'Basic info', content: <Facts entries={own.map((key) => [fieldLabel(key, fieldMap[key]), asset[key]])} /> },
@@ -59,9 +60,8 @@ function panels(asset: AssetDetailResponse, fieldMap: FieldMap) {
     { id: 'relations', label: `Relations (${asset.relations.length})`, content: <Table caption="Relations" columns={relationColumns} rows={asset.relations} rowKey={(row, index) => `${row.related_name}-${index}`} empty={<EmptyState title="No relations reported" />} /> },
     {
       id: 'merge', label: 'Why merged',
-      content: asset.merge_reasons.length ? (
-        <ul>{asset.merge_reasons.map((reason, index) => <li key={index}>{valueText(reason.reason ?? reason.rule ?? reason)}</li>)}</ul>
-      ) : <EmptyState title="One source record" description="Nothing was merged into this asset." />,
+      // Each reason, and for a device of several records the unmerge dialog.
+      content: <MergeReasons asset={asset} entity={entity} />,
     },
   ];
 }
@@ -83,7 +83,7 @@ export function AssetDetail({ kind }: { kind: InventoryKind }) {
     <section className="inventory-page">
       <PageHeader title={name} description={`Snapshot of discovery #${detail.data.index_id} · ${detail.data.sources.length} source record(s)`} />
       <Card>
-        <Tabs label={`${name} details`} tabs={panels(detail.data, fieldMap)} />
+        <Tabs label={`${name} details`} tabs={panels(detail.data, fieldMap, kind.entity)} />
       </Card>
     </section>
   );

@@ -1,3 +1,4 @@
+import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { hasPermission } from '../../app/session/session';
 import { Button, Checkbox, type TableColumn } from '../../ui';
@@ -41,6 +42,10 @@ export function DeviceListActions({ chosen, onChosenChange, query, count, indexI
   const canTag = hasPermission('devices.change_tag');
   return (
     <>
+      {/* The device inventory's own pages have no menu entry of their own: they open from here. */}
+      {hasPermission('devices.view_tag') && <Link className="ui-button ui-button--ghost ui-button--medium" to="/device-inventory/tags">Tags</Link>}
+      {hasPermission('devices.view_devicerelation') && <Link className="ui-button ui-button--ghost ui-button--medium" to="/device-inventory/relations">Relations</Link>}
+      {hasPermission('users.view_device_merge_recommendation') && <Link className="ui-button ui-button--ghost ui-button--medium" to="/device-inventory/merge-recommendations">Merge recommendations</Link>}
       {canTag && <Button variant="secondary" disabled={!chosen.length} onClick={() => setOpen('tag')}>Add tag{chosen.length ? ` (${chosen.length})` : ''}</Button>}
       {hasPermission('devices.merge_device') && <Button variant="secondary" disabled={chosen.length < 2} onClick={() => setOpen('merge')}>Merge devices</Button>}
       {canTag && <Button variant="secondary" disabled={!count} onClick={() => setOpen('bulk')}>Bulk update</Button>}

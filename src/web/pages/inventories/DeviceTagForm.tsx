@@ -22,6 +22,7 @@ function Editor({ tag }: { tag: TagResponse }) {
       void navigate({ to: '/device-inventory/tags' });
     },
   });
+  // The server's messages hold until the form changes; the browser's own checks then take over.
   const errors = save.error instanceof ApiError ? save.error.fieldErrors : {};
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -30,7 +31,7 @@ function Editor({ tag }: { tag: TagResponse }) {
   };
   return (
     <form className="inventory-page" onSubmit={submit} noValidate>
-      <TagFields form={form} onChange={setForm} errors={errors} showProblems={tried} />
+      <TagFields form={form} onChange={(next) => { setForm(next); save.reset(); }} errors={errors} showProblems={tried} />
       {save.error && !Object.keys(errors).length && <p className="inventory-error" role="alert">{save.error.message}</p>}
       <div className="query-builder__actions">
         <Button variant="secondary" onClick={() => void navigate({ to: '/device-inventory/tags' })}>Cancel</Button>

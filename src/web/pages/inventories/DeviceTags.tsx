@@ -26,6 +26,7 @@ function CreateTagDialog({ onClose }: { onClose: () => void }) {
       onClose();
     },
   });
+  // The server's messages hold until the form changes; the browser's own checks then take over.
   const errors = create.error instanceof ApiError ? create.error.fieldErrors : {};
   const submit = () => {
     setTried(true);
@@ -43,7 +44,7 @@ function CreateTagDialog({ onClose }: { onClose: () => void }) {
         </>
       }
     >
-      <TagFields form={form} onChange={setForm} errors={errors} showProblems={tried} />
+      <TagFields form={form} onChange={(next) => { setForm(next); create.reset(); }} errors={errors} showProblems={tried} />
       {create.error && !Object.keys(errors).length && <p className="inventory-error" role="alert">{create.error.message}</p>}
     </Dialog>
   );

@@ -4,6 +4,7 @@ import { ApiError } from '../../app/http';
 import { notify } from '../../app/notifications/notifications';
 import { Button, Dialog } from '../../ui';
 import { mergeDevices } from './deviceActionsApi';
+import './deviceActions.css';
 
 export type ChosenDevice = { id: string; name: string };
 type MergeDevicesDialogProps = { onClose: () => void; devices: ChosenDevice[]; indexId: number | null; onMerged?: () => void };
@@ -29,7 +30,7 @@ export function MergeDevicesDialog({ onClose, devices, indexId, onMerged }: Merg
       title="Merge devices"
       description={merge.data ? 'The devices are one device now, in this snapshot and in later discoveries.' : 'These devices will become one device; later discoveries keep them merged. Unmerge from the device\'s "Why merged" panel.'}
       footer={
-        merge.data ? <Button onClick={onClose}>Close</Button> : (
+        merge.data ? <Button onClick={onClose}>Done</Button> : (
           <>
             <Button variant="secondary" onClick={onClose}>Cancel</Button>
             <Button variant="warning" loading={merge.isPending} disabled={devices.length < 2} onClick={() => merge.mutate()}>Merge {devices.length} devices</Button>

@@ -1,6 +1,7 @@
 import type { FieldErrors } from '../../app/http';
 import { Field, TextInput, Textarea } from '../../ui';
 import type { TagFormData } from './deviceActionsApi';
+import './deviceActions.css';
 
 export const defaultTagColor = '#5b6b8c';
 const hexColor = /^#[0-9a-fA-F]{6}$/;

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Checkbox, TextInput } from '../../ui';
 import { tagListQuery } from './deviceActionsApi';
 import { TagChip } from './TagFields';
+import './deviceActions.css';
 
 /** Names typed as a comma-separated list, trimmed, without blanks or repeats (case-insensitive, as the server compares). */
 export function typedTags(text: string): string[] {

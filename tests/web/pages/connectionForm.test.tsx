@@ -1,0 +1,243 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryHistory, createRootRoute, createRoute, createRouter, RouterProvider } from '@tanstack/react-router';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { RouteEntry } from '../../../src/web/app/routeTable';
+import { updateSession } from '../../../src/web/app/session/session';
+import { maximumScanAddresses, maximumScanProbes } from '../../../src/server/adapters/scanners/scanSettings';
+import { validatorsById } from '../../../src/generated/validators.js';
+import { ConnectionForm } from '../../../src/web/pages/adapters/ConnectionForm';
+import { scanLimits } from '../../../src/web/pages/adapters/connectionForm/probeSummary';
+import { checkValue, type SchemaNode } from '../../../src/web/pages/adapters/connectionForm/schemaCheck';
+import { adminUser, freshSession, serveApi, tokenWith } from '../app/helpers';
+
+// A vendor-shaped connection schema with two auth variants, a nested secret in each and sections: the catalogue's own
+// schemas change as adapters are added, so the flows below pin theirs (the network scanner form reads the catalogue).
+const zabbixLike = {
+  $id: 'cartograph:adapters/zabbix/connection',
+  type: 'object',
+  required: ['base_url', 'auth'],
+  additionalProperties: false,
+  properties: {
+    base_url: { type: 'string', title: 'Zabbix URL', format: 'uri', pattern: '^https?://', 'x-order': 1, 'x-group': 'Connection' },
+    auth: {
+      type: 'object',
+      title: 'Authentication',
+      'x-order': 21,
+      'x-group': 'Authentication',
+      oneOf: [
+        {
+          type: 'object', title: 'API token (Zabbix 5.4+)', required: ['auth_type', 'api_token'],
+          properties: { auth_type: { type: 'string', const: 'api_token', default: 'api_token' }, api_token: { type: 'string', title: 'API token', minLength: 1, 'x-secret': true } },
+        },
+        {
+          type: 'object', title: 'User and password', required: ['auth_type', 'username', 'password'],
+          properties: {
+            auth_type: { type: 'string', const: 'user_password' },
+            username: { type: 'string', title: 'User name', minLength: 1 },
+            password: { type: 'string', title: 'Password', minLength: 1, 'x-secret': true },
+          },
+        },
+      ],
+    },
+    verify_ssl: { type: 'boolean', title: 'Verify TLS certificate', default: true, 'x-order': 91, 'x-group': 'Network' },
+    timeout_seconds: { type: 'integer', title: 'Request timeout (seconds)', minimum: 5, maximum: 600, default: 60, 'x-order': 94, 'x-group': 'Network' },
+  },
+};
+
+const createRoute_ = { path: '/adapters/connection/create/{id}', name: 'adapters-connection-create-id', layout: 'default', permission: 'adapters.add_connection', page: 'adapters/ConnectionForm' } as RouteEntry;
+const editRoute = { ...createRoute_, path: '/adapters/connection/edit/{id}', name: 'adapters-connection-edit-id', permission: 'adapters.change_connection' } as RouteEntry;
+
+const adapterAnswer = (slug: string, name: string, canFetch = true) => ({ body: { id: slug, slug, name, description: `${name} hosts.`, can_fetch: canFetch, engine: canFetch ? 'http' : null, status: 4 } });
+const connectors = { body: { count: 2, results: [{ id: 1, name: 'Default', is_default: true }, { id: 4, name: 'DMZ', is_default: false }] } };
+const savedZabbix = {
+  id: 9, adapter: 'zabbix', adapter_name: 'Zabbix', name: 'Zabbix prod', description: '', status: 4, status_detail: '', enabled: true, connector: 1, connector_name: 'Default',
+  last_checked_at: null, created_at: '2026-11-22T10:00:00Z', updated_at: '2026-11-22T10:00:00Z',
+  option_connections: [
+    { name: 'base_url', typed_value: 'https://zabbix.corp.example.com', is_sensitive: false },
+    { name: 'auth', typed_value: { auth_type: 'user_password', username: 'cartograph', password: '**********' }, is_sensitive: false },
+  ],
+};
+
+/** Renders the form page on `url`; `schemas` seed connection schemas by slug (otherwise they load from the catalogue). */
+function renderForm(route: RouteEntry, url: string, schemas: Record<string, unknown> = {}) {
+  const rootRoute = createRootRoute();
+  const tanstackPath = route.path.replace('{id}', '$id');
+  const page = createRoute({ getParentRoute: () => rootRoute, path: tanstackPath, component: () => <ConnectionForm route={route} /> });
+  const others = ['/adapters', '/adapters/connections/$id', '/adapters/connections/components/instructions/$tool'].map((path) => createRoute({ getParentRoute: () => rootRoute, path, component: () => null }));
+  const router = createRouter({ routeTree: rootRoute.addChildren([page, ...others]), history: createMemoryHistory({ initialEntries: [url] }) });
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  for (const [slug, schema] of Object.entries(schemas)) client.setQueryData(['adapter-connection-schema', slug], schema);
+  return render(<QueryClientProvider client={client}><RouterProvider router={router} /></QueryClientProvider>);
+}
+
+const type = (label: string | RegExp, value: string) => {
+  const input = screen.getByLabelText(label);
+  fireEvent.change(input, { target: { value } });
+  fireEvent.blur(input, { target: { value } });
+};
+/** The error or help text tied to a control through aria-describedby. */
+const describedText = (label: string | RegExp) =>
+  (screen.getByLabelText(label).getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' ');
+
+let navigations: { to: string }[];
+beforeEach(() => {
+  ({ navigations } = freshSession(tokenWith({})));
+  updateSession({ user: { ...adminUser, permissions: ['adapters.view_connection', 'adapters.add_connection', 'adapters.change_connection', 'connectors.view_connector'] } });
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('the connection form', () => {
+  it('creates a connection with the chosen auth variant nested in option_connections, then opens it', async () => {
+    const calls = serveApi({ 'GET /adapters/adapters/zabbix': adapterAnswer('zabbix', 'Zabbix'), 'GET /connectors/connectors': connectors, 'POST /adapters/connections': { status: 201, body: savedZabbix } });
+    renderForm(createRoute_, '/adapters/connection/create/zabbix', { zabbix: zabbixLike });
+    await screen.findByRole('heading', { name: 'Add Zabbix connection' });
+    expect(screen.getByRole('link', { name: 'Zabbix instructions' }).getAttribute('href')).toContain('/adapters/connections/components/instructions/zabbix');
+    // The auth variants are a choice by title; the discriminator itself is not an input.
+    fireEvent.change(screen.getByLabelText('Authentication'), { target: { value: '1' } });
+    await screen.findByLabelText(/User name/);
+    expect(screen.queryByLabelText(/Authentication method/)).toBeNull();
+    expect(screen.getByLabelText(/^Password/).getAttribute('type')).toBe('password');
+    type(/^Name/, 'Zabbix prod');
+    type(/Zabbix URL/, 'https://zabbix.corp.example.com');
+    type(/User name/, 'cartograph');
+    type(/^Password/, 's3cret');
+    fireEvent.change(screen.getByLabelText('Connector'), { target: { value: '4' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create connection' }));
+    await waitFor(() => expect(navigations.map((entry) => entry.to)).toContain('/adapters/connections/9'));
+    const post = calls.find((call) => call.method === 'POST');
+    expect(post?.body).toEqual({
+      adapter: 'zabbix', name: 'Zabbix prod', description: '', enabled: true, connector: 4,
+      option_connections: [
+        { name: 'base_url', typed_value: 'https://zabbix.corp.example.com' },
+        { name: 'auth', typed_value: { auth_type: 'user_password', username: 'cartograph', password: 's3cret' } },
+        { name: 'verify_ssl', typed_value: true },
+        { name: 'timeout_seconds', typed_value: 60 },
+      ],
+    });
+  });
+
+  it('checks the nested fields before sending and lists the server\'s field errors under their fields', async () => {
+    const calls = serveApi({
+      'GET /adapters/adapters/zabbix': adapterAnswer('zabbix', 'Zabbix'), 'GET /connectors/connectors': connectors,
+      'POST /adapters/connections': { status: 400, body: { name: ['A connection with that name already exists for this adapter.'], 'auth.api_token': ['Ensure this field has at least 20 characters.'] } },
+    });
+    renderForm(createRoute_, '/adapters/connection/create/zabbix', { zabbix: zabbixLike });
+    await screen.findByRole('heading', { name: 'Add Zabbix connection' });
+    fireEvent.click(screen.getByRole('button', { name: 'Create connection' }));
+    await waitFor(() => expect(describedText(/API token/)).toContain('The API token field is required.'));
+    expect(describedText(/^Name/)).toContain('The Name field is required.');
+    expect(calls.some((call) => call.method === 'POST')).toBe(false);
+    type(/^Name/, 'Zabbix prod');
+    type(/Zabbix URL/, 'https://zabbix.corp.example.com');
+    type(/API token/, 'short');
+    fireEvent.click(screen.getByRole('button', { name: 'Create connection' }));
+    await waitFor(() => expect(describedText(/^Name/)).toContain('A connection with that name already exists for this adapter.'));
+    expect(describedText(/API token/)).toContain('Ensure this field has at least 20 characters.');
+    expect(navigations).toEqual([]);
+  });
+
+  it('tests the unsaved settings and shows the precise reason of a failure', async () => {
+    const calls = serveApi({
+      'GET /adapters/adapters/zabbix': adapterAnswer('zabbix', 'Zabbix'), 'GET /connectors/connectors': connectors,
+      'POST /adapters/test': { body: { success: false, reason: 'unauthorized', detail: 'Zabbix answered 401 to user.login: the API token was refused.' } },
+    });
+    renderForm(createRoute_, '/adapters/connection/create/zabbix', { zabbix: zabbixLike });
+    await screen.findByRole('heading', { name: 'Add Zabbix connection' });
+    type(/Zabbix URL/, 'https://zabbix.corp.example.com');
+    type(/API token/, 'f1e2d3c4b5a6');
+    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('The credentials were refused (401)');
+    expect(alert.textContent).toContain('Zabbix answered 401 to user.login: the API token was refused.');
+    const test = calls.find((call) => call.url.endsWith('/adapters/test'));
+    expect(test?.body).toMatchObject({ adapter: 'zabbix', name: 'Zabbix', option_connections: expect.arrayContaining([{ name: 'auth', typed_value: { auth_type: 'api_token', api_token: 'f1e2d3c4b5a6' } }]) });
+  });
+
+  it('edits a connection without re-typing its secret: the masked value goes back and the saved connection is tested', async () => {
+    const calls = serveApi({
+      'GET /adapters/connections/9': { body: savedZabbix }, 'GET /adapters/adapters/zabbix': adapterAnswer('zabbix', 'Zabbix'), 'GET /connectors/connectors': connectors,
+      'POST /adapters/test/9': { body: { success: true, detail: 'Signed in to Zabbix 7.0 as cartograph.' } },
+      'PUT /adapters/connections/9': { body: { ...savedZabbix, name: 'Zabbix production' } },
+    });
+    renderForm(editRoute, '/adapters/connection/edit/9', { zabbix: zabbixLike });
+    await screen.findByRole('heading', { name: 'Edit Zabbix prod' });
+    const password = screen.getByLabelText(/^Password/) as HTMLInputElement;
+    expect(password.value).toBe('');
+    expect(password.placeholder).toBe('Stored: leave empty to keep it');
+    expect((screen.getByLabelText(/User name/) as HTMLInputElement).value).toBe('cartograph');
+    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    expect((await screen.findByRole('status')).textContent).toContain('Signed in to Zabbix 7.0 as cartograph.');
+    type(/^Name/, 'Zabbix production');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(navigations.map((entry) => entry.to)).toContain('/adapters/connections/9'));
+    const put = calls.find((call) => call.method === 'PUT');
+    expect(put?.body).toMatchObject({ name: 'Zabbix production', connector: 1 });
+    expect((put?.body as { option_connections: unknown[] }).option_connections).toContainEqual({ name: 'auth', typed_value: { auth_type: 'user_password', username: 'cartograph', password: '**********' } });
+  });
+
+  it('shows an adapter without an engine read-only, says Cartograph cannot fetch from it, and offers no Save', async () => {
+    const calls = serveApi({ 'GET /adapters/adapters/zabbix': adapterAnswer('zabbix', 'Zabbix', false), 'GET /connectors/connectors': connectors });
+    renderForm(createRoute_, '/adapters/connection/create/zabbix', { zabbix: zabbixLike });
+    await screen.findByRole('heading', { name: 'Add Zabbix connection' });
+    expect(screen.getByRole('note').textContent).toContain('Cartograph cannot fetch from Zabbix yet.');
+    expect(screen.queryByRole('button', { name: 'Create connection' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Test connection' })).toBeNull();
+    expect((screen.getByLabelText(/Zabbix URL/) as HTMLInputElement).disabled).toBe(true);
+    expect((screen.getByLabelText(/^Name/) as HTMLInputElement).disabled).toBe(true);
+    fireEvent.submit(screen.getByLabelText(/Zabbix URL/).closest('form')!);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(calls.filter((call) => call.method !== 'GET')).toEqual([]);
+  });
+
+  it('uses the network scanner\'s own form: a bad target is refused and the probe count follows the settings', async () => {
+    const calls = serveApi({ 'GET /adapters/adapters/network-scanner': adapterAnswer('network-scanner', 'Network scanner'), 'GET /connectors/connectors': connectors });
+    renderForm(createRoute_, '/adapters/connection/create/network-scanner');
+    await screen.findByRole('heading', { name: 'Add Network scanner connection' });
+    type(/^Name/, 'Office LAN');
+    type(/^Targets/, '10.0.0.0/24, 10.0.1.300');
+    await waitFor(() => expect(describedText(/^Targets/)).toContain('The Targets is not valid. "10.0.1.300" is not an IPv4 address.'));
+    fireEvent.click(screen.getByRole('button', { name: 'Create connection' }));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(calls.some((call) => call.method === 'POST')).toBe(false);
+    type(/^Targets/, '10.0.0.0/24');
+    type(/^Ports/, '22,80,443-445');
+    expect(screen.getByText(/254 addresses × 5 ports = 1,270 probes/)).toBeTruthy();
+    type(/^Targets/, '10.0.0.0/15');
+    expect(screen.getAllByText(/one connection scans at most 65,536/).length).toBeGreaterThan(0);
+  });
+});
+
+const catalogueSchemas = import.meta.glob<SchemaNode & { $id: string; examples?: unknown[] }>('../../../schemas/adapters/*/connection.schema.json', { eager: true, import: 'default' });
+
+/** Values around each example: the example, each required property left out, each property of the wrong type, emptied auth. */
+function variantsOf(example: Record<string, unknown>, schema: SchemaNode): unknown[] {
+  const variants: unknown[] = [example, {}];
+  for (const name of schema.required ?? []) variants.push(Object.fromEntries(Object.entries(example).filter(([key]) => key !== name)));
+  for (const name of Object.keys(example)) variants.push({ ...example, [name]: typeof example[name] === 'string' ? 42 : 'text' });
+  const auth = example.auth as Record<string, unknown> | undefined;
+  if (auth) for (const name of Object.keys(auth)) variants.push({ ...example, auth: { ...auth, [name]: '' } });
+  return variants;
+}
+
+describe('the console\'s connection schema checks', () => {
+  it('agree with the server\'s validators on every catalogue example and its broken variants', () => {
+    let compared = 0;
+    for (const schema of Object.values(catalogueSchemas)) {
+      const server = validatorsById[schema.$id]!;
+      for (const example of (schema.examples ?? []) as Record<string, unknown>[]) {
+        for (const value of variantsOf(example, schema)) {
+          const serverValid = Boolean(server(structuredClone(value)));
+          expect({ schema: schema.$id, value, valid: checkValue(schema, value).length === 0 }).toEqual({ schema: schema.$id, value, valid: serverValid });
+          compared += 1;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(1000);
+  });
+
+  it('count probes with the network scanner engine\'s own limits', () => {
+    expect(scanLimits.addresses).toBe(maximumScanAddresses);
+    expect(scanLimits.probes).toBe(maximumScanProbes);
+  });
+});
