@@ -28,8 +28,12 @@ describe('stories', () => {
 });
 
 for (const [file, module] of Object.entries(modules)) {
+  const stories = Object.entries(composeStories(module)) as [string, ComposedStory][];
+  // A stories file whose stories are generated while Storybook builds (the adapter connection forms) has none here;
+  // it carries its own test.
+  if (stories.length === 0) continue;
   describe(file.replace(/^\.\//, ''), () => {
-    for (const [name, Story] of Object.entries(composeStories(module)) as [string, ComposedStory][]) {
+    for (const [name, Story] of stories) {
       it(`renders the ${name} story without errors and runs its play function`, async () => {
         const { container } = render(<Story />);
         await Story.play?.({ canvasElement: container });

@@ -38,7 +38,6 @@ const categories = ['Workstation', 'Laptop', 'Server', 'Virtual Machine', 'Mobil
 const adapterNames = ['active-directory', 'crowdstrike', 'microsoft-intune', 'qualys', 'servicenow'];
 
 /** Writes a published snapshot of `devices` devices (ids stable across snapshots, a share dropped per snapshot). */
-export { writeSnapshot as writeSnapshotForProfile, benchWidgets as benchWidgetsForProfile };
 async function writeSnapshot(db: Database, devices: number, daysAgo: number, seed: number): Promise<number> {
   const random = seededRandom(seed);
   const [{ id }] = await db.query<{ id: number }>(

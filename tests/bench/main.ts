@@ -12,6 +12,7 @@ import { startCartograph } from '../../src/server/server.js';
 import { createScratchPostgres } from '../server/harness.js';
 import { benchHttpEngine } from './httpEngine.js';
 import { benchDashboards } from './dashboards.js';
+import { discoveryBench } from './discovery.js';
 
 const documents = 10_000;
 const iterations = 200;
@@ -84,4 +85,6 @@ const results = { list: [] as unknown[], sign_in: await benchSignIn(), dashboard
 for (const engine of engines) results.list.push(await benchEngine(engine));
 const httpEngine = await benchHttpEngine();
 for (const engine of engines) results.dashboards.push(await benchDashboards(engine));
-process.stdout.write(`${JSON.stringify({ ...results, http_engine: httpEngine }, null, 2)}\n`);
+// Discoveries of 10k and 100k devices, the device list at 100k, and merge precision and recall (tests/bench/discovery.ts).
+const discovery = await discoveryBench();
+process.stdout.write(`${JSON.stringify({ ...results, http_engine: httpEngine, discovery }, null, 2)}\n`);

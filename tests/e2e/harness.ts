@@ -27,18 +27,21 @@ export function ensureConsoleBuilt(): void {
   if (build.status !== 0) throw new Error('vite build failed');
 }
 
-export type RunningServer = { baseUrl: string; stdout: () => string; stop: () => Promise<void> };
+export type RunningServer = { baseUrl: string; dataDir: string; stdout: () => string; stop: () => Promise<void> };
 
 /** Starts the real server on a free port with a fresh data folder; resolves once /api/ping answers. */
-export async function startServer(options: { adminPassword?: string | null } = {}): Promise<RunningServer> {
+export async function startServer(options: { adminPassword?: string | null; env?: Record<string, string> } = {}): Promise<RunningServer> {
   ensureConsoleBuilt();
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'cartograph-e2e-data-'));
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', CARTOGRAPH_DATA_DIR: dataDir };
   delete env.CARTOGRAPH_ADMIN_PASSWORD;
   delete env.DATABASE_URL;
+  delete env.CARTOGRAPH_DEMO;
   const adminPassword = options.adminPassword === undefined ? defaultAdminPassword : options.adminPassword;
   if (adminPassword) env.CARTOGRAPH_ADMIN_PASSWORD = adminPassword;
+  // Extra settings of one test file (CARTOGRAPH_DEMO=1, ...) win over the inherited environment.
+  Object.assign(env, options.env);
   // `node --import tsx` is what `npx tsx` runs, minus the wrapper processes: the server itself receives SIGTERM and
   // shuts down cleanly. It leads its own process group so nothing it starts can outlive the test.
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -62,6 +65,7 @@ export async function startServer(options: { adminPassword?: string | null } = {
   }
   return {
     baseUrl,
+    dataDir,
     stdout: () => output,
     stop: async () => {
       if (child.exitCode === null && child.pid !== undefined) {

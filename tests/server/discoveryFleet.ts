@@ -21,16 +21,21 @@ export function fleetEngine(fleet: LabelledFleet): AdapterEngine {
   };
 }
 
-/** An adapter runtime whose five fleet adapters replay the given fleet. */
+/** An adapter runtime whose five fleet adapters replay a generated fleet. */
 export function fleetRuntime(count: number, seed: number) {
   const fleet = generateLabelledFleet(count, seed);
+  return { fleet, runtime: runtimeFor(fleet) };
+}
+
+/** An adapter runtime whose five fleet adapters replay the given fleet. */
+export function runtimeFor(fleet: LabelledFleet) {
   const catalogue = new Map<string, CatalogueAdapter>(
     Object.values(fleetSources).map((source) => [
       source.adapter,
       { name: source.label, slug: source.adapter, description: '', groups: [], categories: ['device', 'user'], engine: 'fleet', connectionSchemaId: 'none', secretFields: new Set(), hasManifest: false },
     ]),
   );
-  return { fleet, runtime: createAdapterRuntime({ fleet: fleetEngine(fleet) }, catalogue) };
+  return createAdapterRuntime({ fleet: fleetEngine(fleet) }, catalogue);
 }
 
 /** Adds one connection per fleet source to company 1. */
@@ -52,7 +57,7 @@ export async function runDiscoveryAndWait(server: TestServer) {
 
 /** Waits until no discovery runs; answers the last-discovery body. */
 export async function waitForDiscoveries(server: TestServer) {
-  for (let attempt = 0; attempt < 600; attempt += 1) {
+  for (let attempt = 0; attempt < 1800; attempt += 1) {
     const last = await server.request('GET', '/discoveries/last', { token: server.adminToken });
     if (last.status === 200 && last.body.status !== 1) return last.body;
     await new Promise((resolve) => setTimeout(resolve, 100));

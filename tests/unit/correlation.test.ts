@@ -88,6 +88,13 @@ describe('device correlation', () => {
 });
 
 describe('user correlation', () => {
+  it.each([2_000])('reaches precision and recall of at least 0.99 on the people of a labelled fleet of %i devices', (count) => {
+    const fleet = generateLabelledFleet(count, 7);
+    const { precision, recall } = scoreClusters(correlate(fleet.users, userCorrelationRules()), fleet.userTruth);
+    expect(precision).toBeGreaterThanOrEqual(0.99);
+    expect(recall).toBeGreaterThanOrEqual(0.99);
+  });
+
   const users = (records: SourceRecord[]) => correlate(records, userCorrelationRules()).map((cluster) => cluster.records.length).sort();
 
   it('merges on email or user principal name, and on the account name within its domain', () => {

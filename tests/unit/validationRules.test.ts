@@ -246,3 +246,21 @@ describe('the generated rule types', () => {
     expect(loadValidationRuleCatalogue().rules).toHaveLength(33);
   });
 });
+
+describe('x-rules in schemas', () => {
+  it('name only catalogue rules with the right parameters, in every schema including adapter forms', async () => {
+    const { loadSchemas } = await import('../../codegen/loadSchemas.js');
+    const found: string[] = [];
+    const visit = (node: unknown, where: string): void => {
+      if (!node || typeof node !== 'object') return;
+      for (const [key, child] of Object.entries(node)) {
+        if (key === 'x-rules' && typeof child === 'string') {
+          found.push(child);
+          expect(() => parseRules(child), `${where}: ${child}`).not.toThrow();
+        } else visit(child, `${where}/${key}`);
+      }
+    };
+    for (const { file, schema } of loadSchemas('schemas')) visit(schema, file);
+    expect(found.length).toBeGreaterThan(0);
+  });
+});

@@ -35,7 +35,7 @@ const exports: Export[] = [
       { header: 'device_id', value: field('AgentId') }, { header: 'mac_address', value: field('MacAddresses', list(';')) }, { header: 'local_ip', value: field('IpAddresses', list(';')) },
       { header: 'platform_name', value: field('OS.Type') }, { header: 'last_seen', value: field('LastSeen') }, { header: 'last_login_user', value: field('LastUsedUsers', list(';')) },
     ],
-    columnMap: { machine_domain: 'Domain', platform_name: 'OS.Type' },
+    columnMap: { machine_domain: 'Domain', platform_name: 'OS.Type', last_login_user: 'LastUsedUsers' },
   },
   {
     source: fleetSources.mdm, entity: 'device', name: 'MDM devices (CSV export)', delimiter: ';',

@@ -9,7 +9,7 @@ import { normalizeRecord } from './normalize.js';
 import { addWarning, begin, finish, newProgress, type ConnectionProgress, type DiscoveryProgress } from './progress.js';
 import { recordKeyFor } from './recordKeys.js';
 import { deriveRelations } from './relations.js';
-import { writeAssets, writeRecords, writeRelations } from './snapshotWriter.js';
+import { writeAssets, writeRecommendations, writeRecords, writeRelations } from './snapshotWriter.js';
 import { refreshDeviceTags } from '../inventory/tags.js';
 
 export type DiscoverySettings = { concurrency: number; connectionTimeoutSeconds: number; snapshotsToKeep: number; ordering: FieldOrdering };
@@ -112,6 +112,9 @@ export async function runDiscovery(context: CoreContext, discoveryId: number, se
       published.push({ entity, assets, recommendations });
       progress.assets[entity] = assets.length;
     }
+    // The source records are in the database and merged into the assets: let them go before publishing.
+    collected.length = 0;
+    byKey.clear();
     finish(progress.stages.correlate, 'done');
     progress.stages.correlate.detail = Object.entries(progress.assets).map(([entity, count]) => `${count} ${entity} assets`).join(', ');
 
@@ -120,11 +123,9 @@ export async function runDiscovery(context: CoreContext, discoveryId: number, se
     await db.transaction(async (connection) => {
       for (const { entity, assets, recommendations } of published) {
         await writeAssets(connection, discoveryId, entity, assets);
-        for (const recommendation of recommendations.slice(0, 5000)) {
-          await connection.query('insert into merge_recommendations (discovery_id, entity, left_asset, right_asset, score, reasons) values ($1, $2, $3, $4, $5, $6)', [
-            discoveryId, entity, assets[recommendation.clusters[0]].id, assets[recommendation.clusters[1]].id, recommendation.score, JSON.stringify(recommendation.reasons),
-          ]);
-        }
+        await writeRecommendations(connection, discoveryId, entity, recommendations.slice(0, 5000).map((recommendation) => ({
+          left: assets[recommendation.clusters[0]].id, right: assets[recommendation.clusters[1]].id, score: recommendation.score, reasons: recommendation.reasons,
+        })));
       }
       const assetsOf = (entity: string) => published.find((item) => item.entity === entity)?.assets ?? [];
       await writeRelations(connection, discoveryId, deriveRelations(assetsOf('device'), assetsOf('user')));

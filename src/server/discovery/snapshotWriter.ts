@@ -41,3 +41,15 @@ export async function writeRelations(db: Queryable, discoveryId: number, relatio
     );
   }
 }
+
+/** Writes merge recommendations in batches (one statement per thousand). */
+export async function writeRecommendations(db: Queryable, discoveryId: number, entity: string, rows: { left: string; right: string; score: number; reasons: string[] }[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += batchSize) {
+    const batch = rows.slice(start, start + batchSize);
+    await db.query(
+      `insert into merge_recommendations (discovery_id, entity, left_asset, right_asset, score, reasons)
+       select $1, $2, * from unnest($3::text[], $4::text[], $5::real[], $6::jsonb[])`,
+      [discoveryId, entity, batch.map((row) => row.left), batch.map((row) => row.right), batch.map((row) => row.score), batch.map((row) => JSON.stringify(row.reasons))],
+    );
+  }
+}

@@ -2,6 +2,7 @@
 // (for example ui/Button/Button) so it does not pull in the table, dialog and virtualizer code.
 export { Badge, AdapterStatusBadge, TaskStatusBadge, adapterStatusLook, adapterStatusLooks, taskStatusLook, taskStatusLooks, discoveryStatusLook, discoveryStatusLooks, type BadgeProps, type BadgeTone, type StatusLook } from './Badge/Badge';
 export { Button, type ButtonProps, type ButtonSize, type ButtonVariant } from './Button/Button';
+export { ButtonLink, type ButtonLinkProps } from './Button/ButtonLink';
 export { Card, type CardProps } from './Card/Card';
 export { Checkbox, type CheckboxProps } from './Checkbox/Checkbox';
 export { Dialog, type DialogProps, type DialogSize } from './Dialog/Dialog';

@@ -15,6 +15,7 @@ const schema = {
   properties: {
     starts_on: { type: 'string', format: 'date', description: 'First day.', 'x-rules': 'required|min_date:2024-01-01' },
     note: { type: 'string', maxLength: 20, description: 'Why.', 'x-widget': 'textarea' },
+    hosts: { type: 'array', maxItems: 3, items: { type: 'string', description: 'Host name.' }, description: 'Hosts it covers.' },
   },
 } as const;
 const validator = new PrecompiledFormValidator({ [schema.$id]: registerVocabulary(new Ajv({ strict: false, allErrors: true })).compile(schema) });
@@ -48,5 +49,17 @@ describe('dates in schema forms', () => {
     fireEvent.change(note, { target: { value: 'far too long for twenty characters' } });
     fireEvent.blur(note);
     expect(await screen.findByText('The Note field may not be greater than 20 characters.')).toBeTruthy();
+  });
+
+  it('give a list without a widget Add and Remove buttons in words', async () => {
+    const onSubmit = vi.fn(async () => undefined);
+    render(<SchemaForm model={model} validator={validator} initialValues={{ starts_on: '2024-03-25' }} onSubmit={onSubmit} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Add' }));
+    const host = await screen.findByRole('textbox', { name: /hosts/i });
+    fireEvent.change(host, { target: { value: 'web01' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledWith({ starts_on: '2024-03-25', hosts: ['web01'] }));
+    fireEvent.click(screen.getByRole('button', { name: 'Remove' }));
+    await waitFor(() => expect(screen.queryByRole('textbox', { name: /hosts/i })).toBeNull());
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import companyAdministrator from '../../../schemas/api/company-administrator.json';
+import groupSchema from '../../../schemas/entities/group.json';
 import userSchema from '../../../schemas/entities/user.json';
-import { bodyOf, formModelOf, initialValuesOf, type EntitySchema } from '../../../src/web/renderers/form/formSchema';
+import { bodyOf, changedBodyOf, formModelOf, initialValuesOf, type EntitySchema } from '../../../src/web/renderers/form/formSchema';
 import { routeParams } from '../../../src/web/renderers/form/routeParams';
 import { firstErrorByField, transformErrorsWith } from '../../../src/web/renderers/form/transformErrors';
 import { formValidator } from '../../../src/web/renderers/form/validator';
@@ -15,6 +16,14 @@ describe('the form model of an entity schema', () => {
     expect(model.uiSchema.password).toMatchObject({ 'ui:widget': 'password', 'ui:title': 'Password' });
     expect(model.uiSchema.group_ids).toMatchObject({ 'ui:widget': 'groups' });
     expect(model.uiSchema['ui:order']).toEqual([...model.fields, '*']);
+  });
+
+  it('leaves a write-only id list out of edit forms when the API answers nothing to fill it from', () => {
+    const group = groupSchema as unknown as EntitySchema;
+    expect(formModelOf(group, 'create').fields).toContain('user_ids');
+    expect(formModelOf(group, 'create').uiSchema.user_ids).toMatchObject({ 'ui:widget': 'users', 'ui:title': 'Users' });
+    expect(formModelOf(group, 'edit').fields).not.toContain('user_ids');
+    expect(formModelOf(user, 'edit').fields).toContain('group_ids');
   });
 
   it('drops a constraint-only anyOf from what is rendered', () => {
@@ -34,6 +43,12 @@ describe('the form model of an entity schema', () => {
   it('fills a write-only id list from the read-only list of objects and never pre-fills a secret', () => {
     const model = formModelOf(user, 'edit');
     expect(initialValuesOf(model, { id: 2, username: 'jane', name: 'Jane', groups: [{ id: 3, name: 'SOC' }], password: 'x' })).toEqual({ username: 'jane', group_ids: [3] });
+  });
+
+  it('sends an edit as the changed fields plus the required ones', () => {
+    const model = formModelOf(user, 'edit');
+    const initial = { username: 'jane', email: 'jane@example.com', group_ids: [3] };
+    expect(changedBodyOf(model, { username: 'jane', email: 'jane@example.com', group_ids: [3, 4] }, initial)).toEqual({ username: 'jane', group_ids: [3, 4] });
   });
 
   it('sends emptied text as "" and leaves an empty secret out', () => {

@@ -190,6 +190,38 @@ describe('the connection form', () => {
     expect(calls.filter((call) => call.method !== 'GET')).toEqual([]);
   });
 
+  it('edits a column mapping as rows and sends the chosen file source branch', async () => {
+    const csvLike = {
+      $id: 'cartograph:adapters/csvfile/connection', type: 'object', required: ['source'], additionalProperties: false,
+      properties: {
+        source: {
+          type: 'object', title: 'File source', 'x-order': 1, 'x-group': 'Connection',
+          oneOf: [
+            { type: 'object', title: 'File on the Cartograph server', required: ['source_type', 'file_path'], properties: { source_type: { type: 'string', const: 'path' }, file_path: { type: 'string', title: 'File path', pattern: '^/' } } },
+            { type: 'object', title: 'Download from a URL', required: ['source_type', 'file_url'], properties: { source_type: { type: 'string', const: 'url' }, file_url: { type: 'string', title: 'File URL', format: 'uri' }, authorization_header: { type: 'string', title: 'Authorization header', 'x-secret': true } } },
+          ],
+        },
+        column_map: { type: 'object', title: 'Column mapping', additionalProperties: { type: 'string', minLength: 1 }, default: {}, 'x-order': 2, 'x-group': 'Options' },
+      },
+    };
+    const calls = serveApi({ 'GET /adapters/adapters/csvfile': adapterAnswer('csvfile', 'CSV file'), 'GET /connectors/connectors': connectors, 'POST /adapters/connections': { status: 201, body: { ...savedZabbix, id: 12 } } });
+    renderForm(createRoute_, '/adapters/connection/create/csvfile', { csvfile: csvLike });
+    await screen.findByRole('heading', { name: 'Add CSV file connection' });
+    type(/^Name/, 'Nightly export');
+    fireEvent.change(screen.getByLabelText('File source'), { target: { value: '1' } });
+    await screen.findByLabelText(/File URL/);
+    type(/File URL/, 'https://files.corp.example.com/devices.csv');
+    fireEvent.click(screen.getByRole('button', { name: 'Add a mapping' }));
+    fireEvent.change(screen.getByLabelText('Source'), { target: { value: 'Computer Name' } });
+    fireEvent.change(screen.getByLabelText('Cartograph field'), { target: { value: 'Hostname' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create connection' }));
+    await waitFor(() => expect(navigations.map((entry) => entry.to)).toContain('/adapters/connections/12'));
+    expect((calls.find((call) => call.method === 'POST')?.body as { option_connections: unknown }).option_connections).toEqual([
+      { name: 'source', typed_value: { source_type: 'url', file_url: 'https://files.corp.example.com/devices.csv' } },
+      { name: 'column_map', typed_value: { 'Computer Name': 'Hostname' } },
+    ]);
+  });
+
   it('uses the network scanner\'s own form: a bad target is refused and the probe count follows the settings', async () => {
     const calls = serveApi({ 'GET /adapters/adapters/network-scanner': adapterAnswer('network-scanner', 'Network scanner'), 'GET /connectors/connectors': connectors });
     renderForm(createRoute_, '/adapters/connection/create/network-scanner');

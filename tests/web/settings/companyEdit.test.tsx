@@ -36,7 +36,7 @@ describe('the company edit page', () => {
     expect((name as HTMLInputElement).value).toBe('Acme');
     fireEvent.change(name, { target: { value: 'Globex' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({ name: 'Globex', is_active: true }));
+    await waitFor(() => expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({ name: 'Globex' }));
     await waitFor(() => expect(document.getElementById(name.getAttribute('aria-describedby')?.split(' ').at(-1) ?? '')?.textContent).toContain('A company with that name already exists.'));
   });
 

@@ -5,7 +5,7 @@ import { loadManifest, type ChildrenSpec, type Manifest, type StreamSpec } from 
 import { pages } from './paginate.js';
 import { ResponseParseError } from './response.js';
 import { ConfigurationError, HttpSession, HttpStatusError, transportOptionsFor } from './session.js';
-import { compileTemplate, render, TemplateError, toText, truthy, type Scope } from './template.js';
+import { compileTemplate, render, renderCompiled, TemplateError, toText, truthy, type Compiled, type Scope } from './template.js';
 import { TransportError } from './transport.js';
 
 type MappedSource = { record: unknown; parent?: unknown };
@@ -14,33 +14,42 @@ function isEmptyValue(value: unknown): boolean {
   return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
 }
 
-type CompiledMapping = [field: string, templates: string | string[]][];
+type CompiledMapping = [field: string, templates: Compiled | Compiled[]][];
 const compiledMappings = new WeakMap<StreamSpec, CompiledMapping>();
 
 function withoutEmpty(values: unknown[]): unknown[] {
   return values.some(isEmptyValue) ? values.filter((item) => !isEmptyValue(item)) : values;
 }
 
-/** Entity fields of one vendor record under the stream's mapping; empty values are left out. */
-export function mapRecord(stream: StreamSpec, source: MappedSource, config: Record<string, unknown>, extra: Scope = {}): FetchedRecord {
+function compiledMapping(stream: StreamSpec): CompiledMapping {
   let mapping = compiledMappings.get(stream);
   if (!mapping) {
-    mapping = Object.entries(stream.mapping);
-    for (const [, templates] of mapping) for (const template of [templates].flat()) compileTemplate(template);
+    mapping = Object.entries(stream.mapping).map(([field, templates]) => [field, Array.isArray(templates) ? templates.map(compileTemplate) : compileTemplate(templates)]);
     compiledMappings.set(stream, mapping);
   }
-  const scope = { ...extra, config, record: source.record, parent: source.parent };
-  const fields: Record<string, unknown> = {};
-  for (const [field, template] of mapping) {
-    let value = typeof template === 'string' ? render(template, scope) : template.flatMap((item) => [render(item, scope)].flat());
-    if (Array.isArray(value)) value = withoutEmpty(value);
-    if (!isEmptyValue(value)) fields[field] = value;
-  }
-  return { entity: stream.entity, fields, raw: source.record };
+  return mapping;
+}
+
+/** Entity fields of each vendor record of a page under the stream's mapping; empty values are left out. */
+export function mapRecords(stream: StreamSpec, sources: MappedSource[], config: Record<string, unknown>, extra: Scope = {}): FetchedRecord[] {
+  const mapping = compiledMapping(stream);
+  // One scope object for the page, updated per record: rendering is synchronous and keeps no reference to it.
+  const scope: Scope = { ...extra, config, record: undefined, parent: undefined };
+  return sources.map((source) => {
+    scope.record = source.record;
+    scope.parent = source.parent;
+    const fields: Record<string, unknown> = {};
+    for (const [field, template] of mapping) {
+      let value = Array.isArray(template) ? template.flatMap((item) => [renderCompiled(item, scope)].flat()) : renderCompiled(template, scope);
+      if (Array.isArray(value)) value = withoutEmpty(value);
+      if (!isEmptyValue(value)) fields[field] = value;
+    }
+    return { entity: stream.entity, fields, raw: source.record };
+  });
 }
 
 /** Records of a children chain for one page of parents: per parent, or per batch of `batch_size` parents. */
-async function* childRecords(session: HttpSession, children: ChildrenSpec, parents: unknown[], label: string, extra: Scope): AsyncGenerator<MappedSource> {
+async function* childPages(session: HttpSession, children: ChildrenSpec, parents: unknown[], label: string, extra: Scope): AsyncGenerator<MappedSource[]> {
   const groups: { scope: Scope; parent: unknown }[] = [];
   if (children.batch_size) {
     for (let start = 0; start < parents.length; start += children.batch_size) {
@@ -50,27 +59,27 @@ async function* childRecords(session: HttpSession, children: ChildrenSpec, paren
   } else for (const parent of parents) groups.push({ scope: { ...extra, parent }, parent });
   for (const group of groups) {
     for await (const page of pages(session, children, session.scope(group.scope), `${label} → children`)) {
-      if (children.children) yield* childRecords(session, children.children, page.records, `${label} → children`, extra);
-      else for (const record of page.records) yield { record, parent: group.parent };
+      if (children.children) yield* childPages(session, children.children, page.records, `${label} → children`, extra);
+      else yield page.records.map((record) => ({ record, parent: group.parent }));
     }
   }
 }
 
 /** Every record of one stream, page by page (children fetched as each parent page arrives). */
-async function* streamRecords(session: HttpSession, stream: StreamSpec, extra: Scope, label: string): AsyncGenerator<FetchedRecord> {
+async function* streamPages(session: HttpSession, stream: StreamSpec, extra: Scope, label: string): AsyncGenerator<FetchedRecord[]> {
   for await (const page of pages(session, stream, session.scope(extra), label)) {
     if (stream.children) {
-      for await (const source of childRecords(session, stream.children, page.records, label, extra)) yield mapRecord(stream, source, session.config, extra);
-    } else for (const record of page.records) yield mapRecord(stream, { record }, session.config, extra);
+      for await (const sources of childPages(session, stream.children, page.records, label, extra)) yield mapRecords(stream, sources, session.config, extra);
+    } else yield mapRecords(stream, page.records.map((record) => ({ record })), session.config, extra);
   }
 }
 
 /** A stream once, or once per item of its `for_each` list (e.g. each configured ServiceNow table). */
-async function* runStream(session: HttpSession, stream: StreamSpec): AsyncGenerator<FetchedRecord> {
+async function* runStream(session: HttpSession, stream: StreamSpec): AsyncGenerator<FetchedRecord[]> {
   const label = `stream ${stream.name}`;
-  if (stream.for_each === undefined) return yield* streamRecords(session, stream, {}, label);
+  if (stream.for_each === undefined) return yield* streamPages(session, stream, {}, label);
   const items = render(stream.for_each, { config: session.config });
-  for (const item of [items ?? []].flat()) yield* streamRecords(session, stream, { item }, `${label} (${toText(item).slice(0, 60)})`);
+  for (const item of [items ?? []].flat()) yield* streamPages(session, stream, { item }, `${label} (${toText(item).slice(0, 60)})`);
 }
 
 /** The precise failure reason for an error thrown by a check or a fetch. */
@@ -117,7 +126,7 @@ export async function* fetchManifest(manifest: Manifest, context: FetchContext):
   try {
     for (const stream of manifest.streams) {
       if (stream.when !== undefined && !truthy(render(stream.when, { config: context.config }))) continue;
-      yield* runStream(session, stream);
+      for await (const records of runStream(session, stream)) for (const record of records) yield record;
     }
   } finally {
     await session.close();

@@ -28,6 +28,14 @@ export function member(target: unknown, key: unknown): unknown {
   return Object.hasOwn(target, name) ? (target as Record<string, unknown>)[name] : undefined;
 }
 
+/** `target[key]` for a fixed, allowed, non-index key: only own properties of plain objects. */
+function ownValue(target: unknown, key: string): unknown {
+  if (target === null || typeof target !== 'object' || Array.isArray(target)) return undefined;
+  const prototype = Object.getPrototypeOf(target);
+  if (prototype !== Object.prototype && prototype !== null) return undefined;
+  return Object.hasOwn(target, key) ? (target as Record<string, unknown>)[key] : undefined;
+}
+
 /** The truthiness manifests use: false, null, undefined, "", 0, "false", "0" and [] are false. */
 export function truthy(value: unknown): boolean {
   if (Array.isArray(value)) return value.length > 0;
@@ -60,6 +68,12 @@ function toEvaluator(node: Node): Evaluator {
     }
     case 'member': {
       const target = toEvaluator(node.target);
+      if (node.key.kind === 'literal' && typeof node.key.value === 'string' && !/^-?\d+$/.test(node.key.value) && node.key.value !== 'length') {
+        // The common `a.b` with a fixed name: checked once here, then only the plain-object test per record.
+        const key = node.key.value;
+        if (forbiddenKeys.has(key)) return () => undefined;
+        return (scope) => ownValue(target(scope), key);
+      }
       if (node.key.kind === 'literal') {
         const key = node.key.value;
         return (scope) => member(target(scope), key);
@@ -127,7 +141,7 @@ export function toText(value: unknown): string {
 }
 
 type Part = string | Evaluator;
-type Compiled = { parts: Part[]; single: boolean };
+export type Compiled = { parts: Part[]; single: boolean };
 const cache = new Map<string, Compiled>();
 
 /** Parses a template once (cached): literal text and `{{ expression }}` parts. */
@@ -161,7 +175,11 @@ export function compileTemplate(template: string): Compiled {
 
 /** Renders a template: exactly one `{{ expression }}` yields its value; anything else yields text. */
 export function render(template: string, scope: Scope): unknown {
-  const { parts, single } = compileTemplate(template);
+  return renderCompiled(compileTemplate(template), scope);
+}
+
+/** Renders an already compiled template (hot paths keep the compiled form instead of looking it up). */
+export function renderCompiled({ parts, single }: Compiled, scope: Scope): unknown {
   if (single) return (parts[0] as Evaluator)(scope);
   let text = '';
   for (const part of parts) {

@@ -40,9 +40,13 @@ function isHexDigit(code: number): boolean {
 }
 
 // A character loop rather than regular expressions: this runs for every record of large fetches.
+const separatedMac = /^[0-9a-f]{2}([-:])[0-9a-f]{2}(?:\1[0-9a-f]{2}){4}$/;
+
 function macAddress(value: unknown): unknown {
   if (typeof value !== 'string') return isEmpty(value) ? undefined : value;
   const lower = value.toLowerCase();
+  // The usual shapes (aa:bb:.. or aa-bb-..) need only the separator swapped.
+  if (separatedMac.test(lower)) return lower[2] === ':' ? lower : lower.replaceAll('-', ':');
   let out = '';
   let digits = 0;
   for (let index = 0; index < lower.length && digits <= 12; index += 1) {

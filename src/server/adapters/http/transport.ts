@@ -73,8 +73,18 @@ function isAbort(error: unknown): boolean {
 }
 
 async function sendOnce(outgoing: OutgoingRequest, dispatcher: Dispatcher, options: TransportOptions, signal: AbortSignal): Promise<RawResponse> {
-  const timeout = AbortSignal.timeout(options.timeoutMs);
-  const combined = AbortSignal.any([signal, timeout]);
+  // One controller per request, aborted by the fetch's signal or the per-request timer; both are released in
+  // `finally` so a long discovery does not pile up listeners on its signal.
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, options.timeoutMs);
+  const cancel = () => controller.abort();
+  if (signal.aborted) controller.abort();
+  else signal.addEventListener('abort', cancel, { once: true });
+  const combined = controller.signal;
   let url = outgoing.url;
   try {
     for (let redirects = 0; ; redirects += 1) {
@@ -111,8 +121,11 @@ async function sendOnce(outgoing: OutgoingRequest, dispatcher: Dispatcher, optio
     if (error instanceof TransportError) throw error;
     const path = safePath(url);
     if (signal.aborted) throw new TransportError(`the fetch was cancelled during ${path}`, 'cancelled', { cause: error });
-    if (timeout.aborted || isAbort(error)) throw new TransportError(`${path} did not answer within ${options.timeoutMs / 1000} s`, 'timeout', { cause: error });
+    if (timedOut || isAbort(error)) throw new TransportError(`${path} did not answer within ${options.timeoutMs / 1000} s`, 'timeout', { cause: error });
     throw new TransportError(`${path}: ${(error as Error).message}`, 'network', { cause: error });
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', cancel);
   }
 }
 

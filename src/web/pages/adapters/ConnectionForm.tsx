@@ -39,15 +39,16 @@ export function ConnectionForm({ route }: PageProps) {
 
   const failed = [connection, adapter, schema].find((query) => query.isError);
   if (failed?.error) return <ErrorState title="This form cannot be shown" message={failed.error.message} onRetry={() => void failed.refetch()} />;
-  if ((editing && connection.isPending) || adapter.isPending || !model) return <Spinner label="Loading connection form" />;
+  const current = adapter.data;
+  if ((editing && connection.isPending) || !current || !model) return <Spinner label="Loading connection form" />;
 
   return (
     <section className="adapters-page">
       <PageHeader
-        title={<span className="connection-adapter"><img src={adapterImage(adapter.data.slug)} alt="" width={28} height={28} />{editing ? `Edit ${connectionName}` : `Add ${adapter.data.name} connection`}</span>}
-        description={adapter.data.description}
+        title={<span className="connection-adapter"><img src={adapterImage(current.slug)} alt="" width={28} height={28} />{editing ? `Edit ${connectionName}` : `Add ${current.name} connection`}</span>}
+        description={current.description}
       />
-      <ConnectionEditor key={`${slug}-${id}`} adapter={adapter.data} model={model} initialValues={initialValues} connection={editing ? connection.data : undefined} />
+      <ConnectionEditor key={`${slug}-${id}`} adapter={current} model={model} initialValues={initialValues} connection={editing ? connection.data : undefined} />
     </section>
   );
 }

@@ -34,12 +34,22 @@ export function WidgetView({ title, data, onOpenQuery = openLink }: WidgetViewPr
   const spec = vegaSpecFor(data, theme);
   if (spec) {
     return (
-      <Suspense fallback={<Spinner label="Drawing the chart" />}>
-        <VegaChart spec={spec} label={title} onSegment={(query) => {
-          const link = inventoryLinkFor(data.inventory, query);
-          if (link) onOpenQuery(link);
-        }} />
-      </Suspense>
+      <>
+        <Suspense fallback={<Spinner label="Drawing the chart" />}>
+          <VegaChart spec={spec} label={title} onSegment={(query) => {
+            const link = inventoryLinkFor(data.inventory, query);
+            if (link) onOpenQuery(link);
+          }} />
+        </Suspense>
+        {/* The chart's figures as text, for screen readers (the SVG itself is one labelled image). */}
+        <ul className="ui-visually-hidden">
+          {data.rows.map((row, index) => {
+            const link = linkFor(row);
+            const text = `${String(row.series ?? row.label)}${row.date ? ` ${formatValue(row.date)}` : ''}: ${formatValue(row.value)}`;
+            return <li key={index}>{link && row.query ? <a href={`#${link}`}>{text}</a> : text}</li>;
+          })}
+        </ul>
+      </>
     );
   }
   if (data.display === 'number') {

@@ -1,4 +1,4 @@
-import type { LayoutTile } from './dashboardsApi';
+import type { LayoutTile } from './widgetCatalogue';
 
 export const gridColumns = 12;
 const defaultSize = { w: 6, h: 4 };

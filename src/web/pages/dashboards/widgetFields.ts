@@ -1,4 +1,4 @@
-import type { WidgetKind } from './dashboardsApi';
+import type { WidgetKind } from './widgetCatalogue';
 
 export type WidgetSetting = 'inventory' | 'query' | 'saved_queries' | 'field' | 'days' | 'limit';
 

@@ -1,4 +1,4 @@
-import type { WidgetDataResponse } from './dashboardsApi';
+import type { WidgetDataResponse } from './widgetCatalogue';
 
 export type ChartTheme = 'light' | 'dark';
 /** A Vega-Lite specification (kept structural here so this module does not import the vega stack). */

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Badge } from '../../ui/Badge/Badge';
+import { ButtonLink } from '../../ui/Button/ButtonLink';
 import { Card } from '../../ui/Card/Card';
 import { ErrorState } from '../../ui/ErrorState/ErrorState';
 import { PageHeader } from '../../ui/PageHeader/PageHeader';
@@ -44,8 +45,8 @@ export function SchemaDetail({ schema, id, links }: SchemaDetailProps) {
         description={schema.title}
         actions={
           <>
-            {links.list ? <a className="ui-button ui-button--secondary ui-button--medium" href={hrefOf(links.list)}>Back to list</a> : null}
-            {links.edit ? <a className="ui-button ui-button--success ui-button--medium" href={hrefOf(links.edit(id))}>Edit</a> : null}
+            {links.list ? <ButtonLink variant="secondary" href={hrefOf(links.list)}>Back to list</ButtonLink> : null}
+            {links.edit ? <ButtonLink href={hrefOf(links.edit(id))}>Edit</ButtonLink> : null}
           </>
         }
       />

@@ -56,6 +56,7 @@ export function GenericFormPage({ route, schema: schemaId = route.schema ?? '' }
         serverErrors={serverErrors}
         onSubmit={save}
         submitLabel={id ? 'Save' : 'Create'}
+        sendChangedOnly={Boolean(id)}
         actions={listPath ? <Button variant="secondary" onClick={() => navigateTo(listPath)}>Cancel</Button> : null}
       />
     </section>

@@ -3,7 +3,7 @@ import type { ErrorSchema, RegistryWidgetsType } from '@rjsf/utils';
 import { useMemo, useRef, useState, type ReactNode } from 'react';
 import { validateValue } from '../../../core/validation/index.js';
 import { Button } from '../../ui';
-import { bodyOf, type FormModel } from './formSchema';
+import { bodyOf, changedBodyOf, type FormModel } from './formSchema';
 import { measureImage } from './measureImage';
 import { templates } from './templates';
 import { firstErrorByField, transformErrorsWith } from './transformErrors';
@@ -13,6 +13,7 @@ import { DateTimeWidget, DateWidget } from './widgets/DateWidget';
 import { GroupsWidget } from './widgets/GroupsWidget';
 import { PermissionsWidget } from './widgets/PermissionsWidget';
 import { standardWidgets } from './widgets/standardWidgets';
+import { UsersWidget } from './widgets/UsersWidget';
 import './schemaForm.css';
 
 export type SchemaFormContext = { groups: Record<string, string>; labels: Record<string, string> };
@@ -25,6 +26,7 @@ export const widgets: RegistryWidgetsType = {
   permissions: PermissionsWidget,
   adapters: AdaptersWidget,
   groups: GroupsWidget,
+  users: UsersWidget,
 };
 
 export type SchemaFormProps = {
@@ -40,6 +42,8 @@ export type SchemaFormProps = {
   actions?: ReactNode;
   /** Validators for schemas outside src/generated/formValidators.js (adapter connection forms bring their own). */
   validator?: PrecompiledFormValidator;
+  /** Editing: send only the fields that differ from `initialValues` (and the required ones). */
+  sendChangedOnly?: boolean;
 };
 
 // RJSF names controls `root_<field>`, nested ones `root_<field>_<child>`: the longest matching field wins.
@@ -52,7 +56,7 @@ function fieldOfId(fields: readonly string[], id: string): string | undefined {
  * and all of them on submit, never while typing; a field's first failing check wins: its rule string first, then the
  * schema. The server's field errors are listed under their fields until the field is changed again.
  */
-export function SchemaForm({ model, initialValues = {}, onSubmit, serverErrors = {}, submitLabel = 'Save', disabled = false, actions, validator = formValidator }: SchemaFormProps) {
+export function SchemaForm({ model, initialValues = {}, onSubmit, serverErrors = {}, submitLabel = 'Save', disabled = false, actions, validator = formValidator, sendChangedOnly = false }: SchemaFormProps) {
   const [values, setValues] = useState<Values>(initialValues);
   const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
   const [changedSinceSubmit, setChangedSinceSubmit] = useState<ReadonlySet<string>>(new Set());
@@ -95,7 +99,8 @@ export function SchemaForm({ model, initialValues = {}, onSubmit, serverErrors =
     setChangedSinceSubmit(new Set());
     setSubmitting(true);
     try {
-      await onSubmit(bodyOf(model, current, initialValues));
+      const body = bodyOf(model, current, initialValues);
+      await onSubmit(sendChangedOnly ? changedBodyOf(model, body, initialValues) : body);
     } catch {
       // The HTTP client has notified the user and stored the field errors this form lists.
     } finally {

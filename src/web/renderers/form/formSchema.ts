@@ -48,6 +48,9 @@ const widgetFor: Record<string, string> = {
   groups: 'groups',
 };
 
+// Write-only id lists without an `x-widget` that still have an obvious picker.
+const idPickers: Record<string, string> = { user_ids: 'users', group_ids: 'groups' };
+
 /**
  * The form view of an entity schema: read-only properties dropped, order from `x-order`, widgets from `x-secret` and
  * `x-widget`, labels from the property names, rules from `x-rules`.
@@ -55,7 +58,11 @@ const widgetFor: Record<string, string> = {
  * after: fields ['username'], rules { username: 'required|max:150' }.
  */
 export function formModelOf(entity: EntitySchema, mode: FormMode = 'create'): FormModel {
-  const entries = Object.entries(entity.properties ?? {}).filter(([, property]) => !property.readOnly);
+  const all = entity.properties ?? {};
+  // An edit cannot show a write-only `<name>_ids` list unless the API answers `<name>s` to fill it from: shown empty,
+  // saving would replace the real list (a group's members). Such a field is left out of edit forms.
+  const unfillable = (name: string, property: Property) => mode === 'edit' && property.writeOnly === true && name.endsWith('_ids') && !all[`${name.slice(0, -4)}s`];
+  const entries = Object.entries(all).filter(([name, property]) => !property.readOnly && !unfillable(name, property));
   const ordered = entries
     .map(([name, property], index) => ({ name, property, order: property['x-order'] ?? Number.MAX_SAFE_INTEGER, index }))
     .sort((left, right) => left.order - right.order || left.index - right.index);
@@ -73,7 +80,7 @@ export function formModelOf(entity: EntitySchema, mode: FormMode = 'create'): Fo
     labels[name] = typeof property.title === 'string' ? property.title : fieldLabel(name.endsWith('_ids') ? `${name.slice(0, -4)}s` : name);
     const secret = property['x-secret'] === true;
     if (secret) secrets.push(name);
-    const widget = secret ? 'password' : property['x-widget'] ? widgetFor[property['x-widget']] : undefined;
+    const widget = secret ? 'password' : property['x-widget'] ? widgetFor[property['x-widget']] : idPickers[name];
     uiSchema[name] = { 'ui:title': labels[name], ...(widget && { 'ui:widget': widget }), ...(secret && mode === 'edit' && { 'ui:placeholder': 'Leave empty to keep' }) };
     // A secret is never sent back by the API, so editing without re-typing it keeps it: it is required on create only.
     const required = schemaRequired.has(name) && !(secret && mode === 'edit');
@@ -116,4 +123,15 @@ export function bodyOf(model: FormModel, values: Record<string, unknown>, initia
     else if (value !== undefined && value !== null && !(secret && value === '')) body[field] = value;
   }
   return body;
+}
+
+/**
+ * An edit's body: the fields that differ from what was loaded, plus the required ones (PUT validates them). The
+ * server keeps what is not sent, so an edit never rewrites fields the user did not touch (a built-in group's
+ * permissions, say). Before: loaded `{ name: 'SOC', adapters: ['*'] }`, body `{ name: 'SOC', adapters: ['*'] }`;
+ * after: `{ name: 'SOC' }` (name is required).
+ */
+export function changedBodyOf(model: FormModel, body: Record<string, unknown>, initial: Record<string, unknown>): Record<string, unknown> {
+  const required = new Set(Array.isArray(model.schema.required) ? model.schema.required : []);
+  return Object.fromEntries(Object.entries(body).filter(([field, value]) => required.has(field) || JSON.stringify(value) !== JSON.stringify(initial[field])));
 }

@@ -1,6 +1,7 @@
 import type { BaseInputTemplateProps, FieldTemplateProps, ObjectFieldTemplateProps, TemplatesType } from '@rjsf/utils';
 import type { ReactNode } from 'react';
 import { TextInput, type TextInputProps } from '../../ui';
+import { buttonTemplates } from './buttonTemplates';
 import type { SchemaFormContext } from './SchemaForm';
 
 const inputTypes = new Set(['text', 'password', 'email', 'search', 'number', 'url', 'tel']);
@@ -83,4 +84,5 @@ export const templates: Partial<TemplatesType> = {
   ErrorListTemplate: Nothing,
   FieldErrorTemplate: Nothing,
   DescriptionFieldTemplate: Nothing,
+  ButtonTemplates: buttonTemplates as TemplatesType['ButtonTemplates'],
 };

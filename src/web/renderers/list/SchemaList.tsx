@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError } from '../../app/http';
 import { Button } from '../../ui/Button/Button';
+import { ButtonLink } from '../../ui/Button/ButtonLink';
 import { EmptyState } from '../../ui/EmptyState/EmptyState';
 import { ErrorState } from '../../ui/ErrorState/ErrorState';
 import { PageHeader } from '../../ui/PageHeader/PageHeader';
@@ -57,7 +58,7 @@ export function SchemaList({ schema, links, searchDebounce = 300, initialPageSiz
       <PageHeader
         title={title}
         description={schema.description}
-        actions={links.create ? <a className="ui-button ui-button--success ui-button--medium generic-list__create" href={hrefOf(links.create)}>Create {(schema.title ?? 'item').toLowerCase()}</a> : undefined}
+        actions={links.create ? <ButtonLink href={hrefOf(links.create)}>Create {(schema.title ?? 'item').toLowerCase()}</ButtonLink> : undefined}
       />
       <div className="generic-list__toolbar">
         {searchable ? (

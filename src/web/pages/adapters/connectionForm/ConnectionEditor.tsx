@@ -1,20 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import type { ComponentType } from 'react';
 import { hasPermission } from '../../../app/session/session';
 import { Button, Card, Select, Switch, TextInput, Textarea } from '../../../ui';
 import type { ConnectionResponse } from '../connectionsApi';
 import { connectorsQuery, failureReasons, type AdapterResponse } from './connectionFormApi';
 import type { ConnectionFormModel, ConnectionValues } from './connectionModel';
-import { NetworkScannerForm, scannerMessages } from './NetworkScannerForm';
-import { SettingsForm, type SettingsFormProps } from './SettingsForm';
+import { customForms } from './customForms';
+import { SettingsForm } from './SettingsForm';
 import { useConnectionEditor, type GeneralValues, type TestOutcome } from './useConnectionEditor';
 import './connectionForm.css';
-
-type CustomForm = { Form: ComponentType<SettingsFormProps>; extraMessages: (values: ConnectionValues) => Record<string, string> };
-
-/** Adapters whose settings have a form of their own instead of the generic one (issue 4: the network scanner only). */
-export const customForms: Partial<Record<string, CustomForm>> = { 'network-scanner': { Form: NetworkScannerForm, extraMessages: scannerMessages } };
 
 export type ConnectionEditorProps = {
   adapter: AdapterResponse;

@@ -1,14 +1,16 @@
 import Form from '@rjsf/core';
-import type { RegistryWidgetsType, RJSFSchema } from '@rjsf/utils';
+import type { RegistryFieldsType, RegistryWidgetsType, RJSFSchema } from '@rjsf/utils';
 import { useMemo } from 'react';
 import { widgets as formWidgets } from '../../../renderers/form/SchemaForm';
 import { templates } from '../../../renderers/form/templates';
-import { errorSchemaOf } from './connectionValidator';
-import { connectionValidator } from './connectionValidator';
+import { connectionValidator, errorSchemaOf } from './connectionValidator';
 import { pathOfId, type ConnectionFormModel, type ConnectionValues } from './connectionModel';
+import { ConnectionObjectTemplate, KeyValueField } from './formParts';
 import { SecretWidget, type ConnectionFormContext } from './SecretWidget';
 
 const widgets: RegistryWidgetsType = { ...formWidgets, secret: SecretWidget };
+const connectionTemplates = { ...templates, ObjectFieldTemplate: ConnectionObjectTemplate };
+const fields: RegistryFieldsType = { keyValue: KeyValueField };
 
 export type SettingsFormProps = {
   model: ConnectionFormModel;
@@ -37,8 +39,9 @@ export function SettingsForm({ model, values, onValuesChange, onFieldBlur, error
         uiSchema={model.uiSchema}
         formData={values}
         validator={connectionValidator}
-        templates={templates}
+        templates={connectionTemplates}
         widgets={widgets}
+        fields={fields}
         formContext={context}
         extraErrors={errorSchemaOf(errors)}
         noValidate

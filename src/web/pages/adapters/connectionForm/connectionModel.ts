@@ -28,6 +28,8 @@ function uiOf(node: SchemaNode): UiSchema {
   if ('const' in node) ui['ui:widget'] = 'hidden';
   else if (node['x-secret']) ui['ui:widget'] = 'secret';
   else if (node['x-widget'] && widgetFor[node['x-widget']]) ui['ui:widget'] = widgetFor[node['x-widget']];
+  // A string map (a column mapping) is edited as key and value rows.
+  if (node.type === 'object' && !node.properties && typeof node.additionalProperties === 'object') ui['ui:field'] = 'keyValue';
   for (const [name, child] of Object.entries(node.properties ?? {})) ui[name] = uiOf(child);
   if (node.oneOf) ui.oneOf = node.oneOf.map(uiOf);
   if (node.items) ui.items = uiOf(node.items);

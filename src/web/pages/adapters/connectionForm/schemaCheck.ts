@@ -82,7 +82,10 @@ function checkString(schema: SchemaNode, value: string, path: string[], issues: 
 }
 
 function checkObject(schema: SchemaNode, value: Record<string, unknown>, path: string[], issues: SchemaIssue[]): void {
-  for (const name of schema.required ?? []) if (value[name] === undefined) issues.push({ path: [...path, name], keyword: 'required', params: { missingProperty: name } });
+  // The server validates with ajv's useDefaults: a missing property that has a default is filled in, not missing.
+  for (const name of schema.required ?? []) {
+    if (value[name] === undefined && schema.properties?.[name]?.default === undefined) issues.push({ path: [...path, name], keyword: 'required', params: { missingProperty: name } });
+  }
   for (const [name, item] of Object.entries(value)) {
     if (item === undefined) continue;
     const property = schema.properties?.[name];

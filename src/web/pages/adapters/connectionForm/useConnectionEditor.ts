@@ -51,13 +51,19 @@ export function useConnectionEditor({ adapter, model, connection, initialValues,
     if (nameMessage) messages.name = nameMessage;
     const descriptionMessage = await validateValue(nextGeneral.description, 'max:2000', { field: 'Description' });
     if (descriptionMessage) messages.description = descriptionMessage;
-    const settings = { ...(extraMessages?.(nextValues) ?? {}), ...(await settingsMessages(model, nextValues)) };
+    const settings = await settingsMessages(model, nextValues);
+    // A custom form's own check says precisely what is wrong (which target term); it follows the rule's message.
+    for (const [path, message] of Object.entries(extraMessages?.(nextValues) ?? {})) settings[path] = settings[path] && settings[path] !== message ? `${settings[path]} ${message}` : message;
     return { ...messages, ...settings };
   };
 
+  // A changed field's messages go (a server message about its children too) until it is checked again.
   const forget = (path: string) => {
-    setServerErrors((errors) => (path in errors ? Object.fromEntries(Object.entries(errors).filter(([key]) => key !== path && !key.startsWith(`${path}.`))) : errors));
-    setClientErrors((errors) => (path in errors ? Object.fromEntries(Object.entries(errors).filter(([key]) => key !== path)) : errors));
+    const stale = (key: string) => key === path || key.startsWith(`${path}.`);
+    const without = <Messages extends Record<string, unknown>>(errors: Messages): Messages =>
+      Object.keys(errors).some(stale) ? (Object.fromEntries(Object.entries(errors).filter(([key]) => !stale(key))) as Messages) : errors;
+    setServerErrors(without);
+    setClientErrors(without);
   };
 
   const changeGeneral = (changes: Partial<GeneralValues>) => {
@@ -78,8 +84,10 @@ export function useConnectionEditor({ adapter, model, connection, initialValues,
       return messages[path] ? { ...rest, [path]: messages[path]! } : rest;
     });
   };
-  const checkAll = async (): Promise<boolean> => {
-    const messages = await messagesFor(general, values);
+  /** Shows every message; a test needs only the settings (it names an unnamed connection after its adapter). */
+  const checkAll = async (settingsOnly = false): Promise<boolean> => {
+    const all = await messagesFor(general, values);
+    const messages = settingsOnly ? Object.fromEntries(Object.entries(all).filter(([path]) => !generalFields.has(path) || path === 'description')) : all;
     setClientErrors(messages);
     const first = Object.keys(messages)[0];
     if (first) document.getElementById(generalFields.has(first) ? `connection-${first}` : `root_${first.replace(/\./g, '_')}`)?.focus();
@@ -117,7 +125,7 @@ export function useConnectionEditor({ adapter, model, connection, initialValues,
     if (!adapter.can_fetch) return;
     setOutcome(null);
     const unsaved = !connection || dirty;
-    if (unsaved && !(await checkAll())) return;
+    if (unsaved && !(await checkAll(true))) return;
     if (connection && dirty && model.secretPaths.some((path) => valueAt(values, path) === maskedSecret)) {
       setOutcome({ kind: 'notice', title: 'Save before testing', detail: 'These changes keep stored secrets, which only the saved connection can use: save, then test the connection.' });
       return;

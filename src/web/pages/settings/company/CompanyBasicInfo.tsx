@@ -21,5 +21,5 @@ export function CompanyBasicInfo({ company }: { company: CompanyRecord }) {
     await queryClient.invalidateQueries({ queryKey: ['resource-list', '/companies/companies'] });
     notify('success', 'Changes saved.');
   };
-  return <SchemaForm model={model} initialValues={initialValuesOf(model, company)} serverErrors={serverErrors} onSubmit={save} />;
+  return <SchemaForm model={model} initialValues={initialValuesOf(model, company)} serverErrors={serverErrors} onSubmit={save} sendChangedOnly />;
 }

@@ -4,6 +4,8 @@ import { Switch } from '../../../ui';
 import { ChoiceList } from './ChoiceList';
 
 const everyAdapter = '*';
+// Spec §3: the built-in pseudo-adapters carry status 6.
+const builtinStatus = 6;
 
 /**
  * Which adapters a group's members may use (`x-widget: adapters`): every adapter ("*"), or a chosen list of the
@@ -14,7 +16,7 @@ export function AdaptersWidget({ id, value, label, required, disabled, readonly,
   const selected: string[] = Array.isArray(value) ? value : [];
   const all = selected.includes(everyAdapter);
   const choices = adapters
-    .filter((adapter) => adapter.id !== null && adapter.id !== adapter.slug)
+    .filter((adapter) => adapter.status !== builtinStatus)
     .map((adapter) => ({ value: adapter.slug, label: adapter.name }))
     .sort((left, right) => left.label.localeCompare(right.label));
   const report = (next: string[]) => {

@@ -1,0 +1,51 @@
+// Types and constants of dashboards, widgets and charts that need no browser API (shared with unit tests).
+
+export type LayoutTile = { item: string; x: number; y: number; w: number; h: number };
+export type DashboardResponse = {
+  id: number; name: string; description: string; is_public: boolean; groups: number[]; hr_groups: { id: number; name: string }[];
+  is_default: boolean; position: number; layout: LayoutTile[]; created_by: number | null;
+};
+export type DashboardFormData = Pick<DashboardResponse, 'name' | 'description' | 'is_public' | 'groups'> & Partial<Pick<DashboardResponse, 'is_default' | 'position' | 'layout'>>;
+
+export const widgetKinds = [
+  'connection_statuses', 'device_discovery', 'query_historical', 'time_differential', 'totals', 'certificate_expiry', 'group_by', 'lowest_security_score',
+  'security_score', 'query_trend', 'trend', 'vulnerability_by_os', 'vulnerability_by_severity', 'vulnerability_by_software', 'vulnerability_by_source',
+  'discovery_info', 'next_discoveries',
+] as const;
+export type WidgetKind = (typeof widgetKinds)[number];
+export type Inventory = 'device' | 'user' | 'application' | 'vulnerability' | 'certificate' | 'service' | 'license';
+export type WidgetFormData = { name: string; dashboard: number; kind: WidgetKind; inventory: Inventory; query: string; saved_queries: number[]; field: string; days: number; limit: number };
+export type WidgetResponse = WidgetFormData & { id: number };
+export type ChartKind = 'score' | 'number' | 'table';
+export type ChartFormData = {
+  name: string; description: string; dashboard: number; kind: ChartKind; inventory: Inventory; query: string; group_by_query: number | null; group_by_data: string; fields: string[]; limit: number;
+};
+export type ChartResponse = ChartFormData & { id: number; dashboard_name: string; group_by_query_name: string | null };
+
+/** What the server computes for a widget or chart (see src/server/dashboards/widgetData.ts). */
+export type WidgetDataResponse = {
+  kind: string;
+  display: 'bar' | 'pie' | 'line' | 'number' | 'table' | 'info';
+  inventory: string;
+  index_id: number | null;
+  columns?: string[];
+  rows: Record<string, unknown>[];
+  total?: number;
+  message?: string;
+};
+export type DashboardTileResponse = { item: string; id: number; type: 'chart' | 'widget'; name: string; data?: WidgetDataResponse; error?: unknown };
+export type DashboardDataResponse = { id: number; computed_at: string; tiles: DashboardTileResponse[] };
+
+/** Human names of the widget kinds, for the kind picker and the widget list. */
+export const widgetKindLabels: Record<WidgetKind, string> = {
+  connection_statuses: 'Connection statuses', device_discovery: 'Device discovery', query_historical: 'Query-based historical', time_differential: 'Time differential',
+  totals: 'Totals (devices and users)', certificate_expiry: 'Certificate expiry status', group_by: 'Group by', lowest_security_score: 'Lowest security score devices',
+  security_score: 'Security score', query_trend: 'Query trend', trend: 'Trend', vulnerability_by_os: 'Vulnerabilities by OS', vulnerability_by_severity: 'Vulnerabilities by severity',
+  vulnerability_by_software: 'Vulnerabilities by software', vulnerability_by_source: 'Vulnerabilities by source', discovery_info: 'Discovery info', next_discoveries: 'Next discoveries',
+};
+
+/** The inventory page that lists the records behind a segment. */
+export function inventoryLinkFor(inventory: string, query: string): string | null {
+  const page = inventory === 'device' ? '/device-inventory' : inventory === 'user' ? '/user-inventory' : null;
+  return page && `${page}?query=${encodeURIComponent(query)}`;
+}
