@@ -1,8 +1,9 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { nextSort, orderingOf, sortOfOrdering, sortRows, type TableColumn } from './columns';
 import { Table } from './Table';
 import { VirtualTable } from './VirtualTable';
+import { giveVirtualTablesHeight } from '../../../../tests/web/layout';
 
 type Person = { id: number; name: string; age: number | null };
 const people: Person[] = [
@@ -95,20 +96,7 @@ describe('Table', () => {
 });
 
 describe('VirtualTable', () => {
-  // happy-dom does no layout: give the scrolling area the height a browser would (its style height), nothing else.
-  const clientHeight = Object.getOwnPropertyDescriptor(Element.prototype, 'clientHeight');
-  beforeEach(() => {
-    Object.defineProperty(HTMLElement.prototype, 'clientHeight', {
-      configurable: true,
-      get(this: HTMLElement) {
-        return this.classList.contains('ui-table__scroll--virtual') ? Number.parseInt(this.style.height, 10) : 0;
-      },
-    });
-  });
-  afterEach(() => {
-    delete (HTMLElement.prototype as { clientHeight?: number }).clientHeight;
-    if (clientHeight) Object.defineProperty(Element.prototype, 'clientHeight', clientHeight);
-  });
+  giveVirtualTablesHeight();
 
   const many: Person[] = Array.from({ length: 5000 }, (_, index) => ({ id: index + 1, name: `Person ${index + 1}`, age: index % 90 }));
 
