@@ -27,7 +27,7 @@ export function ensureConsoleBuilt(): void {
   if (build.status !== 0) throw new Error('vite build failed');
 }
 
-export type RunningServer = { baseUrl: string; dataDir: string; stdout: () => string; stop: () => Promise<void> };
+export type RunningServer = { baseUrl: string; stdout: () => string; stop: () => Promise<void> };
 
 /** Starts the real server on a free port with a fresh data folder; resolves once /api/ping answers. */
 export async function startServer(options: { adminPassword?: string | null; env?: Record<string, string> } = {}): Promise<RunningServer> {
@@ -65,7 +65,6 @@ export async function startServer(options: { adminPassword?: string | null; env?
   }
   return {
     baseUrl,
-    dataDir,
     stdout: () => output,
     stop: async () => {
       if (child.exitCode === null && child.pid !== undefined) {

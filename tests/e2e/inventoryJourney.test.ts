@@ -81,7 +81,8 @@ beforeAll(async () => {
   const deadline = Date.now() + discoveryWait;
   for (;;) {
     const last = await api<DiscoveryAnswer>(server.baseUrl, '/discoveries/last', { token: adminToken });
-    if (last.status === 200 && last.body.state !== 'running') break;
+    if (last.status === 200 && last.body.state === 'done') break;
+    if (last.status === 200 && last.body.state === 'error') throw new Error(`the demo discovery failed: ${JSON.stringify(last.body).slice(0, 1000)}`);
     if (Date.now() > deadline) throw new Error(`the demo discovery did not finish: ${JSON.stringify(last.body).slice(0, 500)}`);
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
@@ -260,7 +261,7 @@ describe("a newcomer's journey through adapters, discoveries and the inventories
     expect(sheet!.actualRowCount - 1).toBe(count);
   });
 
-  it("previews a device reported by several sources, then opens its detail with a panel per source", async () => {
+  it('previews a device reported by several sources, then opens its detail with a panel per source', async () => {
     const cells = await columnCells('Connections');
     const merged = cells.findIndex((cell) => /\+\d+$/.test(cell));
     expect(merged).toBeGreaterThanOrEqual(0);
@@ -280,8 +281,12 @@ describe("a newcomer's journey through adapters, discoveries and the inventories
     expect(await tabs.filter({ hasText: /^csvfile$/ }).count()).toBe(sourceCount);
     await tabs.filter({ hasText: /^csvfile$/ }).first().click();
     expect(await page.getByRole('tabpanel').locator('dt').count()).toBeGreaterThan(0);
+    // Joining n records takes at least n - 1 merges, each with its reason.
     await page.getByRole('tab', { name: 'Why merged' }).click();
-    await page.getByRole('tabpanel').waitFor();
+    const reasons = page.getByRole('tabpanel').locator('.merge-reasons li');
+    await reasons.first().waitFor();
+    expect(await reasons.count()).toBeGreaterThanOrEqual(sourceCount - 1);
+    for (const reason of await reasons.allInnerTexts()) expect(reason.trim()).not.toBe('');
   });
 
   it('shows merged users in the user inventory: fewer users than user records, and users with several sources', async () => {

@@ -76,4 +76,26 @@ describe('discoveries in the console', () => {
     await screen.findByText(/2 cores/);
     expect(screen.getByText('pglite PostgreSQL 17.5')).toBeTruthy();
   });
+
+  it('lists the stages in the order they run, whatever order the stored progress has', async () => {
+    const stored = discovery(6, 'done');
+    const { fetch, correlate, publish } = stored.progress.stages!;
+    serveApi({ 'GET /discoveries/discoveries/6': { body: { ...stored, progress: { ...stored.progress, stages: { fetch, publish, correlate } } } } });
+    renderPage(DiscoveryDetail, '/discovery/detail/$discoveryId', '/discovery/detail/6');
+    await screen.findByRole('heading', { name: 'Discovery #6' });
+    const stages = screen.getAllByRole('listitem').map((item) => item.textContent ?? '').filter((text) => /Fetch|Normalize|Publish/.test(text));
+    expect(stages.map((text) => text.split(/Done|Running|Waiting/)[0])).toEqual(['Fetch every connection', 'Normalize and correlate', 'Publish the snapshot']);
+  });
+
+  it('offers the demo data set on an empty inventory and loads it on request', async () => {
+    const calls = serveApi({
+      'GET /discoveries/last': { status: 404, body: { detail: 'Not found.' } },
+      'GET /discoveries/discoveries': { body: { count: 0, next: null, previous: null, results: [] } },
+      'GET /discoveries/demo': { body: { available: true } },
+      'POST /discoveries/demo': { status: 202, body: discovery(1, 'running') },
+    });
+    renderPage(Discoveries, '/discoveries', '/discoveries');
+    fireEvent.click(await screen.findByRole('button', { name: 'Load demo data' }));
+    await waitFor(() => expect(calls.some((call) => call.method === 'POST' && call.url === '/discoveries/demo')).toBe(true));
+  });
 });

@@ -8,6 +8,7 @@ import { discoveryListQuery, lastDiscoveryPollMs, lastDiscoveryQuery } from './d
 import { discoveryColumns } from './discoveryColumns';
 import { discoveryLists } from './discoveryLists';
 import { DiscoveryStatusBadge } from './DiscoveryStatus';
+import { LoadDemoOffer } from './LoadDemoOffer';
 import { StartDiscoveryButton } from './StartDiscoveryButton';
 import './discoveries.css';
 
@@ -27,6 +28,7 @@ export function Discoveries() {
   return (
     <section className="discoveries-page">
       <PageHeader title="Discoveries" description="Each discovery fetches every enabled connection, correlates the records and publishes a new inventory snapshot." actions={<StartDiscoveryButton running={running} />} />
+      <LoadDemoOffer />
       <div className="discoveries-summary">
         <Card title="Last discovery" headingLevel={2}>
           {lists.last ? (

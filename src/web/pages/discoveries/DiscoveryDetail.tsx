@@ -32,7 +32,10 @@ const connectionColumns: TableColumn<ConnectionProgressResponse>[] = [
 ];
 
 function OperationProgress({ discovery }: { discovery: DiscoveryResponse }) {
-  const stages = Object.entries(discovery.progress?.stages ?? {});
+  const recorded = discovery.progress?.stages ?? {};
+  // jsonb does not keep key order: list the stages in the order they run, unknown ones after.
+  const order = [...Object.keys(stageLabels), ...Object.keys(recorded).filter((name) => !(name in stageLabels))];
+  const stages = order.filter((name) => name in recorded).map((name) => [name, recorded[name]] as const);
   const assets = Object.entries(discovery.progress?.assets ?? {});
   return (
     <Card title="Operation progress">

@@ -68,3 +68,10 @@ export type SystemInformationResponse = {
 };
 
 export const startDiscovery = () => apiFetch<DiscoveryResponse>('/discoveries/discoveries', { method: 'POST' });
+
+/** Whether the demo data set can be loaded: only into an empty inventory. */
+export const demoStatusQuery = () =>
+  queryOptions({ queryKey: ['discoveries', 'demo'], queryFn: () => apiFetch<{ available: boolean }>('/discoveries/demo', { silent: true }).catch(() => ({ available: false })) });
+
+/** Writes the demo CSV exports with their connections and starts the first discovery over them. */
+export const loadDemo = () => apiFetch<DiscoveryResponse>('/discoveries/demo', { method: 'POST' });
