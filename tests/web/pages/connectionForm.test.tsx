@@ -4,10 +4,8 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RouteEntry } from '../../../src/web/app/routeTable';
 import { updateSession } from '../../../src/web/app/session/session';
-import { maximumScanAddresses, maximumScanProbes } from '../../../src/server/adapters/scanners/scanSettings';
 import { validatorsById } from '../../../src/generated/validators.js';
 import { ConnectionForm } from '../../../src/web/pages/adapters/ConnectionForm';
-import { scanLimits } from '../../../src/web/pages/adapters/connectionForm/probeSummary';
 import { checkValue, type SchemaNode } from '../../../src/web/pages/adapters/connectionForm/schemaCheck';
 import { adminUser, freshSession, serveApi, tokenWith } from '../app/helpers';
 
@@ -266,10 +264,5 @@ describe('the console\'s connection schema checks', () => {
       }
     }
     expect(compared).toBeGreaterThan(1000);
-  });
-
-  it('count probes with the network scanner engine\'s own limits', () => {
-    expect(scanLimits.addresses).toBe(maximumScanAddresses);
-    expect(scanLimits.probes).toBe(maximumScanProbes);
   });
 });

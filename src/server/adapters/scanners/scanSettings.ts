@@ -1,12 +1,7 @@
 import { countAddresses, parsePortList, parseScannerTargets, parseTargetTerm, subtractRanges, type Ipv4Range } from '../../../core/network/ipv4Targets.js';
+import { scanLimits } from '../../../core/network/scanLimits.js';
 import type { ConnectionConfig } from '../engine.js';
 
-/** The most addresses one connection may scan (a /16): wider ranges belong in several connections or a real scanner. */
-export const maximumScanAddresses = 65_536;
-/** The most probes (addresses × ports) in one scan: at the top rate this is still hours, not days. */
-export const maximumScanProbes = 2_000_000;
-
-const defaultPorts = '22,80,135,139,443,445,3389,5985,8080,8443';
 
 /** A scan configuration the engine refuses, with a message naming the field and the numbers involved. */
 export class ScanConfigError extends Error {}
@@ -42,16 +37,16 @@ export function readNetworkScanSettings(config: ConnectionConfig): NetworkScanSe
   const ranges = subtractRanges(targets.ranges, excluded);
   const addressCount = countAddresses(ranges);
   if (!addressCount) throw new ScanConfigError('Every target address is excluded: nothing is left to scan.');
-  if (addressCount > maximumScanAddresses) {
-    throw new ScanConfigError(`Targets hold ${addressCount.toLocaleString('en')} addresses; one connection scans at most ${maximumScanAddresses.toLocaleString('en')} (a /16). Split the range over several connections.`);
+  if (addressCount > scanLimits.addresses) {
+    throw new ScanConfigError(`Targets hold ${addressCount.toLocaleString('en')} addresses; one connection scans at most ${scanLimits.addresses.toLocaleString('en')} (a /16). Split the range over several connections.`);
   }
-  const ports = parsePortList(typeof config.ports === 'string' && config.ports.trim() ? config.ports : defaultPorts);
+  const ports = parsePortList(typeof config.ports === 'string' && config.ports.trim() ? config.ports : scanLimits.defaultPorts);
   if (typeof ports === 'string') throw new ScanConfigError(`Ports: ${ports}`);
   const probes = addressCount * ports.length;
-  if (probes > maximumScanProbes) {
-    throw new ScanConfigError(`${addressCount.toLocaleString('en')} addresses × ${ports.length.toLocaleString('en')} ports make ${probes.toLocaleString('en')} probes; the limit is ${maximumScanProbes.toLocaleString('en')}. Narrow the targets or the ports.`);
+  if (probes > scanLimits.probes) {
+    throw new ScanConfigError(`${addressCount.toLocaleString('en')} addresses × ${ports.length.toLocaleString('en')} ports make ${probes.toLocaleString('en')} probes; the limit is ${scanLimits.probes.toLocaleString('en')}. Narrow the targets or the ports.`);
   }
-  const rate = integerIn(config.rate, 1, 10_000, 200);
+  const rate = integerIn(config.rate, 1, 10_000, scanLimits.defaultRate);
   const probeTimeoutMs = integerIn(config.probe_timeout_ms, 100, 10_000, 1500);
   return {
     ranges, addressCount, ports, rate, probeTimeoutMs,

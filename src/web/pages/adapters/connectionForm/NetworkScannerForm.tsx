@@ -3,6 +3,7 @@ import { Checkbox, TextInput, Textarea } from '../../../ui';
 import type { ConnectionValues } from './connectionModel';
 import { probeSummary, summaryText } from './probeSummary';
 import type { SettingsFormProps } from './SettingsForm';
+import './connectionForm.css';
 
 /** The engine's refusals as field messages, so the form stops what the scanner would refuse. */
 export function scannerMessages(values: ConnectionValues): Record<string, string> {

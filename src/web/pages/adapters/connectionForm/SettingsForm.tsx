@@ -7,6 +7,7 @@ import { connectionValidator, errorSchemaOf } from './connectionValidator';
 import { pathOfId, type ConnectionFormModel, type ConnectionValues } from './connectionModel';
 import { ConnectionObjectTemplate, KeyValueField } from './formParts';
 import { SecretWidget, type ConnectionFormContext } from './SecretWidget';
+import './connectionForm.css';
 
 const widgets: RegistryWidgetsType = { ...formWidgets, secret: SecretWidget };
 const connectionTemplates = { ...templates, ObjectFieldTemplate: ConnectionObjectTemplate };

@@ -31,7 +31,12 @@ function uiOf(node: SchemaNode): UiSchema {
   // A string map (a column mapping) is edited as key and value rows.
   if (node.type === 'object' && !node.properties && typeof node.additionalProperties === 'object') ui['ui:field'] = 'keyValue';
   for (const [name, child] of Object.entries(node.properties ?? {})) ui[name] = uiOf(child);
-  if (node.oneOf) ui.oneOf = node.oneOf.map(uiOf);
+  if (node.oneOf) {
+    ui.oneOf = node.oneOf.map(uiOf);
+    // The branch selector is labelled by what the branches differ in ("Authentication method"), not the object's title.
+    const discriminator = Object.values(node.oneOf[0]?.properties ?? {}).find((property) => 'const' in property && typeof property.title === 'string');
+    if (discriminator) ui['ui:title'] = discriminator.title;
+  }
   if (node.items) ui.items = uiOf(node.items);
   return ui;
 }

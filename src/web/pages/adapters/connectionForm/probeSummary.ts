@@ -1,8 +1,5 @@
 import { countAddresses, parsePortList, parseScannerTargets, parseTargetTerm, subtractRanges, type Ipv4Range } from '../../../../core/network/ipv4Targets.js';
-
-// The network scanner engine's limits (src/server/adapters/scanners/scanSettings.ts, which the console may not import);
-// a test keeps both sides equal.
-export const scanLimits = { addresses: 65_536, probes: 2_000_000, defaultPorts: '22,80,135,139,443,445,3389,5985,8080,8443', defaultRate: 200 } as const;
+import { scanLimits } from '../../../../core/network/scanLimits.js';
 
 /** What a network scan of the form's settings would do, or why the engine would refuse it. */
 export type ProbeSummary =
