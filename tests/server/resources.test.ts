@@ -25,8 +25,8 @@ describe.each(engines)('the generic resource layer (saved queries) on %s', (engi
   });
 
   it('rejects a duplicate name, wrong types and unknown fields with field errors', async () => {
-    await server.request('POST', '/queries/queries', { token, body: { name: 'Unique', text: 'a' } });
-    expect(await server.request('POST', '/queries/queries', { token, body: { name: 'UNIQUE', text: 'b' } })).toMatchObject({ status: 400, body: { name: ['A saved query with this name already exists.'] } });
+    await server.request('POST', '/queries/queries', { token, body: { name: 'Unique', text: 'Hostname = a' } });
+    expect(await server.request('POST', '/queries/queries', { token, body: { name: 'UNIQUE', text: 'Hostname = b' } })).toMatchObject({ status: 400, body: { name: ['A saved query with this name already exists.'] } });
     const wrong = await server.request('POST', '/queries/queries', { token, body: { name: 5, text: 'b', type: 'planet', extra: 1 } });
     expect(wrong).toMatchObject({ status: 400, body: { name: ['Not a valid string.'], type: ['This is not a valid choice.'], extra: ['Unknown field.'] } });
   });
