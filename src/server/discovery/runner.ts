@@ -28,10 +28,13 @@ export class DiscoveryRunner {
 
   /** Starts the queue, marks discoveries a dead process left running as failed, and (when asked) works the queue. */
   async start(options: { work: boolean }): Promise<void> {
-    // pg-boss installs its schema on first start; two processes doing that at once on PostgreSQL would collide.
-    await withAdvisoryLock(this.context.db, lockKeys.jobQueueInstall, () => this.queue.start());
-    await this.queue.createQueue(discoveryQueue);
-    await this.queue.createQueue(scheduledDiscoveryQueue);
+    // pg-boss installs its schema and creates queues on first start; two processes doing that at once on PostgreSQL
+    // deadlock, so they take turns.
+    await withAdvisoryLock(this.context.db, lockKeys.jobQueueInstall, async () => {
+      await this.queue.start();
+      await this.queue.createQueue(discoveryQueue);
+      await this.queue.createQueue(scheduledDiscoveryQueue);
+    });
     await this.recoverInterrupted();
     if (options.work) {
       await this.queue.work<{ discoveryId: number }>(discoveryQueue, { pollingIntervalSeconds: 1, batchSize: 1 }, async ([job]) => {
