@@ -1,10 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { updateSession } from '../../../src/web/app/session/session';
 import { previewTarget } from '../../../src/web/pages/inventories/AssetPreviewPage';
 import { DevicePreview } from '../../../src/web/pages/inventories/DevicePreview';
 import { UserPreview } from '../../../src/web/pages/inventories/UserPreview';
-import { adminUser, freshSession, serveApi, tokenWith } from '../app/helpers';
+import { serveApi } from '../app/helpers';
+import { signInWith } from './pageSession';
 import { renderPage } from './renderPage';
 
 const configuration = {
@@ -14,8 +14,7 @@ const configuration = {
 const asset = (fields: Record<string, unknown[]>, id: string, indexId: number) => ({ ...fields, PrimaryKey: [id], index_id: indexId, preferred: {}, merge_reasons: [], relations: [], sources: [{ record_key: '3:x', adapter: 'okta', connection_id: 3, fields: {} }] });
 
 beforeEach(() => {
-  freshSession(tokenWith({}));
-  updateSession({ user: { ...adminUser, permissions: ['users.view_devices', 'users.view_device_detail', 'users.view_user_inventory'] } });
+  signInWith(['users.view_devices', 'users.view_device_detail', 'users.view_user_inventory']);
 });
 afterEach(() => vi.unstubAllGlobals());
 

@@ -3,11 +3,11 @@ import { createMemoryHistory, createRootRoute, createRoute, createRouter, Router
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RouteEntry } from '../../../src/web/app/routeTable';
-import { updateSession } from '../../../src/web/app/session/session';
 import { validatorsById } from '../../../src/generated/validators.js';
 import { ConnectionForm } from '../../../src/web/pages/adapters/ConnectionForm';
 import { checkValue, type SchemaNode } from '../../../src/web/pages/adapters/connectionForm/schemaCheck';
-import { adminUser, freshSession, serveApi, tokenWith } from '../app/helpers';
+import { serveApi } from '../app/helpers';
+import { signInWith } from './pageSession';
 
 // A vendor-shaped connection schema with two auth variants, a nested secret in each and sections: the catalogue's own
 // schemas change as adapters are added, so the flows below pin theirs (the network scanner form reads the catalogue).
@@ -80,8 +80,7 @@ const describedText = (label: string | RegExp) =>
 
 let navigations: { to: string }[];
 beforeEach(() => {
-  ({ navigations } = freshSession(tokenWith({})));
-  updateSession({ user: { ...adminUser, permissions: ['adapters.view_connection', 'adapters.add_connection', 'adapters.change_connection', 'connectors.view_connector'] } });
+  ({ navigations } = signInWith(['adapters.view_connection', 'adapters.add_connection', 'adapters.change_connection', 'connectors.view_connector']));
 });
 afterEach(() => vi.unstubAllGlobals());
 

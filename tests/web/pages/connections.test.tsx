@@ -1,10 +1,10 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getNotifications } from '../../../src/web/app/notifications/notifications';
-import { updateSession } from '../../../src/web/app/session/session';
 import { ConnectionDetail } from '../../../src/web/pages/adapters/ConnectionDetail';
 import { Connections } from '../../../src/web/pages/adapters/Connections';
-import { adminUser, freshSession, serveApi, tokenWith } from '../app/helpers';
+import { serveApi } from '../app/helpers';
+import { signInWith } from './pageSession';
 import { renderPage } from './renderPage';
 
 const okta = {
@@ -14,8 +14,7 @@ const okta = {
 };
 
 beforeEach(() => {
-  freshSession(tokenWith({}));
-  updateSession({ user: { ...adminUser, permissions: ['adapters.view_connection', 'adapters.change_connection', 'adapters.delete_connection'] } });
+  signInWith(['adapters.view_connection', 'adapters.change_connection', 'adapters.delete_connection']);
 });
 afterEach(() => vi.unstubAllGlobals());
 

@@ -1,11 +1,11 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { dismissAll, getNotifications } from '../../../src/web/app/notifications/notifications';
-import { updateSession } from '../../../src/web/app/session/session';
 import { DeviceDetail } from '../../../src/web/pages/inventories/DeviceDetail';
 import { DeviceInventory } from '../../../src/web/pages/inventories/DeviceInventory';
-import { adminUser, freshSession, serveApi, tokenWith, type Answer } from '../app/helpers';
+import { serveApi, type Answer } from '../app/helpers';
 import { giveVirtualTablesHeight } from '../layout';
+import { signInWith, withPermissions } from './pageSession';
 import { renderPage } from './renderPage';
 
 giveVirtualTablesHeight();
@@ -16,7 +16,6 @@ const web02 = { PrimaryKey: ['a2'], Hostname: ['web-02'], 'OS.Type': ['Linux'] }
 const pci = { id: 3, name: 'pci scope', description: '', color: '#c0392b', device_count: 42, created_at: '2026-11-20T10:00:00Z', updated_at: '2026-11-20T10:00:00Z' };
 const deviceActions = ['users.view_devices', 'users.view_device_detail', 'devices.view_tag', 'devices.add_tag', 'devices.change_tag', 'devices.merge_device'];
 
-const withPermissions = (permissions: string[]) => updateSession({ user: { ...adminUser, permissions } });
 const inventoryApi = (extra: Record<string, Answer | Answer[]> = {}) =>
   serveApi({
     'GET /configurations/discovery': { body: { field_map: fieldMap } },
@@ -33,9 +32,8 @@ const choose = (...names: string[]) => names.forEach((name) => fireEvent.click(s
 const posted = (calls: ReturnType<typeof serveApi>, url: string) => calls.filter((call) => call.method === 'POST' && call.url === url).map((call) => call.body);
 
 beforeEach(() => {
-  freshSession(tokenWith({}));
+  signInWith(deviceActions);
   dismissAll();
-  withPermissions(deviceActions);
 });
 afterEach(() => vi.unstubAllGlobals());
 

@@ -1,8 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { updateSession } from '../../../src/web/app/session/session';
 import { DeviceRelations } from '../../../src/web/pages/inventories/DeviceRelations';
-import { adminUser, freshSession, serveApi, tokenWith } from '../app/helpers';
+import { serveApi } from '../app/helpers';
+import { queryOf, signInWith } from './pageSession';
 import { renderPage } from './renderPage';
 
 const userRelation = {
@@ -13,12 +13,10 @@ const deviceRelation = {
   id: 2, kind: 'device-device', relation: 'hosted on', index_id: 12, adapters: ['vmware'],
   device: { id: 'a1', name: 'web-01' }, related: { id: null, name: 'esx-07', reported_as: 'esx-07', entity: 'device' },
 };
-const queryOf = (url: string) => Object.fromEntries(new URL(url, 'http://console').searchParams);
 const listCalls = (calls: ReturnType<typeof serveApi>) => calls.filter((call) => call.url.startsWith('/devices/relations')).map((call) => queryOf(call.url));
 
 beforeEach(() => {
-  freshSession(tokenWith({}));
-  updateSession({ user: { ...adminUser, permissions: ['devices.view_devicerelation', 'users.view_device_detail', 'users.view_user_inventory_detail'] } });
+  signInWith(['devices.view_devicerelation', 'users.view_device_detail', 'users.view_user_inventory_detail']);
 });
 afterEach(() => vi.unstubAllGlobals());
 

@@ -1,21 +1,18 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { updateSession } from '../../../src/web/app/session/session';
 import { DeviceTagForm } from '../../../src/web/pages/inventories/DeviceTagForm';
 import { DeviceTags } from '../../../src/web/pages/inventories/DeviceTags';
-import { adminUser, freshSession, serveApi, tokenWith } from '../app/helpers';
+import { serveApi } from '../app/helpers';
+import { queryOf, signInWith, withPermissions } from './pageSession';
 import { renderPage } from './renderPage';
 
 const pci = { id: 3, name: 'pci scope', description: 'Cardholder-data environment', color: '#c0392b', device_count: 42, created_at: '2026-11-20T10:00:00Z', updated_at: '2026-11-20T10:00:00Z' };
 const lab = { id: 4, name: 'lab', description: '', color: '#5b6b8c', device_count: 0, created_at: '2026-11-21T10:00:00Z', updated_at: '2026-11-21T10:00:00Z' };
 const allTagPermissions = ['devices.view_tag', 'devices.add_tag', 'devices.change_tag', 'devices.delete_tag', 'users.view_devices'];
 
-const withPermissions = (permissions: string[]) => updateSession({ user: { ...adminUser, permissions } });
-const queryOf = (url: string) => Object.fromEntries(new URL(url, 'http://console').searchParams);
 
 beforeEach(() => {
-  freshSession(tokenWith({}));
-  withPermissions(allTagPermissions);
+  signInWith(allTagPermissions);
 });
 afterEach(() => vi.unstubAllGlobals());
 

@@ -1,11 +1,11 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { updateSession } from '../../../src/web/app/session/session';
 import { lastDiscoveryQuery, systemInformationQuery, systemPollMs, type DiscoveryResponse, type RunState } from '../../../src/web/pages/discoveries/discoveriesApi';
 import { Discoveries } from '../../../src/web/pages/discoveries/Discoveries';
 import { DiscoveryDetail } from '../../../src/web/pages/discoveries/DiscoveryDetail';
 import { discoveryLists, withDiscovery } from '../../../src/web/pages/discoveries/discoveryLists';
-import { adminUser, freshSession, serveApi, tokenWith } from '../app/helpers';
+import { serveApi } from '../app/helpers';
+import { signInWith } from './pageSession';
 import { renderPage } from './renderPage';
 
 const stage = (state: RunState, detail = '') => ({ state, started_at: '2026-11-20T10:00:00Z', finished_at: null, duration_ms: 1500, detail });
@@ -24,8 +24,7 @@ const discovery = (id: number, status: DiscoveryResponse['status'], extra: Parti
 });
 
 beforeEach(() => {
-  freshSession(tokenWith({}));
-  updateSession({ user: { ...adminUser, permissions: ['discoveries.view_discovery', 'discoveries.start_discovery', 'users.view_system_information'] } });
+  signInWith(['discoveries.view_discovery', 'discoveries.start_discovery', 'users.view_system_information']);
 });
 afterEach(() => vi.unstubAllGlobals());
 

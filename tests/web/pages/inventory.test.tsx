@@ -1,10 +1,11 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { logout, updateSession } from '../../../src/web/app/session/session';
+import { logout } from '../../../src/web/app/session/session';
 import { DeviceDetail } from '../../../src/web/pages/inventories/DeviceDetail';
 import { DeviceInventory } from '../../../src/web/pages/inventories/DeviceInventory';
-import { adminUser, freshSession, serveApi, tokenWith } from '../app/helpers';
+import { serveApi } from '../app/helpers';
 import { giveVirtualTablesHeight } from '../layout';
+import { signInWith } from './pageSession';
 import { renderPage } from './renderPage';
 
 giveVirtualTablesHeight();
@@ -26,8 +27,7 @@ const detail = {
 };
 
 beforeEach(() => {
-  freshSession(tokenWith({}));
-  updateSession({ user: { ...adminUser, permissions: ['users.view_devices', 'users.view_device_detail'] } });
+  signInWith(['users.view_devices', 'users.view_device_detail']);
 });
 afterEach(() => vi.unstubAllGlobals());
 

@@ -1,22 +1,19 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { dismissAll, getNotifications } from '../../../src/web/app/notifications/notifications';
-import { updateSession } from '../../../src/web/app/session/session';
 import { MergeRecommendations } from '../../../src/web/pages/inventories/MergeRecommendations';
-import { adminUser, freshSession, serveApi, tokenWith } from '../app/helpers';
+import { serveApi } from '../app/helpers';
+import { queryOf, signInWith, withPermissions } from './pageSession';
 import { renderPage } from './renderPage';
 
 const device = (id: string, hostname: string, ip: string, adapters: string[]) => ({ id, Hostname: [hostname], IpAddresses: [ip], 'OS.Type': ['Windows'], Adapters: adapters });
 const first = { id: 7, score: 0.9, reasons: ['Same host name web-01', 'Same IP address 10.0.0.5'], index_id: 12, left: device('a1', 'web-01', '10.0.0.5', ['crowdstrike']), right: device('a2', 'WEB-01', '10.0.0.5', ['qualys']) };
 const second = { id: 8, score: 0.5, reasons: ['Same host name db-02'], index_id: 12, left: device('b1', 'db-02', '10.0.0.9', ['crowdstrike']), right: device('b2', 'db-02', '10.1.0.9', ['cmdb']) };
 
-const withPermissions = (permissions: string[]) => updateSession({ user: { ...adminUser, permissions } });
-const queryOf = (url: string) => Object.fromEntries(new URL(url, 'http://console').searchParams);
 
 beforeEach(() => {
-  freshSession(tokenWith({}));
+  signInWith(['users.view_device_merge_recommendation', 'devices.merge_device', 'users.view_device_detail']);
   dismissAll();
-  withPermissions(['users.view_device_merge_recommendation', 'devices.merge_device', 'users.view_device_detail']);
 });
 afterEach(() => vi.unstubAllGlobals());
 

@@ -1,22 +1,14 @@
 import { createMemoryHistory, createRootRoute, createRoute, createRouter, RouterProvider } from '@tanstack/react-router';
 import { screen } from '@testing-library/react';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { routeByPath, toRouterPath, type RouteEntry } from '../../../src/web/app/routeTable';
 import { updateSession } from '../../../src/web/app/session/session';
 import * as renderers from '../../../src/web/renderers';
 import { adminUser, freshSession, tokenWith } from '../app/helpers';
 import { renderWithQuery, userRows } from './render';
-import { startResourceServer, type ResourceServer } from './resourceServer';
+import { serveResourceForTests } from './resourceServer';
 
-let server: ResourceServer;
-
-beforeAll(async () => {
-  server = await startResourceServer('/users/users', userRows(4), ['username']);
-});
-afterAll(async () => {
-  vi.unstubAllGlobals();
-  await server.close();
-});
+const server = serveResourceForTests('/users/users', userRows(4), ['username']);
 beforeEach(() => {
   const token = tokenWith({});
   freshSession(token);

@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import userSchema from '../../../schemas/entities/user.json';
 import { dismissAll } from '../../../src/web/app/notifications/notifications';
 import { SchemaDetail } from '../../../src/web/renderers/detail/SchemaDetail';
@@ -7,22 +7,13 @@ import { entityLinks } from '../../../src/web/renderers/list/entityRoutes';
 import type { EntitySchema } from '../../../src/web/renderers/schema/entitySchema';
 import { freshSession } from '../app/helpers';
 import { renderWithQuery, userRows } from './render';
-import { startResourceServer, type ResourceServer } from './resourceServer';
+import { serveResourceForTests } from './resourceServer';
 
 const schema = userSchema as unknown as EntitySchema;
-let server: ResourceServer;
-
-beforeAll(async () => {
-  server = await startResourceServer('/users/users', userRows(3), ['username']);
-});
-afterAll(async () => {
-  vi.unstubAllGlobals();
-  await server.close();
-});
+const server = serveResourceForTests('/users/users', userRows(3), ['username']);
 beforeEach(() => {
   freshSession();
   dismissAll();
-  server.requests.length = 0;
 });
 
 const links = entityLinks('cartograph:entities/user', ['users.view_user', 'users.change_user']);

@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import userSchema from '../../../schemas/entities/user.json';
 import { dismissAll, getNotifications } from '../../../src/web/app/notifications/notifications';
 import { entityLinks } from '../../../src/web/renderers/list/entityRoutes';
@@ -7,23 +7,14 @@ import { SchemaList } from '../../../src/web/renderers/list/SchemaList';
 import type { EntitySchema } from '../../../src/web/renderers/schema/entitySchema';
 import { freshSession } from '../app/helpers';
 import { renderWithQuery, userRows } from './render';
-import { startResourceServer, type ResourceServer } from './resourceServer';
+import { serveResourceForTests } from './resourceServer';
 
 const schema = userSchema as unknown as EntitySchema;
 const rows = userRows(120);
-let server: ResourceServer;
-
-beforeAll(async () => {
-  server = await startResourceServer('/users/users', rows, ['username', 'email', 'first_name', 'last_name']);
-});
-afterAll(async () => {
-  vi.unstubAllGlobals();
-  await server.close();
-});
+const server = serveResourceForTests('/users/users', rows, ['username', 'email', 'first_name', 'last_name']);
 beforeEach(() => {
   freshSession();
   dismissAll();
-  server.requests.length = 0;
 });
 afterEach(() => dismissAll());
 

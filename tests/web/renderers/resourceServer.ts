@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fetch as nodeFetch } from 'undici';
-import { vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, vi } from 'vitest';
 
 export type ServedRequest = { method: string; path: string; query: Record<string, string>; authorization: string | undefined };
 export type ResourceServer = { base: string; requests: ServedRequest[]; close: () => Promise<void>; failNext: (status: number, body: unknown) => void };
@@ -54,4 +54,19 @@ export async function startResourceServer(path: string, rows: Row[], searchField
     failNext: (status, body) => void failures.push({ status, body }),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * The resource server for one test file: started before its tests, stopped (with the fetch stub) after them, its
+ * request log emptied before each test so a test sees only its own calls. The object is filled in when it starts.
+ */
+export function serveResourceForTests(path: string, rows: Row[], searchFields: string[]): ResourceServer {
+  const server = {} as ResourceServer;
+  beforeAll(async () => void Object.assign(server, await startResourceServer(path, rows, searchFields)));
+  afterAll(async () => {
+    vi.unstubAllGlobals();
+    await server.close();
+  });
+  beforeEach(() => void (server.requests.length = 0));
+  return server;
 }

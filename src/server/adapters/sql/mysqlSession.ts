@@ -2,7 +2,7 @@ import mysql from 'mysql2/promise';
 import type { Readable } from 'node:stream';
 import { classifyNetworkError } from '../connectivity.js';
 import { uniqueHeaders } from '../files/fieldMapping.js';
-import { defaultPorts, plainValue, SqlFailure, tlsOptions, type SqlConfig, type SqlSession } from './sqlTypes.js';
+import { connectByTlsMode, defaultPorts, plainValue, SqlFailure, tlsOptions, type SqlConfig, type SqlSession } from './sqlTypes.js';
 
 type TypeCastField = { type: string; length: number; string: () => string | null };
 
@@ -61,12 +61,7 @@ export async function openMysqlSession(config: SqlConfig, signal: AbortSignal): 
   const mode = config.tls_mode ?? 'require';
   let connection: mysql.Connection;
   try {
-    try {
-      connection = await connect(config, mode !== 'disable');
-    } catch (error) {
-      if (mode !== 'prefer' || (error as { code?: string }).code !== 'HANDSHAKE_NO_SSL_SUPPORT') throw error;
-      connection = await connect(config, false);
-    }
+    connection = await connectByTlsMode(mode, (tls) => connect(config, tls), (error) => (error as { code?: string }).code === 'HANDSHAKE_NO_SSL_SUPPORT');
   } catch (error) {
     throw classifyMysqlError(error, target);
   }

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { classifyNetworkError } from '../connectivity.js';
 import { uniqueHeaders } from '../files/fieldMapping.js';
-import { defaultPorts, plainValue, SqlFailure, tlsOptions, type SqlConfig, type SqlSession } from './sqlTypes.js';
+import { connectByTlsMode, defaultPorts, plainValue, SqlFailure, tlsOptions, type SqlConfig, type SqlSession } from './sqlTypes.js';
 
 const int8 = 20;
 const numeric = 1700;
@@ -64,13 +64,7 @@ export async function openPostgresSession(config: SqlConfig, signal: AbortSignal
   const mode = config.tls_mode ?? 'require';
   let client: pg.Client;
   try {
-    try {
-      client = await connect(config, mode === 'disable' ? false : tlsOptions(config));
-    } catch (error) {
-      // "prefer": encrypt when the server offers it, otherwise go on in the clear.
-      if (mode !== 'prefer' || !/server does not support SSL/i.test((error as Error).message)) throw error;
-      client = await connect(config, false);
-    }
+    client = await connectByTlsMode(mode, (tls) => connect(config, tls && tlsOptions(config)), (error) => /server does not support SSL/i.test((error as Error).message));
   } catch (error) {
     throw classifyPostgresError(error, target);
   }

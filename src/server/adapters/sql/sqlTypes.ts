@@ -48,6 +48,23 @@ export function tlsOptions(config: SqlConfig): { rejectUnauthorized: boolean; ca
 }
 
 /**
+ * Connects as `tls_mode` says: "disable" in the clear, "require" over TLS only, and "prefer" over TLS when the server
+ * offers it, otherwise in the clear. `noTlsOnServer` tells the driver's "server has no TLS" error from any other.
+ */
+export async function connectByTlsMode<Connection>(
+  mode: TlsMode,
+  connect: (tls: boolean) => Promise<Connection>,
+  noTlsOnServer: (error: unknown) => boolean,
+): Promise<Connection> {
+  try {
+    return await connect(mode !== 'disable');
+  } catch (error) {
+    if (mode !== 'prefer' || !noTlsOnServer(error)) throw error;
+    return connect(false);
+  }
+}
+
+/**
  * A driver value as a field value: large integers stay exact (as text) unless they fit a number, binary becomes
  * hex, and values that are objects only to the driver (intervals, points) become their text.
  */

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { formatDate } from '../../../core/dates/index.js';
 import { apiFetch, useFieldErrors } from '../../app/http';
 import { notify } from '../../app/notifications/notifications';
@@ -20,28 +20,18 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: string) => void }) 
     },
     serverErrors,
   );
-  const [saving, setSaving] = useState(false);
-  const create = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!(await form.validateAll())) return;
-    setSaving(true);
-    try {
-      const days = form.values.expires_in_days.trim();
-      const created = await apiFetch<ApiToken & { token: string }>('/api/tokens', { method: 'POST', body: { name: form.values.name, ...(days && { expires_in_days: Number(days) }) } });
-      form.reset();
-      onCreated(created.token);
-    } catch {
-      // Listed under the fields by the HTTP client.
-    } finally {
-      setSaving(false);
-    }
-  };
+  const create = form.submitWith(async () => {
+    const days = form.values.expires_in_days.trim();
+    const created = await apiFetch<ApiToken & { token: string }>('/api/tokens', { method: 'POST', body: { name: form.values.name, ...(days && { expires_in_days: Number(days) }) } });
+    form.reset();
+    onCreated(created.token);
+  });
   return (
-    <form className="account-form account-form--inline" onSubmit={(event) => void create(event)} noValidate>
+    <form className="account-form account-form--inline" onSubmit={create} noValidate>
       <TextInput id="account-token-name" label="Token name" placeholder="Nightly export script" required {...form.bind('name')} />
       <TextInput id="account-token-days" label="Expires in days" message="Leave empty for a token that does not expire." inputMode="numeric" {...form.bind('expires_in_days')} />
       <div className="account-form__actions">
-        <Button type="submit" loading={saving}>Create token</Button>
+        <Button type="submit" loading={form.saving}>Create token</Button>
       </div>
     </form>
   );

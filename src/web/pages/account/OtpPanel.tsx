@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import QRCode from 'qrcode';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { apiFetch, useFieldErrors } from '../../app/http';
 import { notify } from '../../app/notifications/notifications';
 import { useRuleForm } from '../../renderers/form/useRuleForm';
@@ -19,28 +19,19 @@ function EnrolmentStep({ enrolment, onDone }: { enrolment: Enrolment; onDone: ()
   const [qrCode, setQrCode] = useState<string | null>(null);
   const serverErrors = useFieldErrors('/api/otp/confirm');
   const form = useRuleForm({ code: { label: 'Code', rules: 'required|digits:6' } }, serverErrors);
-  const [saving, setSaving] = useState(false);
   useEffect(() => {
     void qrCodeDataUrl(enrolment.otpauth_url).then(setQrCode);
   }, [enrolment.otpauth_url]);
 
-  const verify = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!(await form.validateAll())) return;
-    setSaving(true);
-    try {
-      await apiFetch('/api/otp/confirm', { method: 'POST', body: { code: form.values.code } });
-      notify('success', 'One-time passwords are on. You will be asked for a code at sign-in.');
-      onDone();
-    } catch {
-      // Wrong code: listed under the field.
-    } finally {
-      setSaving(false);
-    }
-  };
+  // A wrong code is listed under the field.
+  const verify = form.submitWith(async () => {
+    await apiFetch('/api/otp/confirm', { method: 'POST', body: { code: form.values.code } });
+    notify('success', 'One-time passwords are on. You will be asked for a code at sign-in.');
+    onDone();
+  });
 
   return (
-    <form className="account-form" onSubmit={(event) => void verify(event)} noValidate>
+    <form className="account-form" onSubmit={verify} noValidate>
       <p>Scan the code with an authenticator app, then enter the six-digit code it shows.</p>
       {qrCode ? <img className="account-otp__qr" src={qrCode} width={200} height={200} alt="QR code of the one-time password enrolment" /> : <Spinner label="Drawing the QR code" />}
       <p>
@@ -48,7 +39,7 @@ function EnrolmentStep({ enrolment, onDone }: { enrolment: Enrolment; onDone: ()
       </p>
       <TextInput id="account-otp-code" label="Code from the app" inputMode="numeric" autoComplete="one-time-code" maxLength={6} required {...form.bind('code')} />
       <div className="account-form__actions">
-        <Button type="submit" loading={saving}>Verify and turn on</Button>
+        <Button type="submit" loading={form.saving}>Verify and turn on</Button>
       </div>
     </form>
   );
@@ -57,26 +48,17 @@ function EnrolmentStep({ enrolment, onDone }: { enrolment: Enrolment; onDone: ()
 function DisableStep({ onDone }: { onDone: () => void }) {
   const serverErrors = useFieldErrors('/api/otp/disable');
   const form = useRuleForm({ password: { label: 'Password', rules: 'required' } }, serverErrors);
-  const [saving, setSaving] = useState(false);
-  const disable = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!(await form.validateAll())) return;
-    setSaving(true);
-    try {
-      await apiFetch('/api/otp/disable', { method: 'POST', body: { password: form.values.password } });
-      notify('success', 'One-time passwords are off.');
-      onDone();
-    } catch {
-      // Wrong password: listed under the field.
-    } finally {
-      setSaving(false);
-    }
-  };
+  // A wrong password is listed under the field.
+  const disable = form.submitWith(async () => {
+    await apiFetch('/api/otp/disable', { method: 'POST', body: { password: form.values.password } });
+    notify('success', 'One-time passwords are off.');
+    onDone();
+  });
   return (
-    <form className="account-form" onSubmit={(event) => void disable(event)} noValidate>
+    <form className="account-form" onSubmit={disable} noValidate>
       <TextInput id="account-otp-password" type="password" label="Your password, to turn one-time passwords off" autoComplete="current-password" required {...form.bind('password')} />
       <div className="account-form__actions">
-        <Button type="submit" variant="danger" loading={saving}>Turn off</Button>
+        <Button type="submit" variant="danger" loading={form.saving}>Turn off</Button>
       </div>
     </form>
   );

@@ -1,4 +1,3 @@
-import { useState, type FormEvent } from 'react';
 import { apiFetch, useFieldErrors } from '../../app/http';
 import { notify } from '../../app/notifications/notifications';
 import { updateSession } from '../../app/session/session';
@@ -19,24 +18,14 @@ export function PasswordPanel({ isLdap }: { isLdap: boolean }) {
     },
     serverErrors,
   );
-  const [saving, setSaving] = useState(false);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!(await form.validateAll())) return;
-    setSaving(true);
-    try {
-      const answer = await apiFetch<{ access: string }>(passwordCall, { method: 'POST', body: { old_password: form.values.old_password, new_password: form.values.new_password } });
-      writeToken(answer.access);
-      updateSession({ token: answer.access, decoded: decodeToken(answer.access) });
-      form.reset();
-      notify('success', 'Your password has been changed.');
-    } catch {
-      // Notified and listed under the fields by the HTTP client.
-    } finally {
-      setSaving(false);
-    }
-  };
+  const submit = form.submitWith(async () => {
+    const answer = await apiFetch<{ access: string }>(passwordCall, { method: 'POST', body: { old_password: form.values.old_password, new_password: form.values.new_password } });
+    writeToken(answer.access);
+    updateSession({ token: answer.access, decoded: decodeToken(answer.access) });
+    form.reset();
+    notify('success', 'Your password has been changed.');
+  });
 
   if (isLdap) {
     return (
@@ -47,12 +36,12 @@ export function PasswordPanel({ isLdap }: { isLdap: boolean }) {
   }
   return (
     <Card title="Change password" headingLevel={2}>
-      <form className="account-form" onSubmit={(event) => void submit(event)} noValidate>
+      <form className="account-form" onSubmit={submit} noValidate>
         <TextInput id="account-old-password" type="password" label="Current password" autoComplete="current-password" required {...form.bind('old_password')} />
         <TextInput id="account-new-password" type="password" label="New password" autoComplete="new-password" required {...form.bind('new_password')} />
         <TextInput id="account-confirm-password" type="password" label="Confirm the new password" autoComplete="new-password" required {...form.bind('confirmation')} />
         <div className="account-form__actions">
-          <Button type="submit" loading={saving}>Change password</Button>
+          <Button type="submit" loading={form.saving}>Change password</Button>
         </div>
       </form>
     </Card>

@@ -23,7 +23,9 @@ export function VegaChart({ spec, label, onSegment }: VegaChartProps) {
       role="img"
       aria-label={label}
       spec={spec as VisualizationSpec}
-      options={{ actions: false, renderer: 'svg', tooltip: true }}
+      // The console's CSP has no 'unsafe-eval' and no inline styles: `ast` makes Vega interpret its expressions
+      // instead of compiling them with new Function, and the embed and tooltip styles live in dashboards.css.
+      options={{ actions: false, renderer: 'svg', ast: true, defaultStyle: false, tooltip: { disableDefaultStyle: true } }}
       onEmbed={onEmbed}
       onError={(error) => console.warn('chart', error)}
     />

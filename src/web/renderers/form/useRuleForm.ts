@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { validateValue } from '../../../core/validation/index.js';
 
 export type RuleFields = Record<string, { label: string; rules?: string }>;
@@ -56,5 +56,25 @@ export function useRuleForm<Field extends string>(fields: Record<Field, { label:
     setChanged(new Set());
   };
 
-  return { values, bind, validateAll, reset };
+  const [saving, setSaving] = useState(false);
+  /**
+   * A submit handler: checks every field, then runs `send` with `saving` true. A failed call is not rethrown: the
+   * HTTP client has already notified it, and its field errors reach the fields through `serverErrors`.
+   */
+  const submitWith = (send: () => Promise<void>) => (event: FormEvent) => {
+    event.preventDefault();
+    void (async () => {
+      if (!(await validateAll())) return;
+      setSaving(true);
+      try {
+        await send();
+      } catch {
+        // Shown by the HTTP client and under the fields (see above).
+      } finally {
+        setSaving(false);
+      }
+    })();
+  };
+
+  return { values, bind, validateAll, reset, saving, submitWith };
 }

@@ -1,19 +1,14 @@
+import { fieldLabel } from '../../../core/validation/index.js';
 import type { EntitySchema, PropertySchema } from './entitySchema';
 
 /** One property of an entity, with the name it has in the API and the title people read. */
 export type SchemaField = { name: string; title: string; property: PropertySchema };
 
 /**
- * The label of a property without a title, by the spec's field-label rule (§3): split on dots and underscores,
- * each part capitalised. Before: `first_name`, `OS.Type`; after: `First Name`, `OS Type`.
+ * The label of a property without a title: the spec's field-label rule (§3), the one the validation messages and
+ * form labels use, so a field reads the same in a list, a detail page and a form.
  */
-export function labelOf(name: string): string {
-  return name
-    .split(/[._]+/)
-    .filter(Boolean)
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join(' ');
-}
+export const labelOf = fieldLabel;
 
 export const fieldTitle = (name: string, property: PropertySchema): string => property.title ?? labelOf(name);
 

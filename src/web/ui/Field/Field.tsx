@@ -16,6 +16,17 @@ export type FieldProps = {
   children: (ids: FieldIds) => ReactNode;
 };
 
+/** The props a text-valued control (TextInput, Textarea, Select) adds to its element's own: its Field's texts and its value. */
+export type TextControlProps = Pick<FieldProps, 'label' | 'message' | 'error'> & {
+  value: string;
+  onValueChange: (value: string) => void;
+};
+
+/** The attributes that tie a control element to its Field: its id, and the error state and texts screen readers hear. */
+export function controlAttributes({ controlId, describedBy, invalid }: FieldIds, required: boolean | undefined) {
+  return { id: controlId, required, 'aria-invalid': invalid || undefined, 'aria-describedby': describedBy };
+}
+
 function errorLines(error: FieldProps['error']): ReactNode[] {
   if (error === undefined || error === null || error === false || error === '') return [];
   if (Array.isArray(error)) return error.filter((line) => line !== '');

@@ -1,15 +1,10 @@
-import type { ReactNode, SelectHTMLAttributes } from 'react';
-import { Field } from '../Field/Field';
+import type { SelectHTMLAttributes } from 'react';
+import { controlAttributes, Field, type TextControlProps } from '../Field/Field';
 import './Select.css';
 
 export type SelectOption = { value: string; label: string; disabled?: boolean };
-export type SelectProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, 'value' | 'onChange' | 'multiple'> & {
-  label?: ReactNode;
-  message?: ReactNode;
-  error?: ReactNode | readonly string[];
+export type SelectProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, 'value' | 'onChange' | 'multiple'> & TextControlProps & {
   options: readonly SelectOption[];
-  value: string;
-  onValueChange: (value: string) => void;
   /** A first, empty choice (value ''), for a field that may stay unset. */
   placeholder?: string;
 };
@@ -18,15 +13,12 @@ export type SelectProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, 'value' 
 export function Select({ label, message, error, options, value, onValueChange, placeholder, required, id, className, ...rest }: SelectProps) {
   return (
     <Field label={label} message={message} error={error} required={required} id={id} className={className}>
-      {({ controlId, describedBy, invalid }) => (
+      {(ids) => (
         <select
           {...rest}
-          id={controlId}
+          {...controlAttributes(ids, required)}
           className="ui-control ui-select"
           value={value}
-          required={required}
-          aria-invalid={invalid || undefined}
-          aria-describedby={describedBy}
           onChange={(event) => onValueChange(event.target.value)}
         >
           {placeholder !== undefined ? <option value="">{placeholder}</option> : null}

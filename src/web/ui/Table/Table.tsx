@@ -1,23 +1,13 @@
-import type { Key, ReactNode } from 'react';
 import { EmptyState } from '../EmptyState/EmptyState';
 import { Spinner } from '../Spinner/Spinner';
-import type { SortState, TableColumn } from './columns';
+import type { TableBaseProps } from './columns';
+import { rowClickProps, TableCells } from './TableCells';
 import { TableHead } from './TableHead';
 import './Table.css';
 
-export type TableProps<Row> = {
-  columns: readonly TableColumn<Row>[];
-  rows: readonly Row[];
-  rowKey: (row: Row, index: number) => Key;
-  /** Names the table for screen readers (visually hidden caption). */
-  caption: string;
-  sort?: SortState;
-  onSortChange?: (sort: SortState) => void;
-  /** Shown in place of the rows when there are none. */
-  empty?: ReactNode;
+export type TableProps<Row> = TableBaseProps<Row> & {
   /** Rows are being fetched: a spinner row when there are none yet, dimmed rows otherwise. */
   loading?: boolean;
-  onRowClick?: (row: Row) => void;
   className?: string;
 };
 
@@ -36,12 +26,8 @@ export function Table<Row>({ columns, rows, rowKey, caption, sort = null, onSort
             </tr>
           ) : (
             rows.map((row, index) => (
-              <tr key={rowKey(row, index)} className={onRowClick ? 'ui-table__row--clickable' : undefined} onClick={onRowClick ? () => onRowClick(row) : undefined}>
-                {columns.map((column) => (
-                  <td key={column.id} className={`ui-table__td ui-table__cell--${column.align ?? 'start'}`}>
-                    {column.cell(row, index)}
-                  </td>
-                ))}
+              <tr key={rowKey(row, index)} {...rowClickProps(row, onRowClick)}>
+                <TableCells columns={columns} row={row} index={index} />
               </tr>
             ))
           )}

@@ -1,25 +1,18 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useRef, type Key, type ReactNode } from 'react';
+import { useRef } from 'react';
 import { EmptyState } from '../EmptyState/EmptyState';
-import type { SortState, TableColumn } from './columns';
+import type { TableBaseProps } from './columns';
+import { rowClickProps, TableCells } from './TableCells';
 import { TableHead } from './TableHead';
 import './Table.css';
 
-export type VirtualTableProps<Row> = {
-  columns: readonly TableColumn<Row>[];
-  rows: readonly Row[];
-  rowKey: (row: Row, index: number) => Key;
-  caption: string;
-  sort?: SortState;
-  onSortChange?: (sort: SortState) => void;
-  empty?: ReactNode;
+export type VirtualTableProps<Row> = TableBaseProps<Row> & {
   /** Height of the scrolling area in pixels. */
   height?: number;
   /** Fixed height of one row in pixels (virtual rows are positioned by it). */
   rowHeight?: number;
   /** Rows rendered beyond the visible ones on each side, so fast scrolling shows no blank rows. */
   overscan?: number;
-  onRowClick?: (row: Row) => void;
 };
 
 /**
@@ -54,18 +47,8 @@ export function VirtualTable<Row>({ columns, rows, rowKey, caption, sort = null,
           {items.map((item) => {
             const row = rows[item.index];
             return (
-              <tr
-                key={rowKey(row, item.index)}
-                aria-rowindex={item.index + 2}
-                style={{ height: rowHeight }}
-                className={onRowClick ? 'ui-table__row--clickable' : undefined}
-                onClick={onRowClick ? () => onRowClick(row) : undefined}
-              >
-                {columns.map((column) => (
-                  <td key={column.id} className={`ui-table__td ui-table__cell--${column.align ?? 'start'}`}>
-                    {column.cell(row, item.index)}
-                  </td>
-                ))}
+              <tr key={rowKey(row, item.index)} aria-rowindex={item.index + 2} style={{ height: rowHeight }} {...rowClickProps(row, onRowClick)}>
+                <TableCells columns={columns} row={row} index={item.index} />
               </tr>
             );
           })}

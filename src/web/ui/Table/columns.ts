@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { Key, ReactNode } from 'react';
 
 export type SortDirection = 'asc' | 'desc';
 /** The sorted column and its direction; null when the rows keep the server's (or given) order. */
@@ -19,6 +19,20 @@ export type TableColumn<Row> = {
   align?: CellAlign;
   /** CSS width of the column (`120px`, `20%`). */
   width?: string;
+};
+
+/** What every table (paged Table, VirtualTable) is given: the columns, the rows and how sorting is reported. */
+export type TableBaseProps<Row> = {
+  columns: readonly TableColumn<Row>[];
+  rows: readonly Row[];
+  rowKey: (row: Row, index: number) => Key;
+  /** Names the table for screen readers (visually hidden caption). */
+  caption: string;
+  sort?: SortState;
+  onSortChange?: (sort: SortState) => void;
+  /** Shown in place of the rows when there are none. */
+  empty?: ReactNode;
+  onRowClick?: (row: Row) => void;
 };
 
 /** A header click cycles ascending → descending → unsorted; another column starts at ascending. */

@@ -1,13 +1,8 @@
-import { useEffect, useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react';
-import { Field } from '../Field/Field';
+import { useEffect, useRef, useState, type InputHTMLAttributes } from 'react';
+import { controlAttributes, Field, type TextControlProps } from '../Field/Field';
 
-export type TextInputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'defaultValue' | 'onChange' | 'type'> & {
-  label?: ReactNode;
-  message?: ReactNode;
-  error?: ReactNode | readonly string[];
-  value: string;
-  /** Called with the new text, after `debounce` ms of no typing (spec §5: input debounce, 0 ms by default). */
-  onValueChange: (value: string) => void;
+export type TextInputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'defaultValue' | 'onChange' | 'type'> & TextControlProps & {
+  /** onValueChange is called with the new text after this many ms of no typing (spec §5: input debounce, 0 ms by default). */
   debounce?: number;
   type?: 'text' | 'password' | 'email' | 'search' | 'number' | 'url' | 'tel';
 };
@@ -48,16 +43,13 @@ export function TextInput({ label, message, error, value, onValueChange, debounc
 
   return (
     <Field label={label} message={message} error={error} required={required} id={id} className={className}>
-      {({ controlId, describedBy, invalid }) => (
+      {(ids) => (
         <input
           {...rest}
-          id={controlId}
+          {...controlAttributes(ids, required)}
           type={type}
           className="ui-control ui-text-input"
           value={debounce > 0 ? text : value}
-          required={required}
-          aria-invalid={invalid || undefined}
-          aria-describedby={describedBy}
           onChange={(event) => change(event.target.value)}
         />
       )}

@@ -1,13 +1,8 @@
-import type { ReactNode, TextareaHTMLAttributes } from 'react';
-import { Field } from '../Field/Field';
+import type { TextareaHTMLAttributes } from 'react';
+import { controlAttributes, Field, type TextControlProps } from '../Field/Field';
 import './Textarea.css';
 
-export type TextareaProps = Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'value' | 'onChange'> & {
-  label?: ReactNode;
-  message?: ReactNode;
-  error?: ReactNode | readonly string[];
-  value: string;
-  onValueChange: (value: string) => void;
+export type TextareaProps = Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'value' | 'onChange'> & TextControlProps & {
   /** Monospaced text, for certificates, queries and code. */
   monospace?: boolean;
 };
@@ -16,16 +11,13 @@ export type TextareaProps = Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'v
 export function Textarea({ label, message, error, value, onValueChange, required, id, className, monospace = false, rows = 4, ...rest }: TextareaProps) {
   return (
     <Field label={label} message={message} error={error} required={required} id={id} className={className}>
-      {({ controlId, describedBy, invalid }) => (
+      {(ids) => (
         <textarea
           {...rest}
-          id={controlId}
+          {...controlAttributes(ids, required)}
           rows={rows}
           className={`ui-control ui-textarea${monospace ? ' ui-textarea--mono' : ''}`}
           value={value}
-          required={required}
-          aria-invalid={invalid || undefined}
-          aria-describedby={describedBy}
           onChange={(event) => onValueChange(event.target.value)}
         />
       )}

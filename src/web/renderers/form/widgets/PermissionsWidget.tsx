@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { apiFetch } from '../../../app/http';
 import { Checkbox, Field, TextInput } from '../../../ui';
+import { reportWidgetValue } from './reportWidgetValue';
 
 export type PermissionRow = { id: number; name: string; codename: string; app: string };
 
@@ -27,11 +28,7 @@ export function PermissionsWidget({ id, value, label, required, disabled, readon
   const needle = filter.trim().toLowerCase();
   const apps = groupByApp((catalogue.data?.results ?? []).filter((row) => !needle || `${row.app} ${row.name} ${row.codename}`.toLowerCase().includes(needle)));
   const inert = disabled || readonly;
-  const report = (next: Set<number>) => {
-    const list = [...next].sort((left, right) => left - right);
-    onChange(list);
-    onBlur(id, list);
-  };
+  const report = (next: Set<number>) => reportWidgetValue({ id, onChange, onBlur }, [...next].sort((left, right) => left - right));
   const setMany = (ids: number[], checked: boolean) => {
     const next = new Set(selected);
     for (const permission of ids) if (checked) next.add(permission); else next.delete(permission);

@@ -1,5 +1,6 @@
 import type { RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
 import { Checkbox, Field, Select, Textarea } from '../../../ui';
+import { reportWidgetValue } from './reportWidgetValue';
 
 const errorOf = (rawErrors: string[] | undefined) => (rawErrors?.length ? rawErrors : undefined);
 
@@ -22,7 +23,6 @@ function TextareaWidget({ id, value, label, required, disabled, readonly, schema
   );
 }
 
-// A checkbox and a select report a choice at once: they validate on change (spec §5), through the blur handler.
 function CheckboxWidget({ id, value, label, disabled, readonly, schema, rawErrors, onChange, onBlur }: WidgetProps) {
   return (
     <Checkbox
@@ -32,10 +32,7 @@ function CheckboxWidget({ id, value, label, disabled, readonly, schema, rawError
       error={rawErrors?.[0]}
       checked={value === true}
       disabled={disabled || readonly}
-      onCheckedChange={(checked) => {
-        onChange(checked);
-        onBlur(id, checked);
-      }}
+      onCheckedChange={(checked) => reportWidgetValue({ id, onChange, onBlur }, checked)}
     />
   );
 }
@@ -54,10 +51,7 @@ function SelectWidget({ id, value, label, required, disabled, readonly, schema, 
       placeholder={placeholder || (required ? undefined : '—')}
       required={required}
       disabled={disabled || readonly}
-      onValueChange={(text) => {
-        onChange(valueOf(text));
-        onBlur(id, valueOf(text));
-      }}
+      onValueChange={(text) => reportWidgetValue({ id, onChange, onBlur }, valueOf(text))}
     />
   );
 }
@@ -65,9 +59,7 @@ function SelectWidget({ id, value, label, required, disabled, readonly, schema, 
 function CheckboxesWidget({ id, value, label, required, disabled, readonly, schema, rawErrors, options, onChange, onBlur }: WidgetProps) {
   const selected: unknown[] = Array.isArray(value) ? value : [];
   const toggle = (choice: unknown, checked: boolean) => {
-    const next = checked ? [...selected, choice] : selected.filter((item) => item !== choice);
-    onChange(next);
-    onBlur(id, next);
+    reportWidgetValue({ id, onChange, onBlur }, checked ? [...selected, choice] : selected.filter((item) => item !== choice));
   };
   return (
     <Field label={label} message={schema.description} error={errorOf(rawErrors)} required={required} id={id}>
