@@ -1,5 +1,5 @@
 import { createHashHistory, createRootRoute, createRoute, createRouter, Outlet, useRouterState, type AnyRoute, type RouterHistory } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { NotFound } from '../pages/system/NotFound';
 import { ErrorPage } from '../pages/system/ErrorPage';
 import { isChunkLoadError, reloadAfterChunkError } from './chunkReload';
@@ -16,37 +16,67 @@ import { LoadingBar } from './shell/LoadingBar';
 import { getSession, useSession } from './session/session';
 import { loadStartup } from './session/startup';
 
+const entryOf = (staticData: unknown): RouteEntry | undefined => (staticData as { entry?: RouteEntry } | undefined)?.entry;
+type Decided = LayoutName | 'unmatched' | 'pending';
+
+/**
+ * The layout of the screen on display. Until the first page's guards have passed there is none (nothing is shown yet);
+ * while a navigation is pending the previous one stays, so the shell is not swapped out and back during a redirect.
+ */
+function useLayoutName(): LayoutName | undefined {
+  const { token } = useSession();
+  const decided = useRouterState({
+    select: (state): Decided => {
+      const leaf = state.matches.at(-1);
+      if (!leaf || (leaf.status !== 'success' && leaf.status !== 'error' && leaf.status !== 'notFound')) return 'pending';
+      return entryOf(leaf.staticData)?.layout ?? 'unmatched';
+    },
+  });
+  const last = useRef<LayoutName | undefined>(undefined);
+  // An unmatched path has no route entry: the console when signed in, the login layout otherwise.
+  if (decided !== 'pending') last.current = decided === 'unmatched' ? (token ? 'default' : 'login') : decided;
+  return last.current;
+}
+
+/**
+ * The layout wraps the router's outlet here, once, instead of inside each page's component: a page's component is its
+ * own element type, so a layout inside it rebuilt the whole shell (navigation, top bar, anything focused or typed in
+ * it) on every navigation. Here the shell stays mounted while the pages change; only a switch between the login layout
+ * and the console (default and settings are one shell) builds a new one.
+ */
 function Root() {
+  const layout = useLayoutName();
   return (
     <>
       <LoadingBar />
       <NotificationArea />
       <OverlayListHost />
-      <Outlet />
+      {layout ? (
+        <Layout name={layout}>
+          <Outlet />
+        </Layout>
+      ) : (
+        <Outlet />
+      )}
     </>
   );
 }
 
-/** The non-fatal 404 of an unmatched path: inside the console when signed in, on its own otherwise. */
+/** The non-fatal 404 of an unmatched path: in the console when signed in, in the login layout otherwise (see Root). */
 function UnmatchedPath() {
   const { token } = useSession();
   useEffect(() => {
     // Unmatched paths run no guards; a signed-in visitor still gets the console around the screen.
     if (token && !getSession().started) void loadStartup();
   }, [token]);
-  return token ? (
-    <Layout name="default">
-      <NotFound />
-    </Layout>
-  ) : (
-    <Layout name="login">
-      <NotFound />
-    </Layout>
-  );
+  return <NotFound />;
 }
 
-/** Fatal errors: status 404 shows the Not Found screen; a chunk that failed to load reloads the page once. */
-function RouteFailure({ error, layout }: { error: unknown; layout: LayoutName }) {
+/**
+ * Fatal errors: status 404 shows the Not Found screen; a chunk that failed to load reloads the page once.
+ * Rendered in the failing route's place, so inside the layout that is already on screen.
+ */
+function RouteFailure({ error }: { error: unknown }) {
   const path = useRouterState({ select: (state) => state.location.pathname });
   const chunkFailure = isChunkLoadError(error);
   // null: not decided yet; true: the page is reloading; false: reloaded recently already, so show the error.
@@ -55,8 +85,7 @@ function RouteFailure({ error, layout }: { error: unknown; layout: LayoutName })
     if (chunkFailure) setReloading(reloadAfterChunkError(path));
   }, [chunkFailure, path]);
   if (reloading !== false) return null;
-  const screen = isNotFoundError(error) ? <NotFound /> : <ErrorPage error={error} />;
-  return <Layout name={layout}>{screen}</Layout>;
+  return isNotFoundError(error) ? <NotFound /> : <ErrorPage error={error} />;
 }
 
 function routeFor(parent: AnyRoute, entry: RouteEntry): AnyRoute {
@@ -77,9 +106,9 @@ function routeFor(parent: AnyRoute, entry: RouteEntry): AnyRoute {
     component: function RouteView() {
       // A route whose page is not built yet (no module, or no such export) deliberately shows the Not Found screen.
       const Page = source ? loadedPage(source) : null;
-      return <Layout name={entry.layout}>{Page ? <Page route={entry} schema={entry.schema} /> : <NotFound />}</Layout>;
+      return Page ? <Page route={entry} schema={entry.schema} /> : <NotFound />;
     },
-    errorComponent: ({ error }: { error: unknown }) => <RouteFailure error={error} layout={entry.layout} />,
+    errorComponent: ({ error }: { error: unknown }) => <RouteFailure error={error} />,
   } as never) as unknown as AnyRoute;
 }
 
@@ -102,7 +131,7 @@ export function createConsoleRouter(options: { history?: RouterHistory; entries?
   function leafEntry(): RouteEntry | undefined {
     const leaf = router.state.matches.at(-1);
     const route = leaf ? (router.routesById as Record<string, AnyRoute | undefined>)[leaf.routeId] : undefined;
-    return (route?.options.staticData as { entry?: RouteEntry } | undefined)?.entry;
+    return entryOf(route?.options.staticData);
   }
   registerNavigator((to, search) => void router.navigate((search ? { to, search } : { to }) as never));
   return router;

@@ -21,9 +21,10 @@ async function renderAt(path: string, entries?: RouteEntry[]) {
   return router;
 }
 
-const signedInAsAdmin = () => {
+const adminPermissions = ['users.view_user', 'users.change_user', 'dashboards.view_dashboard', 'reports.view_report'];
+const signedInAsAdmin = (permissions = adminPermissions) => {
   freshSession(tokenWith({}));
-  serveApi({ 'GET /api/me': { body: { ...adminUser, permissions: ['users.view_user', 'users.change_user', 'dashboards.view_dashboard', 'reports.view_report'] } }, 'GET /api/company': { body: { id: 1, name: 'Acme', domain: 'acme.test' } } });
+  serveApi({ 'GET /api/me': { body: { ...adminUser, permissions } }, 'GET /api/company': { body: { id: 1, name: 'Acme', domain: 'acme.test' } } });
 };
 
 describe('the console router', () => {
@@ -46,6 +47,9 @@ describe('the console router', () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     await renderAt('/settings/user/abc/edit');
     expect(await screen.findByRole('heading', { name: 'Page Not Found' })).toBeTruthy();
+    // The failing route's screen takes the page's place inside the console, settings menu included.
+    expect(screen.getByRole('navigation', { name: 'Main' })).toBeTruthy();
+    expect(screen.getByRole('navigation', { name: 'Settings' })).toBeTruthy();
   });
 
   it('shows the Not Found screen, deliberately, on a route whose page module is not built yet', async () => {
@@ -59,7 +63,8 @@ describe('the console router', () => {
   });
 
   it('renders a built page inside its layout once the guards pass', async () => {
-    signedInAsAdmin();
+    // Without dashboards.view_dashboard, `/` keeps the welcome page (with it, home hands over to /dashboard).
+    signedInAsAdmin(adminPermissions.filter((permission) => permission !== 'dashboards.view_dashboard'));
     await renderAt('/');
     expect(await screen.findByRole('heading', { name: /Welcome, Cartograph/ })).toBeTruthy();
     expect(screen.getByRole('navigation', { name: 'Main' })).toBeTruthy();
