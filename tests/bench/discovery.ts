@@ -22,7 +22,7 @@ import { createScratchPostgres } from '../server/harness.js';
 
 type Engine = 'pglite' | 'postgresql';
 const password = 'bench admin passphrase';
-const listIterations = 100;
+const listIterations = Number(process.env.BENCH_LIST_ITERATIONS) || 100;
 
 function percentiles(samples: number[]) {
   const sorted = [...samples].sort((left, right) => left - right);
@@ -197,8 +197,8 @@ export function correctnessReport(sizes = [2_000, 10_000, 100_000]) {
 }
 
 /** Every discovery figure; PostgreSQL rows when DATABASE_URL is set. */
-export async function discoveryBench(sizes = [10_000, 100_000]) {
-  const engines: Engine[] = process.env.DATABASE_URL ? ['pglite', 'postgresql'] : ['pglite'];
+export async function discoveryBench(sizes = [10_000, 100_000], only?: Engine) {
+  const engines: Engine[] = only ? [only] : process.env.DATABASE_URL ? ['pglite', 'postgresql'] : ['pglite'];
   const runs = [];
   for (const engine of engines) {
     for (const devices of sizes) {
@@ -216,8 +216,9 @@ export async function discoveryBench(sizes = [10_000, 100_000]) {
   return { source: 'in-process engine streaming the generated fleet (five sources)', runs, goals, correctness: correctnessReport() };
 }
 
-// `tsx tests/bench/discovery.ts [devices...]` runs these figures alone.
+// `tsx tests/bench/discovery.ts [devices...] [pglite|postgresql]` runs these figures alone.
 if (import.meta.url === `file://${process.argv[1]}`) {
   const sizes = process.argv.slice(2).map(Number).filter((size) => size > 0);
-  process.stdout.write(`${JSON.stringify(await discoveryBench(sizes.length ? sizes : undefined), null, 2)}\n`);
+  const only = process.argv.slice(2).find((argument): argument is Engine => argument === 'pglite' || argument === 'postgresql');
+  process.stdout.write(`${JSON.stringify(await discoveryBench(sizes.length ? sizes : undefined, only), null, 2)}\n`);
 }

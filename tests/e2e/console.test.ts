@@ -52,8 +52,10 @@ describe('the console in a real browser against the real server', () => {
     await signInThroughForm(page, 'admin', defaultAdminPassword);
     await page.waitForURL(/#\/settings\/user/);
     expect(consolePath(page)).toBe('/settings/user?page=2');
+    // Home hands a user who may view dashboards over to the default dashboard, replacing `/` in the history.
     await page.goto(`${server.baseUrl}/#/`);
-    await page.getByRole('heading', { name: /Welcome, Cartograph/ }).waitFor();
+    await page.waitForURL((url) => url.hash === '#/dashboard');
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
     await page.close();
   });
 
@@ -61,9 +63,9 @@ describe('the console in a real browser against the real server', () => {
     const page = await freshPage();
     await page.goto(`${server.baseUrl}/#/login`);
     await signInThroughForm(page, 'admin', defaultAdminPassword);
-    await page.waitForURL((url) => url.hash === '#/');
+    await page.waitForURL((url) => url.hash === '#/dashboard');
     await page.goto(`${server.baseUrl}/#/login`);
-    await page.waitForURL((url) => url.hash === '#/');
+    await page.waitForURL((url) => url.hash === '#/dashboard');
     // The account menu is a popover: an outside click closes it, Escape closes it.
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
@@ -83,7 +85,7 @@ describe('the console in a real browser against the real server', () => {
     const page = await freshPage();
     await page.goto(`${server.baseUrl}/#/login`);
     await signInThroughForm(page, 'admin', defaultAdminPassword);
-    await page.waitForURL((url) => url.hash === '#/');
+    await page.waitForURL((url) => url.hash === '#/dashboard');
     await page.goto(`${server.baseUrl}/#/no-such-page`);
     await page.getByRole('heading', { name: 'Page Not Found' }).waitFor();
     expect(await page.title()).toBe('404 - Cartograph');
@@ -142,8 +144,8 @@ describe('the console in a real browser against the real server', () => {
     await page.getByRole('heading', { name: 'Enter your one-time code' }).waitFor();
     await page.getByLabel('One-time code', { exact: true }).fill(await generate({ secret: setup.body.secret }));
     await page.getByRole('button', { name: 'Verify' }).click();
-    await page.waitForURL((url) => url.hash === '#/');
-    await page.getByRole('heading', { name: /Welcome, analyst1/ }).waitFor();
+    await page.waitForURL((url) => url.hash === '#/dashboard');
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
     await page.close();
   });
 

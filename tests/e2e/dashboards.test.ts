@@ -61,9 +61,9 @@ async function pointInside(mark: Locator): Promise<{ x: number; y: number }> {
 async function addWidget(name: string, kind: string, fields: Record<string, string> = {}): Promise<void> {
   await page.getByRole('link', { name: 'Add widget' }).click();
   await page.waitForURL(/#\/dashboard\/add-widget\/\d+$/);
-  await page.getByLabel('Name', { exact: true }).fill(name);
-  await page.getByLabel('Kind', { exact: true }).selectOption({ label: kind });
-  for (const [label, value] of Object.entries(fields)) await page.getByLabel(label, { exact: true }).fill(value);
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
+  await page.getByRole('combobox', { name: 'Kind', exact: true }).selectOption({ label: kind });
+  for (const [label, value] of Object.entries(fields)) await page.getByRole('textbox', { name: label, exact: true }).fill(value);
   await page.getByRole('button', { name: 'Save' }).click();
   await page.waitForURL(/#\/dashboard$/);
   await tile(name).waitFor();
@@ -105,7 +105,7 @@ describe('dashboards in a real browser on the demo data', () => {
     // Every tile the server could chart (bar, pie or line with rows) is an SVG drawn by Vega.
     const charted = tiles.filter((entry) => entry.data && ['bar', 'pie', 'line'].includes(entry.data.display) && entry.data.rows.length);
     expect(charted.length).toBeGreaterThan(0);
-    for (const entry of charted) await tile(entry.name).locator('.dashboard-vega svg .marks').waitFor();
+    for (const entry of charted) await tile(entry.name).locator('.dashboard-vega svg g.role-mark').first().waitFor({ state: 'attached' });
     // Back does not return to `/`: home replaced itself with the dashboard.
     await page.goto(`${server.baseUrl}/#/discoveries`);
     await page.goto(`${server.baseUrl}/#/`);
@@ -119,7 +119,7 @@ describe('dashboards in a real browser on the demo data', () => {
     await page.getByRole('link', { name: 'Manage dashboards' }).click();
     await page.getByRole('link', { name: 'Add dashboard' }).click();
     await page.waitForURL(/#\/dashboard\/add-dashboard$/);
-    await page.getByLabel('Name', { exact: true }).fill(dashboardName);
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill(dashboardName);
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL(/#\/dashboard$/);
     await page.getByRole('heading', { name: dashboardName, level: 1 }).waitFor();
@@ -132,9 +132,9 @@ describe('dashboards in a real browser on the demo data', () => {
 
     await page.getByRole('link', { name: 'Add chart' }).click();
     await page.waitForURL(/#\/dashboard\/add-chart\/\d+$/);
-    await page.getByLabel('Name', { exact: true }).fill('Servers');
-    await page.getByLabel('Kind', { exact: true }).selectOption({ label: 'Number (records the query matches)' });
-    await page.getByLabel('Query', { exact: true }).fill('Hostname = srv*');
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Servers');
+    await page.getByRole('combobox', { name: 'Kind', exact: true }).selectOption({ label: 'Number (records the query matches)' });
+    await page.getByRole('textbox', { name: 'Query', exact: true }).fill('Hostname = srv*');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL(/#\/dashboard$/);
     await waitForDashboard(dashboardName, 5);

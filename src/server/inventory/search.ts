@@ -70,13 +70,21 @@ export async function searchInventory(db: Database, companyId: number, entity: s
       );
       return { results: rows.map((row) => project(row.asset_id, row.fields, search.fields)), scroll_id: rows.at(-1)?.asset_id ?? after, index_id: discoveryId };
     }
-    const [{ count }] = await connection.query<{ count: number }>(`select count(*)::int as count from snapshot_assets where ${where}`, base);
+    // One pass finds the page and the count: only ids and sort keys go through the sort (the documents would spill
+    // it to disk at 100k assets), then the page's 50 documents are read by primary key.
     const limitIndex = base.length + orderParams.length + 1;
-    const rows = await connection.query<{ asset_id: string; fields: Record<string, unknown[]> }>(
-      `select asset_id, fields from snapshot_assets where ${where} order by ${orderSql} limit $${limitIndex} offset $${limitIndex + 1}`,
+    const page = await connection.query<{ asset_id: string; total: number }>(
+      `select asset_id, count(*) over ()::int as total from snapshot_assets where ${where} order by ${orderSql} limit $${limitIndex} offset $${limitIndex + 1}`,
       [...base, ...orderParams, size, ((search.page ?? 1) - 1) * size],
     );
-    return { count, results: rows.map((row) => project(row.asset_id, row.fields, search.fields)), index_id: discoveryId };
+    const count = page[0]?.total ?? ((search.page ?? 1) === 1 ? 0 : (await connection.query<{ count: number }>(`select count(*)::int as count from snapshot_assets where ${where}`, base))[0].count);
+    const documents = new Map(
+      (await connection.query<{ asset_id: string; fields: Record<string, unknown[]> }>(
+        'select asset_id, fields from snapshot_assets where discovery_id = $1 and entity = $2 and asset_id = any($3::text[])',
+        [discoveryId, entity, page.map((row) => row.asset_id)],
+      )).map((row) => [row.asset_id, row.fields]),
+    );
+    return { count, results: page.map((row) => project(row.asset_id, documents.get(row.asset_id) ?? {}, search.fields)), index_id: discoveryId };
   });
 }
 
