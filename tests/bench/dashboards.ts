@@ -12,26 +12,10 @@ import { openPostgresDatabase } from '../../src/server/db/postgresDatabase.js';
 import { startCartograph } from '../../src/server/server.js';
 import { seededRandom } from '../../src/server/demo/random.js';
 import { createScratchPostgres } from '../server/harness.js';
+import { percentiles, time } from './measure.js';
 
 const password = 'bench admin passphrase';
 const day = 86_400_000;
-
-function percentiles(samples: number[]) {
-  const sorted = [...samples].sort((left, right) => left - right);
-  const at = (fraction: number) => Number(sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))].toFixed(2));
-  return { p50_ms: at(0.5), p95_ms: at(0.95) };
-}
-
-/** Durations of `runs` calls of `work`; a work that answers a number measured its own duration (setup excluded). */
-async function time(runs: number, work: () => Promise<unknown>): Promise<number[]> {
-  const samples: number[] = [];
-  for (let run = 0; run < runs; run += 1) {
-    const started = performance.now();
-    const measured = await work();
-    samples.push(typeof measured === 'number' ? measured : performance.now() - started);
-  }
-  return samples;
-}
 
 const operatingSystems = ['Windows', 'Windows', 'Windows', 'Linux', 'macOS', 'iOS', 'Android'];
 const categories = ['Workstation', 'Laptop', 'Server', 'Virtual Machine', 'Mobile'];

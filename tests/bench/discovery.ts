@@ -19,16 +19,11 @@ import { queryCondition, orderingSql } from '../../src/server/inventory/search.j
 import { startCartograph, type RunningCartograph } from '../../src/server/server.js';
 import { addFleetConnections, runtimeFor } from '../server/discoveryFleet.js';
 import { createScratchPostgres } from '../server/harness.js';
+import { percentiles } from './measure.js';
 
 type Engine = 'pglite' | 'postgresql';
 const password = 'bench admin passphrase';
 const listIterations = Number(process.env.BENCH_LIST_ITERATIONS) || 100;
-
-function percentiles(samples: number[]) {
-  const sorted = [...samples].sort((left, right) => left - right);
-  const at = (fraction: number) => Number(sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))].toFixed(2));
-  return { p50_ms: at(0.5), p95_ms: at(0.95) };
-}
 
 /** Samples the process's resident memory while work runs; answers the peak. */
 async function withPeakRss<T>(work: () => Promise<T>): Promise<{ result: T; peakRssMb: number }> {

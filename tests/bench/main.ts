@@ -2,7 +2,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { hashPassword, verifyPassword } from '../../src/server/auth/passwords.js';
 import { readConfig } from '../../src/server/config.js';
 import type { Database } from '../../src/server/db/database.js';
@@ -13,26 +12,11 @@ import { createScratchPostgres } from '../server/harness.js';
 import { benchHttpEngine } from './httpEngine.js';
 import { benchDashboards } from './dashboards.js';
 import { discoveryBench } from './discovery.js';
+import { percentiles, time } from './measure.js';
 
 const documents = 10_000;
 const iterations = 200;
 const password = 'bench admin passphrase';
-
-function percentiles(samples: number[]) {
-  const sorted = [...samples].sort((left, right) => left - right);
-  const at = (fraction: number) => Number(sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))].toFixed(2));
-  return { p50_ms: at(0.5), p95_ms: at(0.95) };
-}
-
-async function time(runs: number, work: () => Promise<unknown>): Promise<number[]> {
-  const samples: number[] = [];
-  for (let run = 0; run < runs; run += 1) {
-    const started = performance.now();
-    await work();
-    samples.push(performance.now() - started);
-  }
-  return samples;
-}
 
 async function seedSavedQueries(db: Database): Promise<void> {
   for (let offset = 0; offset < documents; offset += 1000) {

@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, consolePath, defaultAdminPassword, launchBrowser, signInThroughApi, signInThroughForm, startServer, watchConsole, type Browser, type RunningServer } from './harness';
+import { api, consolePath, defaultAdminPassword, launchBrowser, signInThroughApi, signInThroughForm, startServer, watchConsole, type Browser, type RunningServer, waitForLastDiscovery } from './harness';
 
 // Dashboards on the demo data set (CARTOGRAPH_DEMO=1): the default dashboard on `/`, then a dashboard built through
 // the console with widgets and a chart, drawn by Vega-Lite as SVG, rearranged, reloaded, and followed from a bar
@@ -74,14 +74,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   adminToken = await signInThroughApi(server.baseUrl, 'admin', defaultAdminPassword);
   // The widgets read the latest snapshot: the tests start once the demo's first discovery has published one.
-  const deadline = Date.now() + discoveryWait;
-  for (;;) {
-    const last = await api<{ state?: string }>(server.baseUrl, '/discoveries/last', { token: adminToken });
-    if (last.status === 200 && last.body.state === 'done') break;
-    if (last.status === 200 && last.body.state === 'error') throw new Error(`the demo discovery failed: ${JSON.stringify(last.body).slice(0, 1000)}`);
-    if (Date.now() > deadline) throw new Error(`the demo discovery did not finish: ${JSON.stringify(last.body).slice(0, 500)}`);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
+  await waitForLastDiscovery(server.baseUrl, adminToken, discoveryWait);
   page = await browser.context.newPage();
   page.setDefaultTimeout(60_000);
   watched = watchConsole(page);

@@ -141,3 +141,15 @@ export async function signInThroughForm(page: Page, username: string, password: 
 
 /** The console path after `#` (path and query). */
 export const consolePath = (page: Page): string => decodeURIComponent(new URL(page.url()).hash.replace(/^#/, ''));
+
+/** Waits until the latest discovery is done (the demo's first one runs at boot); fails with its state otherwise. */
+export async function waitForLastDiscovery(baseUrl: string, token: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const last = await api<{ state?: string }>(baseUrl, '/discoveries/last', { token });
+    if (last.status === 200 && last.body.state === 'done') return;
+    if (last.status === 200 && last.body.state === 'error') throw new Error(`the discovery failed: ${JSON.stringify(last.body).slice(0, 1000)}`);
+    if (Date.now() > deadline) throw new Error(`the discovery did not finish: ${JSON.stringify(last.body).slice(0, 500)}`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}

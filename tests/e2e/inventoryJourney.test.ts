@@ -3,7 +3,7 @@ import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, consolePath, defaultAdminPassword, launchBrowser, signInThroughApi, signInThroughForm, startServer, watchConsole, type Browser, type RunningServer } from './harness';
+import { api, consolePath, defaultAdminPassword, launchBrowser, signInThroughApi, signInThroughForm, startServer, watchConsole, type Browser, type RunningServer, waitForLastDiscovery } from './harness';
 
 // The newcomer's journey on the demo data set (CARTOGRAPH_DEMO=1: five sources' CSV exports through the real CSV
 // file adapter, and a first discovery started at boot): adapters, a connection check, a discovery followed live,
@@ -78,14 +78,7 @@ beforeAll(async () => {
   adminToken = await signInThroughApi(server.baseUrl, 'admin', defaultAdminPassword);
   // The demo's first discovery starts at boot; "Start discovery" stays disabled while one runs, so the journey
   // begins once it has finished (set-up, not under test here: its result is checked below like the second one's).
-  const deadline = Date.now() + discoveryWait;
-  for (;;) {
-    const last = await api<DiscoveryAnswer>(server.baseUrl, '/discoveries/last', { token: adminToken });
-    if (last.status === 200 && last.body.state === 'done') break;
-    if (last.status === 200 && last.body.state === 'error') throw new Error(`the demo discovery failed: ${JSON.stringify(last.body).slice(0, 1000)}`);
-    if (Date.now() > deadline) throw new Error(`the demo discovery did not finish: ${JSON.stringify(last.body).slice(0, 500)}`);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
+  await waitForLastDiscovery(server.baseUrl, adminToken, discoveryWait);
   console.info(`demo journey set-up: server ready in ${((ready - started) / 1000).toFixed(1)} s, demo discovery done ${((Date.now() - ready) / 1000).toFixed(1)} s later`);
   page = await browser.context.newPage();
   page.setDefaultTimeout(60_000);
