@@ -1,12 +1,8 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useParams } from '@tanstack/react-router';
-import { useEffect, useState, type FormEvent } from 'react';
-import { apiFetch, useFieldErrors } from '../../app/http';
-import { setBreadcrumb } from '../../app/shell/breadcrumb';
-import { Button, Card, PageHeader, Select, Spinner, Textarea, TextInput } from '../../ui';
-import { chartQuery, savedQueriesQuery, saveItem, type ChartFormData, type ChartKind, type ChartResponse, type WidgetDataResponse } from './dashboardsApi';
+import { useQuery } from '@tanstack/react-query';
+import { PageHeader, Select, Spinner, Textarea, TextInput } from '../../ui';
+import { savedQueriesQuery, type ChartFormData, type ChartKind } from './dashboardsApi';
+import { DashboardItemFormFooter, DashboardItemPreview, useDashboardItemForm } from './useDashboardItemForm';
 import { inventoryOptions } from './WidgetForm';
-import { WidgetView } from './WidgetView';
 import './dashboards.css';
 
 const chartKinds = [
@@ -15,41 +11,16 @@ const chartKinds = [
   { value: 'table', label: 'Table (records, or counts per value of a field)' },
 ];
 const emptyChart = (dashboard: number): ChartFormData => ({ name: '', description: '', dashboard, kind: 'score', inventory: 'device', query: '', group_by_query: null, group_by_data: '', fields: ['Hostname', 'OS.Type', 'Adapters', 'LastSeen'], limit: 10 });
-const readOnlyKeys = ['id', 'dashboard_name', 'group_by_query_name', 'created_at', 'updated_at'];
 
 /** `/dashboard/add-chart/{dashboardId}` and `/dashboard/edit-chart/{dashboardId}/{id}`: score, number or table over a query. */
 export function ChartForm() {
-  const params = useParams({ strict: false }) as { dashboardId: string; id?: string };
-  const dashboard = Number(params.dashboardId);
-  const id = params.id ? Number(params.id) : null;
-  const client = useQueryClient();
-  const existing = useQuery({ ...chartQuery(id ?? 0), enabled: id !== null });
+  const { form, change, errors, title, saving, submit, preview, showPreview } = useDashboardItemForm<ChartFormData>('charts', emptyChart);
   const savedQueries = useQuery(savedQueriesQuery());
-  const [form, setForm] = useState<ChartFormData | null>(id === null ? emptyChart(dashboard) : null);
-  const [preview, setPreview] = useState<WidgetDataResponse | null>(null);
-  const [saving, setSaving] = useState(false);
-  const errors = useFieldErrors(id === null ? '/dashboards/charts' : `/dashboards/charts/${id}`);
-  useEffect(() => {
-    if (existing.data && form === null) setForm(Object.fromEntries(Object.entries(existing.data).filter(([key]) => !readOnlyKeys.includes(key))) as ChartFormData);
-  }, [existing.data, form]);
-  useEffect(() => setBreadcrumb([{ label: 'Dashboard', to: '/dashboard' }, { label: id === null ? 'Add chart' : 'Edit chart' }]), [id]);
   if (!form) return <Spinner label="Loading the chart" />;
-  const change = (changes: Partial<ChartFormData>) => setForm({ ...form, ...changes });
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setSaving(true);
-    const saved = await saveItem<ChartResponse>('charts', id, form);
-    setSaving(false);
-    if (saved === false) return;
-    await client.invalidateQueries({ queryKey: ['dashboards'] });
-    window.location.hash = '/dashboard';
-  };
-  const showPreview = async () => setPreview(await apiFetch<WidgetDataResponse>('/dashboards/charts/preview', { method: 'POST', body: form }).catch(() => null));
 
   return (
     <section className="dashboard-page">
-      <PageHeader title={id === null ? 'Add chart' : 'Edit chart'} />
+      <PageHeader title={title} />
       <form className="dashboard-form" onSubmit={submit} noValidate>
         <TextInput label="Name" value={form.name} onValueChange={(name) => change({ name })} required maxLength={200} error={errors.name} />
         <Textarea label="Description" value={form.description} onValueChange={(description) => change({ description })} error={errors.description} />
@@ -66,13 +37,9 @@ export function ChartForm() {
             <TextInput label="Rows" type="number" min={1} max={100} value={String(form.limit)} onValueChange={(limit) => change({ limit: Number(limit) })} error={errors.limit} />
           </>
         )}
-        <div className="dashboard-form__buttons">
-          <Button type="submit" loading={saving}>Save</Button>
-          <Button variant="secondary" onClick={() => void showPreview()}>Preview</Button>
-          <a className="ui-button ui-button--ghost ui-button--medium" href="#/dashboard">Cancel</a>
-        </div>
+        <DashboardItemFormFooter saving={saving} onPreview={() => void showPreview()} />
       </form>
-      {preview && <Card title="Preview" className="dashboard-preview"><WidgetView title={form.name || 'Preview'} data={preview} /></Card>}
+      <DashboardItemPreview name={form.name} preview={preview} />
     </section>
   );
 }

@@ -24,8 +24,6 @@ export const dashboardDataQuery = (id: number) =>
   queryOptions({ queryKey: ['dashboards', 'data', id], queryFn: () => apiFetch<DashboardDataResponse>(`/dashboards/dashboards/${id}/data`) });
 export const widgetsQuery = (dashboard: number) =>
   queryOptions({ queryKey: ['dashboards', 'widgets', dashboard], queryFn: async () => (await apiFetch<PageResponse<WidgetResponse>>('/dashboards/widgets', { query: { dashboard, size: 500 } })).results });
-export const widgetQuery = (id: number) => queryOptions({ queryKey: ['dashboards', 'widget', id], queryFn: () => apiFetch<WidgetResponse>(`/dashboards/widgets/${id}`) });
-export const chartQuery = (id: number) => queryOptions({ queryKey: ['dashboards', 'chart', id], queryFn: () => apiFetch<ChartResponse>(`/dashboards/charts/${id}`) });
 export const savedQueriesQuery = () =>
   queryOptions({
     queryKey: ['queries', 'all'],
