@@ -1,26 +1,11 @@
 import type { Database, Queryable } from '../db/database.js';
 import { widgetStatementTimeoutMs } from './snapshotScope.js';
+import type { WidgetDataResponse, WidgetDisplay } from '../../core/dashboards/widgetData.js';
 
-/** How the console draws a result: bars, a pie, lines over time, big numbers, a table, or a list of facts. */
-export type Display = 'bar' | 'pie' | 'line' | 'number' | 'table' | 'info';
 
-/**
- * What a widget or chart answers. Row shapes by display:
- * bar/pie `{label, value, query?}`; line `{date, series, value, index_id}`; number `{label, value, previous?, query?}`;
- * table: one object per row with `columns` as keys; info `{label, value}`.
- * `query` is the inventory query that lists the records behind a row, for click-through.
- * `message` says why a result is empty and what fills it.
- */
-export type WidgetData = {
-  kind: string;
-  display: Display;
-  inventory: string;
-  index_id: number | null;
-  columns?: string[];
-  rows: Record<string, unknown>[];
-  total?: number;
-  message?: string;
-};
+// The shared answer shape (src/core/dashboards/widgetData.ts) under the names the computations use.
+export type Display = WidgetDisplay;
+export type WidgetData = WidgetDataResponse;
 
 /** The widget settings computations read (the stored document, with schema defaults). */
 export type WidgetSettings = {

@@ -1,4 +1,7 @@
 // Types and constants of dashboards, widgets and charts that need no browser API (shared with unit tests).
+import type { WidgetDataResponse } from '../../../core/dashboards/widgetData';
+
+export type { WidgetDataResponse };
 
 export type LayoutTile = { item: string; x: number; y: number; w: number; h: number };
 export type DashboardResponse = {
@@ -22,17 +25,6 @@ export type ChartFormData = {
 };
 export type ChartResponse = ChartFormData & { id: number; dashboard_name: string; group_by_query_name: string | null };
 
-/** What the server computes for a widget or chart (see src/server/dashboards/widgetData.ts). */
-export type WidgetDataResponse = {
-  kind: string;
-  display: 'bar' | 'pie' | 'line' | 'number' | 'table' | 'info';
-  inventory: string;
-  index_id: number | null;
-  columns?: string[];
-  rows: Record<string, unknown>[];
-  total?: number;
-  message?: string;
-};
 export type DashboardTileResponse = { item: string; id: number; type: 'chart' | 'widget'; name: string; data?: WidgetDataResponse; error?: unknown };
 export type DashboardDataResponse = { id: number; computed_at: string; tiles: DashboardTileResponse[] };
 
