@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { generateLabelledFleet } from '../../src/server/demo/fleet.js';
 import { correlate, type SourceRecord } from '../../src/server/discovery/correlation/correlate.js';
 import { deviceCorrelationRules } from '../../src/server/discovery/correlation/deviceRules.js';
-import { normalizeMac, normalizeSerial } from '../../src/server/discovery/correlation/identifiers.js';
+import { identifyingPart, normalizeMac, normalizeSerial } from '../../src/server/discovery/correlation/identifiers.js';
 import { deviceMergeRecommendations } from '../../src/server/discovery/correlation/recommendations.js';
 import { scoreClusters } from '../../src/server/discovery/correlation/scoring.js';
 import { userCorrelationRules } from '../../src/server/discovery/correlation/userRules.js';
@@ -104,5 +104,21 @@ describe('user correlation', () => {
 
   it('never merges two people with different employee ids', () => {
     expect(users([record('workday', { Email: 'shared@example.com', EmployeeId: '1001' }), record('okta', { Email: 'shared@example.com', EmployeeId: '1002' })])).toEqual([1, 1]);
+  });
+});
+
+describe('identifying fields', () => {
+  // A discovery holds only identifyingPart() of each record through correlation: it must decide exactly as the whole
+  // records would (a rule reading a field missing from identifyingFields fails this).
+  it('correlate devices, people and recommendations as the whole records do', () => {
+    const fleet = generateLabelledFleet(3000, 11);
+    const asSourced = (records: SourceRecord[]) => records.map((item) => ({ ...item, fields: Object.fromEntries(Object.entries(item.fields).map(([field, value]) => [field, [value].flat()])) }));
+    const slim = (records: SourceRecord[]) => asSourced(records).map((item) => ({ ...item, fields: identifyingPart(item.fields) }));
+    const [devicesWhole, devicesSlim] = [asSourced(fleet.records), slim(fleet.records)];
+    const clusters = correlate(devicesWhole, deviceCorrelationRules(devicesWhole));
+    expect(correlate(devicesSlim, deviceCorrelationRules(devicesSlim))).toEqual(clusters);
+    expect(deviceMergeRecommendations(clusters, devicesSlim)).toEqual(deviceMergeRecommendations(clusters, devicesWhole));
+    const [usersWhole, usersSlim] = [asSourced(fleet.users), slim(fleet.users)];
+    expect(correlate(usersSlim, userCorrelationRules())).toEqual(correlate(usersWhole, userCorrelationRules()));
   });
 });

@@ -6,7 +6,7 @@ import { nextRunsOf, scheduleProblem } from '../../src/server/jobs/scheduler.js'
 import { compileQuery } from '../../src/server/query/compileQuery.js';
 import { parseQuery } from '../../src/core/query/index.js';
 
-const asset = (id: string, fields: Record<string, unknown[]>): MergedAsset => ({ id, fields, preferred: {}, recordKeys: [id], adapters: ['crowdstrike'], reasons: [] });
+const asset = (id: string, fields: Record<string, unknown[]>): MergedAsset => ({ id, fields, specifics: {}, preferred: {}, recordKeys: [id], adapters: ['crowdstrike'], reasons: [] });
 
 describe('export cells', () => {
   it.each(['=1+1', '+1', '-2', '@SUM(A1)', '\tx', '\rx'])('neutralizes a cell starting with a formula character: %j', (text) => {
@@ -67,9 +67,9 @@ describe('schedules', () => {
 
 describe('query bounds', () => {
   it('refuses long regular expressions and huge trees before they reach the database', () => {
-    expect(() => compileQuery(parseQuery(`Hostname = /${'a'.repeat(201)}/`), { column: 'fields', firstParameter: 1 })).toThrow();
+    expect(() => compileQuery(parseQuery(`Hostname = /${'a'.repeat(201)}/`), { firstParameter: 1 })).toThrow();
     const huge = Array.from({ length: 120 }, (_, index) => `Hostname = h${index}`).join(' OR ');
-    expect(() => compileQuery(parseQuery(huge), { column: 'fields', firstParameter: 1 })).toThrow();
-    expect(compileQuery(parseQuery('Hostname = /^web-[0-9]+$/'), { column: 'fields', firstParameter: 1 }).params).toEqual(['Hostname', '^web-[0-9]+$']);
+    expect(() => compileQuery(parseQuery(huge), { firstParameter: 1 })).toThrow();
+    expect(compileQuery(parseQuery('Hostname = /^web-[0-9]+$/'), { firstParameter: 1 }).params).toEqual(['Hostname', '^web-[0-9]+$']);
   });
 });

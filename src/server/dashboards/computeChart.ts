@@ -1,3 +1,4 @@
+import { documentSql, fieldColumn } from '../query/fieldColumns.js';
 import { compileCondition, latestSnapshot, andQueries } from './snapshotScope.js';
 import { equalsQuery, missingQuery, segmentQuery } from './segmentQueries.js';
 import { emptyResult, noSnapshotMessage, withTimeout, type WidgetContext, type WidgetData } from './widgetData.js';
@@ -48,7 +49,7 @@ export async function computeChart(context: WidgetContext, chart: ChartSettings)
       const field = chart.group_by_data;
       const rows = await connection.query<{ label: string | null; value: number }>(
         `select value as label, count(*)::int as value from snapshot_assets
-           left join lateral jsonb_array_elements_text(coalesce(fields->$${next}, '[]'::jsonb)) as value on true
+           left join lateral jsonb_array_elements_text(coalesce(${fieldColumn(field)}->$${next}, '[]'::jsonb)) as value on true
           where ${where} group by value order by 2 desc, 1 nulls last limit $${next + 1}`,
         [...base, field, chart.limit],
       );
@@ -58,7 +59,7 @@ export async function computeChart(context: WidgetContext, chart: ChartSettings)
       };
     }
     const records = await connection.query<{ asset_id: string; fields: Record<string, unknown[]> }>(
-      `select asset_id, fields from snapshot_assets where ${where} order by asset_id limit $${next}`,
+      `select asset_id, ${documentSql(chart.fields)} as fields from snapshot_assets where ${where} order by asset_id limit $${next}`,
       [...base, chart.limit],
     );
     return {

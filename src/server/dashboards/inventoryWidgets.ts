@@ -1,3 +1,4 @@
+import { fieldColumn } from '../query/fieldColumns.js';
 import { compileCondition, latestSnapshot, snapshotDaysBefore } from './snapshotScope.js';
 import { compareQuery, equalsQuery, existsQuery, missingQuery, segmentQuery } from './segmentQueries.js';
 import { emptyResult, noSnapshotMessage, withTimeout, type WidgetContext, type WidgetData, type WidgetSettings } from './widgetData.js';
@@ -21,7 +22,7 @@ export async function groupBy(context: WidgetContext, settings: WidgetSettings):
   // One scan: the matching records' values of the field are kept once, then counted three ways.
   const [{ rows, total, missing }] = await withTimeout(context.db, (connection) =>
     connection.query<{ rows: { label: string; value: number }[] | null; total: number; missing: number }>(
-      `with matching as materialized (select coalesce(fields->$3, '[]'::jsonb) as field_values from snapshot_assets where ${where})
+      `with matching as materialized (select coalesce(${fieldColumn(settings.field)}->$3, '[]'::jsonb) as field_values from snapshot_assets where ${where})
        select (select count(*) from matching)::int as total,
               (select count(*) from matching where jsonb_array_length(field_values) = 0)::int as missing,
               (select json_agg(json_build_object('label', label, 'value', value) order by value desc, label) from (

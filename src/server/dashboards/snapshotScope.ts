@@ -53,7 +53,7 @@ export async function compileCondition(db: Queryable, companyId: number, text: s
   if (!text.trim()) return { sql: 'true', params: [] };
   try {
     const loadText = async (id: number) => (await savedQueryText(db, companyId, id))?.text ?? null;
-    return compileQuery(await expandSavedQueries(parseQuery(text), loadText), { column: 'fields', firstParameter });
+    return compileQuery(await expandSavedQueries(parseQuery(text), loadText), { firstParameter });
   } catch (error) {
     if (error instanceof QuerySyntaxError) throw new HttpError(400, { [field]: [error.message] });
     if (error instanceof HttpError && field !== 'query' && 'query' in error.body) throw new HttpError(400, { [field]: (error.body as Record<string, string[]>).query });

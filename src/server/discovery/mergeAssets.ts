@@ -1,15 +1,19 @@
 import { createHash } from 'node:crypto';
+import { isSpecificField } from '../query/fieldColumns.js';
 import type { Cluster, SourceRecord } from './correlation/correlate.js';
 import type { FieldValues } from './normalize.js';
 
 /** A normalized source record of a snapshot. */
 export type StoredRecord = SourceRecord & { entity: string; fields: FieldValues };
-export type PreferredValue = { value: unknown; adapter: string };
 
 export type MergedAsset = {
   id: string;
+  /** Entity fields: every source's values, de-duplicated, the preferred source's first. */
   fields: FieldValues;
-  preferred: Record<string, PreferredValue>;
+  /** The vendors' raw fields (`Specifics.<adapter>.<name>`), each from its one adapter. */
+  specifics: FieldValues;
+  /** Entity field → the adapter whose value comes first (the preferred value is always the field's first value). */
+  preferred: Record<string, string>;
   recordKeys: string[];
   adapters: string[];
   reasons: Cluster['reasons'];
@@ -28,23 +32,33 @@ function rank(order: string[], adapter: string): number {
   return position === -1 ? order.length : position;
 }
 
+function addValues(into: unknown[], values: unknown[]): void {
+  for (const value of values) if (!into.includes(value)) into.push(value);
+}
+
 /**
- * Builds the merged asset of a cluster: every source's values kept (de-duplicated, preferred source first), the
- * preferred value of each field with the adapter that supplied it, and the computed fields Adapters, AdapterCount,
- * Connections and PrimaryKey.
+ * Builds the merged asset of a cluster from its records: every source's values kept (de-duplicated, preferred
+ * source first), the adapter preferred for each entity field, the raw fields apart, and the computed fields
+ * Adapters, AdapterCount, Connections and PrimaryKey.
  */
-export function mergeCluster(cluster: Cluster, byKey: Map<string, StoredRecord>, ordering: FieldOrdering): MergedAsset {
-  const records = cluster.records.map((key) => byKey.get(key)!);
+export function mergeCluster(cluster: Cluster, records: StoredRecord[], ordering: FieldOrdering): MergedAsset {
   const fields: FieldValues = {};
-  const preferred: Record<string, PreferredValue> = {};
-  const fieldNames = new Set(records.flatMap((record) => Object.keys(record.fields)));
+  const specifics: FieldValues = {};
+  const preferred: Record<string, string> = {};
+  const fieldNames = new Set<string>();
+  for (const record of records) for (const field in record.fields) fieldNames.add(field);
   for (const field of fieldNames) {
+    if (isSpecificField(field)) {
+      for (const record of records) if (record.fields[field]) addValues((specifics[field] ??= []), record.fields[field]);
+      continue;
+    }
     const order = ordering.byField[field] ?? ordering.fallback;
-    const sources = records.filter((record) => record.fields[field]?.length).sort((left, right) => rank(order, left.adapter) - rank(order, right.adapter));
+    const sources = records.length === 1 ? records : records.filter((record) => record.fields[field]?.length).sort((left, right) => rank(order, left.adapter) - rank(order, right.adapter));
     const values: unknown[] = [];
-    for (const source of sources) for (const value of source.fields[field]) if (!values.includes(value)) values.push(value);
+    for (const source of sources) addValues(values, source.fields[field]);
+    if (!values.length) continue;
     fields[field] = values;
-    preferred[field] = { value: sources[0].fields[field][0], adapter: sources[0].adapter };
+    preferred[field] = sources[0].adapter;
   }
   // Analysts' tags are added to Tags when the snapshot is published; the sources' own tags are kept apart so
   // taking an analyst's tag off never removes one a source reported.
@@ -57,5 +71,5 @@ export function mergeCluster(cluster: Cluster, byKey: Map<string, StoredRecord>,
     Connections: [...new Set(records.map((record) => record.connectionId))],
     PrimaryKey: [id],
   });
-  return { id, fields, preferred, recordKeys: [...cluster.records].sort(), adapters, reasons: cluster.reasons };
+  return { id, fields, specifics, preferred, recordKeys: [...cluster.records].sort(), adapters, reasons: cluster.reasons };
 }

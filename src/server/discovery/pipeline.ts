@@ -1,25 +1,25 @@
-import { openSecrets } from '../adapters/secretFields.js';
 import type { CoreContext } from '../context.js';
-import { correlate, type Cluster, type CorrelationRules } from './correlation/correlate.js';
+import { refreshDeviceTags } from '../inventory/tags.js';
+import { writeMergedAssets } from './assetStage.js';
+import { correlate, type Cluster, type CorrelationRules, type ManualDecisions, type SourceRecord } from './correlation/correlate.js';
 import { deviceCorrelationRules } from './correlation/deviceRules.js';
 import { deviceMergeRecommendations } from './correlation/recommendations.js';
 import { userCorrelationRules } from './correlation/userRules.js';
-import { mergeCluster, type FieldOrdering, type StoredRecord } from './mergeAssets.js';
-import { normalizeRecord } from './normalize.js';
-import { addWarning, begin, finish, newProgress, type ConnectionProgress, type DiscoveryProgress } from './progress.js';
-import { recordKeyFor } from './recordKeys.js';
-import { deriveRelations } from './relations.js';
-import { writeAssets, writeRecommendations, writeRecords, writeRelations } from './snapshotWriter.js';
-import { refreshDeviceTags } from '../inventory/tags.js';
+import { fetchConnection, type ConnectionRow, type HeldRecords } from './fetchStage.js';
+import type { FieldOrdering } from './mergeAssets.js';
+import { begin, finish, newProgress, type DiscoveryProgress } from './progress.js';
+import { deriveRelations, type RelatedAsset } from './relations.js';
+import { deleteSnapshotRows, writeRecommendations, writeRelations } from './snapshotWriter.js';
 
 export type DiscoverySettings = { concurrency: number; connectionTimeoutSeconds: number; snapshotsToKeep: number; ordering: FieldOrdering };
 
-type ConnectionRow = { id: number; name: string; adapter: string; config: Record<string, unknown> };
-
-const entitiesCorrelated: Record<string, (records: StoredRecord[]) => CorrelationRules> = {
+const entitiesCorrelated: Record<string, (records: SourceRecord[]) => CorrelationRules> = {
   device: deviceCorrelationRules,
   user: () => userCorrelationRules(),
 };
+
+// Merge recommendations kept per snapshot, the strongest first.
+const keptRecommendations = 5000;
 
 /** Runs `work` over items with at most `limit` at a time. */
 async function eachWithConcurrency<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
@@ -30,50 +30,16 @@ async function eachWithConcurrency<T>(items: T[], limit: number, work: (item: T)
   await Promise.all(lanes);
 }
 
-/** Fetches one connection into the snapshot; its failure is recorded on its progress and never thrown. */
-async function fetchConnection(context: CoreContext, discoveryId: number, connection: ConnectionRow, progress: ConnectionProgress, settings: DiscoverySettings, collected: StoredRecord[]): Promise<void> {
-  begin(progress);
-  try {
-    const adapter = context.adapters.catalogue.get(connection.adapter);
-    const engine = adapter && context.adapters.engineFor(adapter);
-    if (!adapter || !engine) throw new Error(`No fetch engine for adapter ${connection.adapter}`);
-    const config = openSecrets(context.keys.secretsKey, connection.config, adapter.secretFields);
-    const signal = AbortSignal.timeout(settings.connectionTimeoutSeconds * 1000);
-    let batch: StoredRecord[] = [];
-    const seenKeys = new Map<string, number>();
-    for await (const fetched of engine.fetch({ adapter: adapter.slug, config, signal, warn: (message) => addWarning(progress, message) })) {
-      const baseKey = recordKeyFor(connection.id, fetched, progress.records);
-      const duplicates = seenKeys.get(baseKey) ?? 0;
-      seenKeys.set(baseKey, duplicates + 1);
-      const record: StoredRecord = {
-        key: duplicates ? `${baseKey}#${duplicates}` : baseKey, connectionId: connection.id, adapter: adapter.slug, entity: fetched.entity, fields: normalizeRecord(fetched, adapter.slug),
-      };
-      batch.push(record);
-      collected.push(record);
-      progress.records += 1;
-      progress.by_entity[fetched.entity] = (progress.by_entity[fetched.entity] ?? 0) + 1;
-      if (batch.length >= 1000) {
-        await writeRecords(context.db, discoveryId, batch);
-        batch = [];
-      }
-    }
-    await writeRecords(context.db, discoveryId, batch);
-    finish(progress, progress.warning_count ? 'warning' : 'done');
-  } catch (error) {
-    progress.error = (error as Error).message.slice(0, 1000);
-    finish(progress, 'error');
-  }
-}
-
-function correlateEntity(entity: string, records: StoredRecord[], decisions: { merges: [string, string][]; splits: [string, string][] }): Cluster[] {
+function correlateEntity(entity: string, records: SourceRecord[], decisions: ManualDecisions): Cluster[] {
   const rules = entitiesCorrelated[entity];
   return rules ? correlate(records, rules(records), decisions) : records.map((record) => ({ records: [record.key], reasons: [] }));
 }
 
 /**
  * One discovery: fetch every enabled connection (bounded concurrency; a failing one never stops the others),
- * normalize, correlate devices and users (applying analysts' merges and splits), and publish the snapshot
- * atomically. Progress is saved as each step finishes so the console can follow it.
+ * normalize, correlate devices and users (applying analysts' merges and splits), write the merged assets, and
+ * publish the snapshot. Rows are written as they are ready; readers see none of them until the one update that
+ * marks the discovery done, which is the atomic publish. Progress is saved as each step finishes.
  */
 export async function runDiscovery(context: CoreContext, discoveryId: number, settings: DiscoverySettings): Promise<void> {
   const { db } = context;
@@ -85,50 +51,43 @@ export async function runDiscovery(context: CoreContext, discoveryId: number, se
   try {
     begin(progress.stages.fetch);
     await save();
-    const collected: StoredRecord[] = [];
+    const held: HeldRecords = new Map();
     await eachWithConcurrency(connections, settings.concurrency, async (connection) => {
-      await fetchConnection(context, discoveryId, connection, progress.connections.find((item) => item.id === connection.id)!, settings, collected);
+      await fetchConnection(context, discoveryId, connection, progress.connections.find((item) => item.id === connection.id)!, settings.connectionTimeoutSeconds, held);
       await save();
     });
     const failed = progress.connections.filter((connection) => connection.state === 'error').length;
+    const fetched = [...held.values()].reduce((sum, records) => sum + records.length, 0);
     finish(progress.stages.fetch, failed ? 'warning' : 'done');
-    progress.stages.fetch.detail = `${collected.length} records from ${connections.length - failed} of ${connections.length} connections`;
+    progress.stages.fetch.detail = `${fetched} records from ${connections.length - failed} of ${connections.length} connections`;
 
     begin(progress.stages.correlate);
     await save();
     const decisionRows = await db.query<{ entity: string; decision: string; left_record: string; right_record: string }>(
       'select entity, decision, left_record, right_record from merge_decisions where company_id = $1 order by id', [discovery.company_id],
     );
-    const byKey = new Map(collected.map((record) => [record.key, record]));
-    const entities = [...new Set(collected.map((record) => record.entity))];
-    const published: { entity: string; assets: ReturnType<typeof mergeCluster>[]; recommendations: ReturnType<typeof deviceMergeRecommendations> }[] = [];
-    for (const entity of entities) {
-      const records = collected.filter((record) => record.entity === entity);
+    const related: Record<string, RelatedAsset[]> = {};
+    for (const [entity, records] of held) {
       const decisionsFor = (kind: string) => decisionRows.filter((row) => row.entity === entity && row.decision === kind).map((row) => [row.left_record, row.right_record] as [string, string]);
       const decisions = { merges: decisionsFor('merge'), splits: decisionsFor('split') };
       const clusters = correlateEntity(entity, records, decisions);
-      const assets = clusters.map((cluster) => mergeCluster(cluster, byKey, settings.ordering));
-      const recommendations = entity === 'device' ? deviceMergeRecommendations(clusters, records, decisions.splits) : [];
-      published.push({ entity, assets, recommendations });
-      progress.assets[entity] = assets.length;
+      const recommendations = entity === 'device' ? deviceMergeRecommendations(clusters, records, decisions.splits).slice(0, keptRecommendations) : [];
+      const written = await writeMergedAssets(db, discoveryId, entity, clusters, new Map(records.map((record) => [record.key, record])), settings.ordering);
+      await writeRecommendations(db, discoveryId, entity, recommendations.map((recommendation) => ({
+        left: written.ids[recommendation.clusters[0]], right: written.ids[recommendation.clusters[1]], score: recommendation.score, reasons: recommendation.reasons,
+      })));
+      related[entity] = written.related;
+      progress.assets[entity] = clusters.length;
+      // The entity's records are in the snapshot and merged into its assets: let them go before the next entity.
+      held.delete(entity);
     }
-    // The source records are in the database and merged into the assets: let them go before publishing.
-    collected.length = 0;
-    byKey.clear();
     finish(progress.stages.correlate, 'done');
     progress.stages.correlate.detail = Object.entries(progress.assets).map(([entity, count]) => `${count} ${entity} assets`).join(', ');
 
     begin(progress.stages.publish);
     await save();
+    await writeRelations(db, discoveryId, deriveRelations(related.device ?? [], related.user ?? []));
     await db.transaction(async (connection) => {
-      for (const { entity, assets, recommendations } of published) {
-        await writeAssets(connection, discoveryId, entity, assets);
-        await writeRecommendations(connection, discoveryId, entity, recommendations.slice(0, 5000).map((recommendation) => ({
-          left: assets[recommendation.clusters[0]].id, right: assets[recommendation.clusters[1]].id, score: recommendation.score, reasons: recommendation.reasons,
-        })));
-      }
-      const assetsOf = (entity: string) => published.find((item) => item.entity === entity)?.assets ?? [];
-      await writeRelations(connection, discoveryId, deriveRelations(assetsOf('device'), assetsOf('user')));
       await refreshDeviceTags(connection, discovery.company_id, discoveryId, null);
       for (const item of progress.connections) {
         const status = { done: 1, warning: 2, error: 3 }[item.state as 'done'] ?? 4;
@@ -138,10 +97,14 @@ export async function runDiscovery(context: CoreContext, discoveryId: number, se
       // The publish itself: from this update on, readers see the new snapshot.
       await connection.query("update discoveries set status = 'done', end_time = now(), progress = $2 where id = $1", [discoveryId, JSON.stringify(progress)]);
     });
-    await pruneSnapshots(context, discovery.company_id, settings.snapshotsToKeep);
   } catch (error) {
     await db.query("update discoveries set status = 'error', end_time = now(), error = $2, progress = $3 where id = $1", [discoveryId, (error as Error).message.slice(0, 2000), JSON.stringify(progress)]);
+    await deleteSnapshotRows(db, discoveryId);
+    return;
   }
+  await pruneSnapshots(context, discovery.company_id, settings.snapshotsToKeep);
+  // Statistics that know the new snapshot, so lists and charts get plans made for its size (PGlite has no autovacuum).
+  await db.exec('analyze snapshot_assets');
 }
 
 /** Keeps the newest published snapshots of a company and deletes the rows of older ones (their summaries stay). */

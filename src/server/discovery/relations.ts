@@ -1,6 +1,9 @@
 import type { MergedAsset } from './mergeAssets.js';
 import { shortHostname, valuesOf } from './correlation/identifiers.js';
 
+/** What relations read of an asset: a discovery keeps only this of each asset once the asset is written. */
+export type RelatedAsset = Pick<MergedAsset, 'id' | 'adapters' | 'fields'>;
+
 /** A relation a source reported, resolved against the snapshot's assets where it can be. */
 export type RelationRow = { kind: 'device-user' | 'device-device'; relation: string; deviceAsset: string; relatedAsset: string | null; relatedName: string; adapters: string[] };
 
@@ -13,6 +16,18 @@ const deviceFields = [
   { field: 'ConnectedDevices', relation: 'connected to' },
 ];
 
+const accountFields = ['Username', 'Email', 'UserPrincipalName'];
+
+/** The fields relations read: an asset keeps these (and its id and adapters) for deriveRelations. */
+export const relationFields = ['Hostname', ...accountFields, ...userFields.map((item) => item.field), ...deviceFields.map((item) => item.field)];
+
+/** The part of an asset relations read. */
+export function relatedAsset(asset: MergedAsset): RelatedAsset {
+  const fields: MergedAsset['fields'] = {};
+  for (const field of relationFields) if (asset.fields[field]) fields[field] = asset.fields[field];
+  return { id: asset.id, adapters: asset.adapters, fields };
+}
+
 /** `CORP\jdoe`, `jdoe@corp.example.com` and `jdoe` all name the account `jdoe`. */
 export function accountName(value: unknown): string | null {
   if (typeof value !== 'string' || !value.trim()) return null;
@@ -22,7 +37,7 @@ export function accountName(value: unknown): string | null {
 }
 
 /** An index from a key to the one asset holding it; keys held by several assets are ambiguous and dropped. */
-function uniqueIndex(assets: MergedAsset[], keysOf: (asset: MergedAsset) => (string | null)[]): Map<string, string> {
+function uniqueIndex(assets: RelatedAsset[], keysOf: (asset: RelatedAsset) => (string | null)[]): Map<string, string> {
   const index = new Map<string, string | null>();
   for (const asset of assets) {
     for (const key of new Set(keysOf(asset))) {
@@ -38,8 +53,8 @@ function uniqueIndex(assets: MergedAsset[], keysOf: (asset: MergedAsset) => (str
  * is matched to the one user or device asset carrying that account or host name; unmatched names are kept by name.
  * Before: device A with `LastUsedUsers: ["CORP\\jdoe"]` and user U with `Username: ["jdoe"]`; after: `A last used by U`.
  */
-export function deriveRelations(devices: MergedAsset[], users: MergedAsset[]): RelationRow[] {
-  const usersByAccount = uniqueIndex(users, (user) => [...valuesOf(user.fields.Username), ...valuesOf(user.fields.Email), ...valuesOf(user.fields.UserPrincipalName)].map(accountName));
+export function deriveRelations(devices: RelatedAsset[], users: RelatedAsset[]): RelationRow[] {
+  const usersByAccount = uniqueIndex(users, (user) => accountFields.flatMap((field) => valuesOf(user.fields[field])).map(accountName));
   const devicesByName = uniqueIndex(devices, (device) => valuesOf(device.fields.Hostname).map(shortHostname));
   const rows: RelationRow[] = [];
   for (const device of devices) {

@@ -6,6 +6,7 @@ import { lockKeys, withAdvisoryLock } from '../db/advisoryLock.js';
 import { createJobQueue, discoveryQueue } from '../jobs/queue.js';
 import { DiscoveryScheduler, scheduledDiscoveryQueue, type ScheduledDiscoveryJob } from '../jobs/scheduler.js';
 import { runDiscovery } from './pipeline.js';
+import { deleteSnapshotRows } from './snapshotWriter.js';
 import { loadDiscoverySettings } from './settings.js';
 
 const interruptedMessage = 'Interrupted: the process running this discovery stopped before it finished. The previous snapshot stays in use.';
@@ -66,9 +67,7 @@ export class DiscoveryRunner {
       const job = this.context.config.databaseUrl && discovery.job_id ? await this.queue.getJobById(discoveryQueue, discovery.job_id) : null;
       if (job && ['created', 'retry', 'active'].includes(job.state)) continue;
       await this.context.db.query("update discoveries set status = 'error', end_time = now(), error = $2 where id = $1 and status = 'running'", [discovery.id, interruptedMessage]);
-      await this.context.db.query('delete from snapshot_records where discovery_id = $1', [discovery.id]);
-      await this.context.db.query('delete from snapshot_assets where discovery_id = $1', [discovery.id]);
-      await this.context.db.query('delete from snapshot_relations where discovery_id = $1', [discovery.id]);
+      await deleteSnapshotRows(this.context.db, discovery.id);
       await logSystemEvent(this.context.db, 'warning', 'discovery_interrupted', `Discovery ${discovery.id} was interrupted and marked as failed`);
     }
   }

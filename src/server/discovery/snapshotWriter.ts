@@ -1,55 +1,100 @@
 import type { Queryable } from '../db/database.js';
-import type { MergedAsset, StoredRecord } from './mergeAssets.js';
+import type { MergedAsset } from './mergeAssets.js';
 import type { RelationRow } from './relations.js';
 
 const batchSize = 1000;
 
-/** Writes source records in batches of a thousand rows (one statement each, all values as parameters). */
-export async function writeRecords(db: Queryable, discoveryId: number, records: StoredRecord[]): Promise<void> {
-  for (let start = 0; start < records.length; start += batchSize) {
-    const batch = records.slice(start, start + batchSize);
-    await db.query(
+// Each batch travels as one JSON text parameter that the database unpacks with json_to_recordset: arrays of JSON
+// documents as array parameters would be escaped character by character on the way, which cost more than the
+// rest of the write.
+async function inBatches<T>(rows: T[], write: (batch: T[]) => Promise<unknown>): Promise<void> {
+  for (let start = 0; start < rows.length; start += batchSize) await write(rows.slice(start, start + batchSize));
+}
+
+/** A source record ready to write: its fields already serialized (the pipeline keeps them so). */
+export type SerializedRecord = { key: string; connectionId: number; adapter: string; entity: string; fieldsJson: string };
+
+/** Writes source records, a thousand rows per statement. */
+export function writeRecords(db: Queryable, discoveryId: number, records: SerializedRecord[]): Promise<void> {
+  return inBatches(records, (batch) => {
+    const rows = batch.map((record) => `{"k":${JSON.stringify(record.key)},"c":${record.connectionId},"a":${JSON.stringify(record.adapter)},"e":${JSON.stringify(record.entity)},"f":${record.fieldsJson}}`);
+    return db.query(
       `insert into snapshot_records (discovery_id, record_key, connection_id, adapter, entity, fields)
-       select $1, * from unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::jsonb[])`,
-      [discoveryId, batch.map((record) => record.key), batch.map((record) => record.connectionId), batch.map((record) => record.adapter), batch.map((record) => record.entity), batch.map((record) => JSON.stringify(record.fields))],
+       select $1, k, c, a, e, f from json_to_recordset($2::json) as batch(k text, c int, a text, e text, f jsonb)`,
+      [discoveryId, `[${rows.join(',')}]`],
     );
-  }
+  });
 }
 
-/** Writes merged assets in batches. */
-export async function writeAssets(db: Queryable, discoveryId: number, entity: string, assets: MergedAsset[]): Promise<void> {
-  for (let start = 0; start < assets.length; start += batchSize) {
-    const batch = assets.slice(start, start + batchSize);
-    await db.query(
-      `insert into snapshot_assets (discovery_id, entity, asset_id, fields, preferred, record_keys, reasons)
-       select $1, $2, asset_id, fields, preferred, array(select jsonb_array_elements_text(record_keys)), reasons
-         from unnest($3::text[], $4::jsonb[], $5::jsonb[], $6::jsonb[], $7::jsonb[]) as batch(asset_id, fields, preferred, record_keys, reasons)`,
-      [discoveryId, entity, batch.map((asset) => asset.id), batch.map((asset) => JSON.stringify(asset.fields)), batch.map((asset) => JSON.stringify(asset.preferred)), batch.map((asset) => JSON.stringify(asset.recordKeys)), batch.map((asset) => JSON.stringify(asset.reasons))],
+/** Writes merged assets, a thousand rows per statement. */
+export function writeAssets(db: Queryable, discoveryId: number, entity: string, assets: MergedAsset[]): Promise<void> {
+  return inBatches(assets, (batch) => {
+    const rows = batch.map((asset) => ({ i: asset.id, f: asset.fields, s: asset.specifics, p: asset.preferred, k: asset.recordKeys, r: asset.reasons }));
+    return db.query(
+      `insert into snapshot_assets (discovery_id, entity, asset_id, fields, specifics, preferred, record_keys, reasons)
+       select $1, $2, i, f, s, p, k, r from json_to_recordset($3::json) as batch(i text, f jsonb, s jsonb, p jsonb, k text[], r jsonb)`,
+      [discoveryId, entity, JSON.stringify(rows)],
     );
-  }
+  });
 }
 
-/** Writes the relations of a snapshot in batches. */
-export async function writeRelations(db: Queryable, discoveryId: number, relations: RelationRow[]): Promise<void> {
-  for (let start = 0; start < relations.length; start += batchSize) {
-    const batch = relations.slice(start, start + batchSize);
-    await db.query(
+/** Writes the relations of a snapshot, a thousand rows per statement. */
+export function writeRelations(db: Queryable, discoveryId: number, relations: RelationRow[]): Promise<void> {
+  return inBatches(relations, (batch) => {
+    const rows = batch.map((row) => ({ k: row.kind, r: row.relation, d: row.deviceAsset, t: row.relatedAsset, n: row.relatedName, a: row.adapters }));
+    return db.query(
       `insert into snapshot_relations (discovery_id, kind, relation, device_asset, related_asset, related_name, adapters)
-       select $1, kind, relation, device_asset, related_asset, related_name, array(select jsonb_array_elements_text(adapters))
-         from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[]) as batch(kind, relation, device_asset, related_asset, related_name, adapters)`,
-      [discoveryId, batch.map((row) => row.kind), batch.map((row) => row.relation), batch.map((row) => row.deviceAsset), batch.map((row) => row.relatedAsset), batch.map((row) => row.relatedName), batch.map((row) => JSON.stringify(row.adapters))],
+       select $1, k, r, d, t, n, a from json_to_recordset($2::json) as batch(k text, r text, d text, t text, n text, a text[])`,
+      [discoveryId, JSON.stringify(rows)],
     );
-  }
+  });
 }
 
-/** Writes merge recommendations in batches (one statement per thousand). */
-export async function writeRecommendations(db: Queryable, discoveryId: number, entity: string, rows: { left: string; right: string; score: number; reasons: string[] }[]): Promise<void> {
-  for (let start = 0; start < rows.length; start += batchSize) {
-    const batch = rows.slice(start, start + batchSize);
-    await db.query(
+/** Writes merge recommendations, a thousand rows per statement. */
+export function writeRecommendations(db: Queryable, discoveryId: number, entity: string, recommendations: { left: string; right: string; score: number; reasons: string[] }[]): Promise<void> {
+  return inBatches(recommendations, (batch) =>
+    db.query(
       `insert into merge_recommendations (discovery_id, entity, left_asset, right_asset, score, reasons)
-       select $1, $2, * from unnest($3::text[], $4::text[], $5::real[], $6::jsonb[])`,
-      [discoveryId, entity, batch.map((row) => row.left), batch.map((row) => row.right), batch.map((row) => row.score), batch.map((row) => JSON.stringify(row.reasons))],
-    );
+       select $1, $2, l, r, s, x from json_to_recordset($3::json) as batch(l text, r text, s real, x jsonb)`,
+      [discoveryId, entity, JSON.stringify(batch.map((row) => ({ l: row.left, r: row.right, s: row.score, x: row.reasons })))],
+    ),
+  );
+}
+
+/**
+ * Sends writes while the caller prepares the next batch: at most `depth` writes in flight (on PostgreSQL each on a
+ * connection of its own, so the server parses batches on several cores), a failure surfacing at the next push or
+ * at drain.
+ */
+export function writeBehind(depth = 1) {
+  const inFlight = new Set<Promise<unknown>>();
+  let failure: unknown = null;
+  const rethrow = () => {
+    if (failure) throw failure;
+  };
+  return {
+    async push(write: () => Promise<unknown>): Promise<void> {
+      while (inFlight.size >= depth) await Promise.race(inFlight);
+      rethrow();
+      const pending: Promise<unknown> = write().then(
+        () => inFlight.delete(pending),
+        (error: unknown) => {
+          failure ??= error;
+          inFlight.delete(pending);
+        },
+      );
+      inFlight.add(pending);
+    },
+    async drain(): Promise<void> {
+      await Promise.all(inFlight);
+      rethrow();
+    },
+  };
+}
+
+/** Deletes every row of a snapshot (a failed or interrupted discovery leaves nothing behind). */
+export async function deleteSnapshotRows(db: Queryable, discoveryId: number): Promise<void> {
+  for (const table of ['snapshot_records', 'snapshot_assets', 'snapshot_relations', 'merge_recommendations']) {
+    await db.query(`delete from ${table} where discovery_id = $1`, [discoveryId]);
   }
 }

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { PassThrough, Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { Database } from '../db/database.js';
+import { documentSql } from '../query/fieldColumns.js';
 import { labelFor } from './fieldMaps.js';
 import { orderingSql, queryCondition, withStatementTimeout, type InventorySearch } from './search.js';
 import { resolveSnapshot } from './snapshots.js';
@@ -47,7 +48,7 @@ async function* exportRows(db: Database, companyId: number, entity: string, requ
   for (let start = 0; start < ids.length; start += chunkSize) {
     const chunk = ids.slice(start, start + chunkSize);
     const rows = await db.query<{ asset_id: string; fields: Record<string, unknown[]> }>(
-      'select asset_id, fields from snapshot_assets where discovery_id = $1 and entity = $2 and asset_id = any($3::text[])',
+      `select asset_id, ${documentSql(request.fields)} as fields from snapshot_assets where discovery_id = $1 and entity = $2 and asset_id = any($3::text[])`,
       [discoveryId, entity, chunk],
     );
     const byId = new Map(rows.map((row) => [row.asset_id, row.fields]));

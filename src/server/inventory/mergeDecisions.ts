@@ -28,7 +28,7 @@ async function loadRecords(db: Queryable, discoveryId: number, keys: string[]): 
 async function replaceAssets(context: CoreContext, companyId: number, discoveryId: number, removed: string[], clusters: Cluster[]): Promise<MergedAsset[]> {
   const byKey = await loadRecords(context.db, discoveryId, clusters.flatMap((cluster) => cluster.records));
   const { ordering } = await loadDiscoverySettings(context.db, companyId, context.adapters.catalogue);
-  const assets = clusters.map((cluster) => mergeCluster(cluster, byKey, ordering));
+  const assets = clusters.map((cluster) => mergeCluster(cluster, cluster.records.map((key) => byKey.get(key)!), ordering));
   await context.db.transaction(async (connection) => {
     await connection.query("delete from snapshot_assets where discovery_id = $1 and entity = 'device' and asset_id = any($2::text[])", [discoveryId, removed]);
     await connection.query('delete from merge_recommendations where discovery_id = $1 and (left_asset = any($2::text[]) or right_asset = any($2::text[]))', [discoveryId, removed]);

@@ -2,6 +2,7 @@ import { parseQuery, QuerySyntaxError } from '../../core/query/index.js';
 import type { Database, Queryable } from '../db/database.js';
 import { HttpError } from '../http/errors.js';
 import { compileQuery, type CompiledQuery } from '../query/compileQuery.js';
+import { documentSql, fieldColumn } from '../query/fieldColumns.js';
 import { expandSavedQueries } from '../query/savedQueries.js';
 import { loadSavedQueryText } from '../query/savedQueryStore.js';
 import { resolveSnapshot } from './snapshots.js';
@@ -32,7 +33,7 @@ export function withStatementTimeout<T>(db: Database, work: (connection: Queryab
 export async function queryCondition(db: Queryable, companyId: number, text: string | undefined, firstParameter: number): Promise<CompiledQuery> {
   if (!text?.trim()) return { sql: 'true', params: [] as unknown[] };
   try {
-    return compileQuery(await expandSavedQueries(parseQuery(text), (id) => loadSavedQueryText(db, companyId, id)), { column: 'fields', firstParameter });
+    return compileQuery(await expandSavedQueries(parseQuery(text), (id) => loadSavedQueryText(db, companyId, id)), { firstParameter });
   } catch (error) {
     if (error instanceof QuerySyntaxError) throw new HttpError(400, { query: [error.message], position: [String(error.position)] });
     throw error;
@@ -41,7 +42,7 @@ export async function queryCondition(db: Queryable, companyId: number, text: str
 
 /** The `order by` of a list: each key's first value (field names as parameters), then the asset id for a stable order. */
 export function orderingSql(ordering: NonNullable<InventorySearch['ordering']>, firstParameter: number): { sql: string; params: string[] } {
-  const keys = ordering.map((key, index) => `fields->$${firstParameter + index}->>0 ${key.order === 'desc' ? 'desc' : 'asc'} nulls last`);
+  const keys = ordering.map((key, index) => `${fieldColumn(key.field)}->$${firstParameter + index}->>0 ${key.order === 'desc' ? 'desc' : 'asc'} nulls last`);
   return { sql: [...keys, 'asset_id'].join(', '), params: ordering.map((key) => key.field) };
 }
 
@@ -65,7 +66,7 @@ export async function searchInventory(db: Database, companyId: number, entity: s
     if (search.scrollable) {
       const after = search.scroll_id ?? '';
       const rows = await connection.query<{ asset_id: string; fields: Record<string, unknown[]> }>(
-        `select asset_id, fields from snapshot_assets where ${where} and asset_id > $${base.length + 1} order by asset_id limit $${base.length + 2}`,
+        `select asset_id, ${documentSql(search.fields)} as fields from snapshot_assets where ${where} and asset_id > $${base.length + 1} order by asset_id limit $${base.length + 2}`,
         [...base, after, size],
       );
       return { results: rows.map((row) => project(row.asset_id, row.fields, search.fields)), scroll_id: rows.at(-1)?.asset_id ?? after, index_id: discoveryId };
@@ -80,7 +81,7 @@ export async function searchInventory(db: Database, companyId: number, entity: s
     const count = page[0]?.total ?? ((search.page ?? 1) === 1 ? 0 : (await connection.query<{ count: number }>(`select count(*)::int as count from snapshot_assets where ${where}`, base))[0].count);
     const documents = new Map(
       (await connection.query<{ asset_id: string; fields: Record<string, unknown[]> }>(
-        'select asset_id, fields from snapshot_assets where discovery_id = $1 and entity = $2 and asset_id = any($3::text[])',
+        `select asset_id, ${documentSql(search.fields)} as fields from snapshot_assets where discovery_id = $1 and entity = $2 and asset_id = any($3::text[])`,
         [discoveryId, entity, page.map((row) => row.asset_id)],
       )).map((row) => [row.asset_id, row.fields]),
     );
@@ -91,8 +92,8 @@ export async function searchInventory(db: Database, companyId: number, entity: s
 /** One asset of a snapshot with every field, the preferred value per field, each source's record and the merge reasons. */
 export async function inventoryDetail(db: Database, companyId: number, entity: string, idOrName: string, requestedSnapshot: number | null | undefined) {
   const discoveryId = await resolveSnapshot(db, companyId, requestedSnapshot);
-  const [asset] = await db.query<{ asset_id: string; fields: Record<string, unknown[]>; preferred: object; record_keys: string[]; reasons: object[] }>(
-    `select asset_id, fields, preferred, record_keys, reasons from snapshot_assets
+  const [asset] = await db.query<{ asset_id: string; fields: Record<string, unknown[]>; specifics: Record<string, unknown[]>; preferred: Record<string, string>; record_keys: string[]; reasons: object[] }>(
+    `select asset_id, fields, specifics, preferred, record_keys, reasons from snapshot_assets
       where discovery_id = $1 and entity = $2 and (asset_id = $3 or lower(fields->'Hostname'->>0) = lower($3) or lower(fields->'Username'->>0) = lower($3))
       order by asset_id = $3 desc limit 1`,
     [discoveryId, entity, idOrName],
@@ -107,5 +108,7 @@ export async function inventoryDetail(db: Database, companyId: number, entity: s
       where discovery_id = $1 and (device_asset = $2 or related_asset = $2) order by kind, related_name limit 500`,
     [discoveryId, asset.asset_id],
   );
-  return { ...asset.fields, PrimaryKey: [asset.asset_id], index_id: discoveryId, preferred: asset.preferred, sources, merge_reasons: asset.reasons, relations };
+  // Stored is the adapter per field; the preferred value is the field's first.
+  const preferred = Object.fromEntries(Object.entries(asset.preferred).map(([field, adapter]) => [field, { value: asset.fields[field]?.[0], adapter }]));
+  return { ...asset.fields, ...asset.specifics, PrimaryKey: [asset.asset_id], index_id: discoveryId, preferred, sources, merge_reasons: asset.reasons, relations };
 }

@@ -1,5 +1,6 @@
 import { resolveDateMath, type QueryNode, type QueryValue } from '../../core/query/index.js';
 import { fieldError } from '../http/errors.js';
+import { fieldColumn } from './fieldColumns.js';
 
 // Bounds on what one query may ask of the database (on top of the statement timeout every inventory query runs
 // under): a long regular expression or a huge tree is refused before it is sent.
@@ -8,38 +9,53 @@ export const maximumConditions = 200;
 
 export type CompiledQuery = { sql: string; params: unknown[] };
 
+// Regular-expression syntax characters (ASCII punctuation), escaped so a value matches itself.
+const regexSyntax = /[!-/:-@[-`{-~]/g;
+const jsonNumber = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
+
+/** A jsonpath string literal (JSON's escapes are jsonpath's). */
+const pathString = (text: string) => JSON.stringify(text);
+
+/** The jsonpath filter for "a value equals `text`, ignoring case", `*` matching anything. */
+function textEqualsFilter(text: string): string {
+  const pattern = text.split('*').map((part) => part.replace(regexSyntax, (character) => `\\${character}`)).join('.*');
+  // The exact text first: most values are written as the sources report them, and equality costs far less than
+  // the case-blind regular expression it spares.
+  const matches = [...(text.includes('*') ? [] : [`@ == ${pathString(text)}`]), `@ like_regex ${pathString(`^${pattern}$`)} flag "is"`];
+  // A number or boolean a source reported matches its text too (`"443"` finds the port 443).
+  if (jsonNumber.test(text) || text === 'true' || text === 'false') matches.push(`@ == ${text}`);
+  return matches.join(' || ');
+}
+
 /**
- * Compiles a query tree (saved queries already expanded) into a parameterized SQL condition over a JSONB column
- * that maps each field to the list of its values (`{"OS.Type": ["Windows"], "IpAddresses": ["10.0.0.1"]}`).
- * Field names and values only ever travel as parameters. Text matches ignore case; `*` is a wildcard; dates are
- * ISO-8601 UTC strings, so they compare as text.
+ * Compiles a query tree (saved queries already expanded) into a parameterized SQL condition over a snapshot
+ * asset, whose `fields` and `specifics` columns map each field to the list of its values
+ * (`{"OS.Type": ["Windows"], "IpAddresses": ["10.0.0.1"]}`). Field names and values only ever travel as parameters.
+ * Text matches ignore case; `*` is a wildcard; dates are ISO-8601 UTC strings, so they compare as text.
+ * Equality, numbers and dates compile to one jsonpath test per asset, evaluated without a row per value; regular
+ * expressions and text ordering keep PostgreSQL's own operators (and their collation).
  */
-export function compileQuery(node: QueryNode, options: { column: string; firstParameter: number; now?: Date }): CompiledQuery {
+export function compileQuery(node: QueryNode, options: { firstParameter: number; now?: Date }): CompiledQuery {
   const params: unknown[] = [];
   const parameter = (value: unknown) => {
     params.push(value);
     return `$${options.firstParameter + params.length - 1}`;
   };
   const anyValue = (field: string, condition: (value: string) => string) =>
-    `exists (select 1 from jsonb_array_elements_text(coalesce(${options.column}->${parameter(field)}, '[]'::jsonb)) as field_value(value) where ${condition('field_value.value')})`;
+    `exists (select 1 from jsonb_array_elements_text(coalesce(${fieldColumn(field)}->${parameter(field)}, '[]'::jsonb)) as field_value(value) where ${condition('field_value.value')})`;
+  const anyValueMatches = (field: string, filter: string) => `${fieldColumn(field)} @? ${parameter(`$.${pathString(field)}[*] ? (${filter})`)}::jsonpath`;
 
   const comparison = (field: string, operator: string, value: QueryValue): string => {
+    const negated = (matches: string) => (operator === '!=' ? `not ${matches}` : matches);
     if (value.kind === 'regex') {
       if (value.pattern.length > maximumRegexLength) throw fieldError('query', `Regular expressions are limited to ${maximumRegexLength} characters.`);
-      const matches = anyValue(field, (column) => `${column} ${value.flags.includes('i') ? '~*' : '~'} ${parameter(value.pattern)}`);
-      return operator === '!=' ? `not ${matches}` : matches;
+      return negated(anyValue(field, (column) => `${column} ${value.flags.includes('i') ? '~*' : '~'} ${parameter(value.pattern)}`));
     }
     if (value.kind === 'number') {
-      const sqlOperator = operator === '!=' ? '=' : operator;
-      const numeric = (column: string) => `case when ${column} ~ '^-?[0-9]+(\\.[0-9]+)?$' then ${column}::numeric end`;
-      const matches = anyValue(field, (column) => `${numeric(column)} ${sqlOperator} ${parameter(value.value)}`);
-      return operator === '!=' ? `not ${matches}` : matches;
+      // `.double()` reads numbers and numeric text; other values fail it and do not match.
+      return negated(anyValueMatches(field, `@.double() ${{ '=': '==', '!=': '==' }[operator] ?? operator} ${value.value}`));
     }
-    if (operator === '=' || operator === '!=') {
-      const pattern = value.text.replace(/[\\%_]/g, (character) => `\\${character}`).replace(/\*/g, '%');
-      const matches = anyValue(field, (column) => (value.text.includes('*') ? `${column} ilike ${parameter(pattern)}` : `lower(${column}) = lower(${parameter(value.text)})`));
-      return operator === '!=' ? `not ${matches}` : matches;
-    }
+    if (operator === '=' || operator === '!=') return negated(anyValueMatches(field, textEqualsFilter(value.text)));
     return anyValue(field, (column) => `${column} ${operator} ${parameter(value.text)}`);
   };
 
@@ -55,9 +71,9 @@ export function compileQuery(node: QueryNode, options: { column: string; firstPa
       case 'not':
         return `not (${compile(current.operand)})`;
       case 'exists':
-        return `jsonb_array_length(coalesce(${options.column}->${parameter(current.field)}, '[]'::jsonb)) > 0`;
+        return `jsonb_array_length(coalesce(${fieldColumn(current.field)}->${parameter(current.field)}, '[]'::jsonb)) > 0`;
       case 'last':
-        return anyValue(current.field, (column) => `${column} >= ${parameter(resolveDateMath(current.since, options.now ?? new Date()).toISOString())}`);
+        return anyValueMatches(current.field, `@ >= ${pathString(resolveDateMath(current.since, options.now ?? new Date()).toISOString())}`);
       case 'comparison':
         return comparison(current.field, current.operator, current.value);
       case 'saved-query':

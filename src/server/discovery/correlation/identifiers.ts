@@ -57,3 +57,22 @@ export function valuesOf(value: unknown): unknown[] {
   if (value === undefined || value === null || value === '') return [];
   return (Array.isArray(value) ? value : [value]).filter((item) => item !== undefined && item !== null && item !== '');
 }
+
+/**
+ * Every field correlation reads (rules, vetoes and recommendations, of devices and users): a discovery keeps only
+ * these of each source record in memory until it writes the assets. A rule reading another field must add it here.
+ */
+export const identifyingFields = [
+  'Hostname', 'Domain', 'SerialNumber', 'MacAddresses', 'IpAddresses', 'AgentId', 'CloudInstanceId', 'CloudProvider', 'OS.Type', 'LastSeen',
+  'Username', 'Email', 'UserPrincipalName', 'EmployeeId',
+];
+
+/** The identifying fields of a record's fields, a single value unwrapped from its list (identifiers read either). */
+export function identifyingPart(fields: Record<string, unknown[]>): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const field of identifyingFields) {
+    const values = fields[field];
+    if (values) kept[field] = values.length === 1 ? values[0] : values;
+  }
+  return kept;
+}
