@@ -11,38 +11,48 @@ function isScalar(value: unknown): value is string | number | boolean {
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 }
 
+/** What one flattening pass writes into, and how many distinct fields it may hold. */
+type Flattening = { into: FieldValues; fields: number; limit: number };
+
+function add(target: Flattening, field: string, value: unknown): void {
+  let values = target.into[field];
+  if (!values) {
+    if (target.fields >= target.limit) return;
+    values = target.into[field] = [];
+    target.fields += 1;
+  }
+  if (!values.includes(value)) values.push(value);
+}
+
+function visit(target: Flattening, value: unknown, field: string, level: number): void {
+  if (value === null || value === undefined || value === '') return;
+  if (isScalar(value)) return add(target, field, typeof value === 'string' ? value.trim() : value);
+  if (value instanceof Date) return add(target, field, value.toISOString());
+  if (level >= maximumDepth) return;
+  if (Array.isArray(value)) {
+    for (const item of value) visit(target, item, field, level + 1);
+    return;
+  }
+  if (typeof value === 'object') {
+    for (const key in value as Record<string, unknown>) visit(target, (value as Record<string, unknown>)[key], field ? `${field}.${key}` : key, level + 1);
+  }
+}
+
 /**
  * Flattens nested values into dotted fields whose values are lists of scalars.
  * Before: `{InstalledSoftware: [{SoftwareName: "7-Zip"}, {SoftwareName: "Chrome"}], IpAddresses: "10.0.0.1"}`;
  * after: `{"InstalledSoftware.SoftwareName": ["7-Zip", "Chrome"], "IpAddresses": ["10.0.0.1"]}`.
+ * (Plain functions rather than closures: this runs for every record of a discovery.)
  */
-export function flattenFields(source: Record<string, unknown>, prefix = '', into: FieldValues = {}, depth = 0, limit = Number.POSITIVE_INFINITY): FieldValues {
-  const add = (field: string, value: unknown) => {
-    if (!(field in into) && Object.keys(into).length >= limit) return;
-    const values = (into[field] ??= []);
-    if (!values.includes(value)) values.push(value);
-  };
-  const visit = (value: unknown, field: string, level: number) => {
-    if (value === null || value === undefined || value === '') return;
-    if (isScalar(value)) return add(field, typeof value === 'string' ? value.trim() : value);
-    if (value instanceof Date) return add(field, value.toISOString());
-    if (level >= maximumDepth) return;
-    if (Array.isArray(value)) {
-      for (const item of value) visit(item, field, level + 1);
-      return;
-    }
-    if (typeof value === 'object') {
-      for (const [key, inner] of Object.entries(value as Record<string, unknown>)) visit(inner, field ? `${field}.${key}` : key, level + 1);
-    }
-  };
-  for (const [key, value] of Object.entries(source)) visit(value, prefix ? `${prefix}.${key}` : key, depth);
-  for (const field of Object.keys(into)) if (!into[field].length) delete into[field];
+export function flattenFields(source: Record<string, unknown>, prefix = '', into: FieldValues = {}, limit = Number.POSITIVE_INFINITY): FieldValues {
+  const target: Flattening = { into, fields: Object.keys(into).length, limit };
+  for (const key in source) visit(target, source[key], prefix ? `${prefix}.${key}` : key, 0);
   return into;
 }
 
 /** A fetched record as stored in a snapshot: its entity fields plus the vendor's record under `Specifics.<slug>`. */
 export function normalizeRecord(record: FetchedRecord, adapter: string): FieldValues {
   const fields = flattenFields(record.fields);
-  if (record.raw && typeof record.raw === 'object') flattenFields(record.raw as Record<string, unknown>, `Specifics.${adapter}`, fields, 0, Object.keys(fields).length + maximumSpecificFields);
+  if (record.raw && typeof record.raw === 'object') flattenFields(record.raw as Record<string, unknown>, `Specifics.${adapter}`, fields, Object.keys(fields).length + maximumSpecificFields);
   return fields;
 }
