@@ -5,7 +5,9 @@ const rawIdFields = ['id', 'uuid', 'guid', 'objectGUID', 'device_id', 'deviceId'
 const fieldIdFields = ['AgentId', 'CloudInstanceId', 'SerialNumber', 'Hostname', 'UserPrincipalName', 'Email', 'Username', 'CveId', 'Fingerprint', 'SoftwareName'];
 
 const firstText = (value: unknown): string | null => {
-  const first = Array.isArray(value) ? value[0] : value;
+  let first = Array.isArray(value) ? value[0] : value;
+  // ServiceNow answers with display values wrap every field as `{value, display_value}`: the id is the value.
+  if (first && typeof first === 'object' && 'value' in first) first = (first as { value: unknown }).value;
   return typeof first === 'string' || typeof first === 'number' ? String(first) : null;
 };
 

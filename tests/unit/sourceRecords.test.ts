@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { flattenFields, normalizeRecord } from '../../src/server/discovery/normalize.js';
+import { recordKeyFor } from '../../src/server/discovery/recordKeys.js';
 
 describe('normalizing fetched records', () => {
   it('flattens nested values into dotted fields of de-duplicated, trimmed scalars', () => {
@@ -18,5 +19,19 @@ describe('normalizing fetched records', () => {
     expect(fields['Specifics.crowdstrike.shallow']).toEqual([1]);
     expect(Object.keys(fields).some((field) => field.endsWith('.h'))).toBe(false);
     expect(Object.keys(fields).filter((field) => field.startsWith('Specifics.'))).toHaveLength(500);
+  });
+});
+
+describe('record keys', () => {
+  const fetched = (raw: Record<string, unknown>, fields: Record<string, unknown> = {}) => ({ entity: 'user', fields, raw });
+
+  it("use the vendor's own id, also when the vendor wraps it with its display value", () => {
+    expect(recordKeyFor(7, fetched({ device_id: '4f2a' }), 0)).toBe('7:user:4f2a');
+    expect(recordKeyFor(5, fetched({ sys_id: { value: '9d3c', display_value: '9d3c' } }, { Email: 'it-team@corp.example.com' }), 3)).toBe('5:user:9d3c');
+  });
+
+  it('fall back to the strongest identifying field, then to the position', () => {
+    expect(recordKeyFor(5, fetched({ name: 'x' }, { Email: ['jdoe@corp.example.com'] }), 3)).toBe('5:user:jdoe@corp.example.com');
+    expect(recordKeyFor(5, fetched({}), 3)).toBe('5:user:#3');
   });
 });
