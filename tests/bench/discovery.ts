@@ -27,14 +27,20 @@ type Engine = 'pglite' | 'postgresql';
 const password = 'bench admin passphrase';
 const listIterations = Number(process.env.BENCH_LIST_ITERATIONS) || 100;
 
-/** Samples the process's resident memory while work runs; answers the peak. */
-async function withPeakRss<T>(work: () => Promise<T>): Promise<{ result: T; peakRssMb: number }> {
-  let peak = process.memoryUsage().rss;
-  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+/** Samples the process's memory while work runs; answers the peaks of its resident set and of the JS heap in use. */
+async function withPeakMemory<T>(work: () => Promise<T>): Promise<{ result: T; peakRssMb: number; peakHeapUsedMb: number }> {
+  const peak = { rss: 0, heapUsed: 0 };
+  const sample = () => {
+    const { rss, heapUsed } = process.memoryUsage();
+    peak.rss = Math.max(peak.rss, rss);
+    peak.heapUsed = Math.max(peak.heapUsed, heapUsed);
+  };
+  sample();
+  const timer = setInterval(sample, 50);
   try {
     const result = await work();
-    peak = Math.max(peak, process.memoryUsage().rss);
-    return { result, peakRssMb: Math.round(peak / 1024 / 1024) };
+    sample();
+    return { result, peakRssMb: Math.round(peak.rss / 2 ** 20), peakHeapUsedMb: Math.round(peak.heapUsed / 2 ** 20) };
   } finally {
     clearInterval(timer);
   }
@@ -187,14 +193,14 @@ async function benchDiscovery(engine: Engine, devices: number, withList: boolean
   try {
     await addReplayConnections(running, replay.url);
     const started = performance.now();
-    const { result: done, peakRssMb } = await withPeakRss(() => discover(running, token));
+    const { result: done, peakRssMb, peakHeapUsedMb } = await withPeakMemory(() => discover(running, token));
     const wallMs = performance.now() - started;
     const records = done.progress.connections.reduce((sum, connection) => sum + connection.records, 0);
     const bulkMs = await bulkInsertBaseline(running.context.db, done.id);
     return {
       engine, devices, source_records: records, records_served: replay.served, sources: 5, devices_in_two_or_more_sources: replay.devices_in_two_or_more_sources, assets: done.progress.assets,
       discovery: {
-        wall_s: seconds(wallMs), records_per_s: Math.round(records / (wallMs / 1000)), peak_rss_mb: peakRssMb,
+        wall_s: seconds(wallMs), records_per_s: Math.round(records / (wallMs / 1000)), peak_rss_mb: peakRssMb, peak_js_heap_used_mb: peakHeapUsedMb,
         // Where the time went: fetching (per connection, run four at a time), correlating, publishing.
         stages_s: Object.fromEntries(Object.entries(done.progress.stages).map(([stage, { duration_ms }]) => [stage, seconds(duration_ms)])),
         fetch_s: Object.fromEntries(done.progress.connections.map((connection) => [connection.name, seconds(connection.duration_ms)])),

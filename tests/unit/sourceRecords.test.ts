@@ -23,7 +23,7 @@ describe('normalizing fetched records', () => {
 });
 
 describe('record keys', () => {
-  const fetched = (raw: Record<string, unknown>, fields: Record<string, unknown> = {}) => ({ entity: 'user', fields, raw });
+  const fetched = (raw: Record<string, unknown>, fields: Record<string, unknown> = {}) => ({ entity: 'user' as const, fields, raw });
 
   it("use the vendor's own id, also when the vendor wraps it with its display value", () => {
     expect(recordKeyFor(7, fetched({ device_id: '4f2a' }), 0)).toBe('7:user:4f2a');

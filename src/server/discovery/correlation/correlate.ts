@@ -27,12 +27,14 @@ export type ManualDecisions = { merges?: [string, string][]; splits?: [string, s
 // A key shared by more records than this identifies nothing (a default host name, a lab MAC): it is skipped.
 const largestIdentifierGroup = 50;
 
-type ClusterState = { records: number[]; reasons: MergeReason[]; attributes: Map<string, Set<string>>; current: boolean };
+// What a group of two or more records has merged so far. A lone record keeps none (its attributes are read from
+// it when compared), so correlation's memory follows the merges rather than every record.
+type MergedGroup = { size: number; reasons: MergeReason[]; attributes: Map<string, Set<string>>; current: boolean };
 
-function conflicts(left: ClusterState, right: ClusterState, vetoNames: string[]): string | null {
+function conflicts(left: Map<string, Set<string>>, right: Map<string, Set<string>>, vetoNames: string[]): string | null {
   for (const name of vetoNames) {
-    const ours = left.attributes.get(name);
-    const theirs = right.attributes.get(name);
+    const ours = left.get(name);
+    const theirs = right.get(name);
     if (ours?.size && theirs?.size && ![...ours].some((value) => theirs.has(value))) return name;
   }
   return null;
@@ -47,12 +49,14 @@ export function correlate(records: SourceRecord[], { rules, vetoes, conditionalV
   const index = new Map(records.map((record, position) => [record.key, position]));
   const parent = records.map((_, position) => position);
   const allVetoes = [...vetoes, ...conditionalVetoes];
-  const states = records.map<ClusterState>((record, position) => ({
-    records: [position],
-    reasons: [],
-    attributes: new Map(allVetoes.map((veto) => [veto.name, new Set(veto.valuesOf(record))])),
-    current: isCurrent(record),
-  }));
+  const merged = new Map<number, MergedGroup>();
+  const attributesOf = (root: number) => merged.get(root)?.attributes ?? new Map(allVetoes.map((veto) => [veto.name, new Set(veto.valuesOf(records[root]))]));
+  const isCurrentGroup = (root: number) => merged.get(root)?.current ?? isCurrent(records[root]);
+  const groupOf = (root: number): MergedGroup => {
+    let group = merged.get(root);
+    if (!group) merged.set(root, (group = { size: 1, reasons: [], attributes: attributesOf(root), current: isCurrent(records[root]) }));
+    return group;
+  };
   const find = (position: number): number => {
     while (parent[position] !== position) {
       parent[position] = parent[parent[position]];
@@ -71,14 +75,18 @@ export function correlate(records: SourceRecord[], { rules, vetoes, conditionalV
     const left = find(leftPosition);
     const right = find(rightPosition);
     if (left === right) return false;
-    if (vetoNames && (conflicts(states[left], states[right], vetoNames) || separatedByManualSplit(left, right))) return false;
-    const [keep, absorb] = states[left].records.length >= states[right].records.length ? [left, right] : [right, left];
+    if (vetoNames && (conflicts(attributesOf(left), attributesOf(right), vetoNames) || separatedByManualSplit(left, right))) return false;
+    const sizeOf = (root: number) => merged.get(root)?.size ?? 1;
+    const [keep, absorb] = sizeOf(left) >= sizeOf(right) ? [left, right] : [right, left];
     parent[absorb] = keep;
-    const kept = states[keep];
-    kept.records.push(...states[absorb].records);
-    kept.reasons.push(...states[absorb].reasons, { ...reason, records: [records[leftPosition].key, records[rightPosition].key] });
-    for (const [name, values] of states[absorb].attributes) for (const value of values) kept.attributes.get(name)?.add(value);
-    kept.current ||= states[absorb].current;
+    const kept = groupOf(keep);
+    const absorbed = merged.get(absorb);
+    kept.size += absorbed?.size ?? 1;
+    if (absorbed) kept.reasons.push(...absorbed.reasons);
+    kept.reasons.push({ ...reason, records: [records[leftPosition].key, records[rightPosition].key] });
+    for (const [name, values] of attributesOf(absorb)) for (const value of values) kept.attributes.get(name)?.add(value);
+    kept.current ||= isCurrentGroup(absorb);
+    merged.delete(absorb);
     return true;
   };
 
@@ -89,9 +97,9 @@ export function correlate(records: SourceRecord[], { rules, vetoes, conditionalV
    */
   const uniteContested = (members: number[], vetoNames: string[], reason: Omit<MergeReason, 'records'>): boolean => {
     const roots = [...new Set(members.map(find))];
-    const contenders = roots.filter((root) => roots.some((other) => other !== root && conflicts(states[root], states[other], vetoNames) !== null));
+    const contenders = roots.filter((root) => roots.some((other) => other !== root && conflicts(attributesOf(root), attributesOf(other), vetoNames) !== null));
     if (!contenders.length) return false;
-    const current = contenders.filter((root) => states[root].current);
+    const current = contenders.filter(isCurrentGroup);
     if (current.length === 1) for (const root of roots.filter((candidate) => !contenders.includes(candidate))) unite(current[0], root, reason, vetoNames);
     return true;
   };
@@ -112,7 +120,7 @@ export function correlate(records: SourceRecord[], { rules, vetoes, conditionalV
     });
     const vetoNames = [...alwaysOn, ...(rule.extraVetoes ?? [])];
     for (const [key, members] of groups) {
-      if (members.length > largestIdentifierGroup || uniteContested(members, vetoNames, { rule: rule.name, value: key })) continue;
+      if (members.length < 2 || members.length > largestIdentifierGroup || uniteContested(members, vetoNames, { rule: rule.name, value: key })) continue;
       // Every pair, not only pairs with the first member: one vetoed against the first may belong with another.
       for (let first = 0; first < members.length; first += 1) for (const member of members.slice(first + 1)) unite(members[first], member, { rule: rule.name, value: key }, vetoNames);
     }
@@ -121,7 +129,7 @@ export function correlate(records: SourceRecord[], { rules, vetoes, conditionalV
   const clusters = new Map<number, Cluster>();
   records.forEach((record, position) => {
     const root = find(position);
-    const cluster = clusters.get(root) ?? { records: [], reasons: states[root].reasons };
+    const cluster = clusters.get(root) ?? { records: [], reasons: merged.get(root)?.reasons ?? [] };
     cluster.records.push(record.key);
     clusters.set(root, cluster);
   });
