@@ -51,8 +51,8 @@ export function entityFieldMap(schemaId: string, productSlug: string): FieldMap 
 export async function specificFieldMap(db: Queryable, discoveryId: number | null, entity: string): Promise<FieldMap> {
   if (discoveryId === null) return {};
   const rows = await db.query<{ key: string; sample: unknown }>(
-    `select field.key, min(field.value->>0) as sample from snapshot_records, jsonb_each(fields) as field
-      where discovery_id = $1 and entity = $2 and field.key like 'Specifics.%' group by field.key order by field.key limit 5000`,
+    `select field.key, min(field.value->>0) as sample from snapshot_assets, jsonb_each(specifics) as field
+      where discovery_id = $1 and entity = $2 group by field.key order by field.key limit 5000`,
     [discoveryId, entity],
   );
   return Object.fromEntries(
