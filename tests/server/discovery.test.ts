@@ -93,6 +93,15 @@ describe.each(engines)('discoveries on %s', (engine) => {
     expect(detail.body.merge_reasons.length).toBe(detail.body.sources.length - 1);
     expect(detail.body.preferred.Hostname).toEqual({ value: expect.any(String), adapter: expect.any(String) });
     expect(detail.body.sources[0].fields).toHaveProperty([`Specifics.${detail.body.sources[0].adapter}.id`]);
+    expect(detail.body).toHaveProperty([`Specifics.${detail.body.sources[0].adapter}.id`]);
+
+    // Vendors' raw fields are kept apart from the entity fields, and still queried, sorted and shown like them.
+    const agentId = 'Specifics.crowdstrike.AgentId';
+    const raw = await server.request('POST', '/devices/devices', { token: server.adminToken, body: { query: `${agentId} = *`, fields: ['Hostname', agentId], ordering: [{ field: agentId, order: 'desc' }], size: 3 } });
+    const withAgents = await server.request('POST', '/devices/devices', { token: server.adminToken, body: { query: 'AgentId = * AND Adapters = crowdstrike', size: 1 } });
+    expect(raw.body.count).toBe(withAgents.body.count);
+    expect(raw.body.results[0][agentId]).toHaveLength(1);
+    expect(raw.body.results.map((row: Record<string, string[]>) => row[agentId][0])).toEqual(raw.body.results.map((row: Record<string, string[]>) => row[agentId][0]).sort().reverse());
     const bad = await server.request('POST', '/devices/devices', { token: server.adminToken, body: { query: 'Hostname = ' } });
     expect(bad).toMatchObject({ status: 400, body: { query: [expect.stringContaining('Expected a value')], position: ['11'] } });
   });
