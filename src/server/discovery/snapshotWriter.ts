@@ -20,7 +20,7 @@ export function writeRecords(db: Queryable, discoveryId: number, records: Serial
     const rows = batch.map((record) => `{"k":${JSON.stringify(record.key)},"c":${record.connectionId},"a":${JSON.stringify(record.adapter)},"e":${JSON.stringify(record.entity)},"f":${record.fieldsJson}}`);
     return db.query(
       `insert into snapshot_records (discovery_id, record_key, connection_id, adapter, entity, fields)
-       select $1, k, c, a, e, f from json_to_recordset($2::json) as batch(k text, c int, a text, e text, f jsonb)`,
+       select $1, k, c, a, e, f from json_to_recordset($2::json) as batch(k text, c int, a text, e text, f json)`,
       [discoveryId, `[${rows.join(',')}]`],
     );
   });

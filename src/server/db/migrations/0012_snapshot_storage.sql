@@ -9,3 +9,8 @@ update snapshot_assets
    set specifics = coalesce((select jsonb_object_agg(key, value) from jsonb_each(fields) where key like 'Specifics.%'), '{}'),
        fields = coalesce((select jsonb_object_agg(key, value) from jsonb_each(fields) where key not like 'Specifics.%'), '{}'),
        preferred = coalesce((select jsonb_object_agg(key, value->'adapter') from jsonb_each(preferred) where key not like 'Specifics.%'), '{}');
+
+-- Source records are kept as the text they were written as (`json`, validated but not converted): they are read
+-- whole, for an asset's detail or a re-merge, never searched field by field (assets are), and converting every
+-- record of a discovery to jsonb was a large share of writing it.
+alter table snapshot_records alter column fields type json using fields::json;
