@@ -117,6 +117,22 @@ describe.each(engines)('widget computations over known snapshots on %s', (engine
     expect(score.rows.map((row) => [row.label, row.value])).toEqual([['Average score', 65], ['Devices scored', 2], ['Scoring below 50', 1]]);
   });
 
+  it('reads security scores a source reports as text, and leaves out values that are not numbers', async () => {
+    const { db } = server.context;
+    const companyId = await createCompany(db, { name: 'Scored company' });
+    await publishSnapshot(db, companyId, now, 0, [
+      { entity: 'device', id: 's1', fields: { Hostname: ['text-score'], SecurityScore: ['35'] } },
+      { entity: 'device', id: 's2', fields: { Hostname: ['number-score'], SecurityScore: [70.5] } },
+      { entity: 'device', id: 's3', fields: { Hostname: ['word-score'], SecurityScore: ['high'] } },
+      { entity: 'device', id: 's4', fields: { Hostname: ['no-score'] } },
+    ]);
+    const scored = { ...context, companyId };
+    const lowest = await computeWidget(scored, widgetSettingsOf({ kind: 'lowest_security_score' }));
+    expect(lowest.rows.map((row) => [row.Hostname, row.SecurityScore])).toEqual([['text-score', 35], ['number-score', 70.5]]);
+    const score = await computeWidget(scored, widgetSettingsOf({ kind: 'security_score' }));
+    expect(score.rows.map((row) => [row.label, row.value])).toEqual([['Average score', 52.8], ['Devices scored', 2], ['Scoring below 50', 1]]);
+  });
+
   it('counts vulnerability findings by operating system, severity, software and source', async () => {
     expect((await widget('vulnerability_by_os')).rows).toEqual([
       { label: 'Windows', value: 3, devices: 2, query: 'VulnerableSoftware.CveId = * AND OS.Type = "Windows"' },

@@ -12,6 +12,16 @@ const parallelTiles = 4;
 type Tile = { item: string; id: number; type: 'chart' | 'widget'; name: string; data?: WidgetData; error?: unknown };
 
 /**
+ * The error a tile shows for a failure of its own (settings the data no longer fits, a query the statement
+ * timeout stopped); any other failure is thrown on.
+ */
+export function tileError(error: unknown): unknown {
+  if (error instanceof HttpError) return error.body;
+  if ((error as { code?: string }).code === '57014') return { detail: 'This tile took longer than the statement timeout allows: narrow its query.' };
+  throw error;
+}
+
+/**
  * Every chart and widget of a dashboard with its data, in one answer. One tile that cannot be computed (a saved
  * query deleted since, a query the timeout stops) carries its error; the others still answer.
  */
@@ -29,11 +39,9 @@ export async function computeDashboard(context: AppContext, caller: Caller, dash
     const type = row.kind === chartKind ? 'chart' : 'widget';
     const tile: Tile = { item: `${type}:${row.id}`, id: row.id, type, name: String(row.document.name) };
     try {
-      tile.data = await cachedCompute(type === 'chart' ? chartItems : widgetItems, context, caller, row.document, fingerprint);
+      tile.data = await cachedCompute(type === 'chart' ? chartItems : widgetItems, context, caller.companyId, row.document, fingerprint);
     } catch (error) {
-      if (error instanceof HttpError) tile.error = error.body;
-      else if ((error as { code?: string }).code === '57014') tile.error = { detail: 'This tile took longer than the statement timeout allows: narrow its query.' };
-      else throw error;
+      tile.error = tileError(error);
     }
     tiles[index] = tile;
   };

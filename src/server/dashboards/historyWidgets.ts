@@ -5,14 +5,26 @@ import { emptyResult, noSnapshotMessage, withTimeout, type WidgetContext, type W
 
 type Series = { name: string; text: string };
 
-/** How many records of `entity` match `text` in each snapshot: one grouped statement over all of them. */
-async function countsPerSnapshot(connection: Queryable, companyId: number, snapshots: Snapshot[], entity: string, text: string): Promise<Map<number, number>> {
-  const condition = await compileCondition(connection, companyId, text, 3);
-  const rows = await connection.query<{ discovery_id: number; count: number }>(
-    `select discovery_id, count(*)::int as count from snapshot_assets where discovery_id = any($1::int[]) and entity = $2 and ${condition.sql} group by discovery_id`,
-    [snapshots.map((snapshot) => snapshot.id), entity, ...condition.params],
+/**
+ * How many records of `entity` match each of `texts` in each snapshot, in the order of `texts`: one scan of the
+ * snapshots, whatever the number of series (one series filters the scan; several are counted side by side).
+ */
+async function countsPerSnapshot(connection: Queryable, companyId: number, snapshots: Snapshot[], entity: string, texts: string[]): Promise<Map<number, number>[]> {
+  const params: unknown[] = [snapshots.map((snapshot) => snapshot.id), entity];
+  const conditions: string[] = [];
+  for (const text of texts) {
+    const condition = await compileCondition(connection, companyId, text, params.length + 1);
+    params.push(...condition.params);
+    conditions.push(condition.sql);
+  }
+  const [counts, where] = conditions.length === 1
+    ? ['count(*)::int', conditions[0]]
+    : [conditions.map((condition) => `count(*) filter (where ${condition})::int`).join(', '), 'true'];
+  const rows = await connection.query<{ discovery_id: number; counts: number[] }>(
+    `select discovery_id, array[${counts}] as counts from snapshot_assets where discovery_id = any($1::int[]) and entity = $2 and ${where} group by discovery_id`,
+    params,
   );
-  return new Map(rows.map((row) => [row.discovery_id, row.count]));
+  return texts.map((_, index) => new Map(rows.map((row) => [row.discovery_id, row.counts[index]])));
 }
 
 /** Time-series rows, one per snapshot and series; a snapshot where nothing matched counts 0. */
@@ -20,12 +32,15 @@ async function seriesOverSnapshots(context: WidgetContext, settings: WidgetSetti
   const snapshots = await recentSnapshots(context.db, context.companyId, settings.days);
   if (!snapshots.length) return emptyResult(settings, 'line', `No discovery completed in the last ${settings.days} days: run discoveries (or set a schedule) to draw this history.`);
   const rows = await withTimeout(context.db, async (connection) => {
-    const answer: Record<string, unknown>[] = [];
-    for (const serie of series) {
-      const counts = await countsPerSnapshot(connection, context.companyId, snapshots, entityOf(serie), serie.text);
-      for (const snapshot of snapshots) answer.push({ date: snapshot.start_time.toISOString(), series: serie.name, value: counts.get(snapshot.id) ?? 0, index_id: snapshot.id, query: serie.text });
+    const countsOf = new Map<Series, Map<number, number>>();
+    for (const entity of new Set(series.map(entityOf))) {
+      const sharing = series.filter((serie) => entityOf(serie) === entity);
+      const counts = await countsPerSnapshot(connection, context.companyId, snapshots, entity, sharing.map((serie) => serie.text));
+      sharing.forEach((serie, index) => countsOf.set(serie, counts[index]));
     }
-    return answer;
+    return series.flatMap((serie) =>
+      snapshots.map((snapshot) => ({ date: snapshot.start_time.toISOString(), series: serie.name, value: countsOf.get(serie)?.get(snapshot.id) ?? 0, index_id: snapshot.id, query: serie.text })),
+    );
   });
   return { kind: settings.kind, display: 'line', inventory: settings.inventory, index_id: snapshots.at(-1)?.id ?? null, rows };
 }

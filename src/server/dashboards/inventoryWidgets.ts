@@ -8,31 +8,42 @@ export const securityScoreField = 'SecurityScore';
 export const certificateExpiryField = 'NotAfter';
 
 // A device's score is its preferred source's (the first value), read as a number; a value that is not a number
-// reads as no score, so a stray string never breaks an average.
-const scoreOf = (column: string) =>
-  `case when ${column}->'${securityScoreField}'->>0 ~ '^-?[0-9]+(\\.[0-9]+)?$' then (${column}->'${securityScoreField}'->>0)::numeric end`;
+// reads as no score, so a stray string never breaks an average. JSON numbers (the usual case) skip the text test.
+const first = `fields->'${securityScoreField}'->0`;
+const scoreSql = `case jsonb_typeof(${first}) when 'number' then (${first})::numeric
+  when 'string' then case when ${first} #>> '{}' ~ '^-?[0-9]+(\\.[0-9]+)?$' then (${first} #>> '{}')::numeric end end`;
+
+type ValueCounts = { rows: { label: string; value: number }[]; total: number; missing: number };
+
+/**
+ * The records of one snapshot that match the query, counted per value of `field` (the largest first, at most
+ * `limit` values; null for all), with how many match and how many have no value. One scan, grouped by the
+ * field's whole list of values (a handful of distinct lists for most fields), the lists then split into values:
+ * no row is made per value of every record.
+ */
+async function valueCounts(context: WidgetContext, snapshotId: number, entity: string, field: string, query: string, limit: number | null): Promise<ValueCounts> {
+  const condition = await compileCondition(context.db, context.companyId, query, 4);
+  const [counts] = await withTimeout(context.db, (connection) =>
+    connection.query<ValueCounts>(
+      `with lists as (select ${fieldColumn(field)}->$3 as field_values, count(*) as records from snapshot_assets where discovery_id = $1 and entity = $2 and ${condition.sql} group by 1)
+       select coalesce((select sum(records) from lists), 0)::int as total,
+              coalesce((select sum(records) from lists where coalesce(jsonb_array_length(field_values), 0) = 0), 0)::int as missing,
+              coalesce((select json_agg(json_build_object('label', label, 'value', value) order by value desc, label) from (
+                 select value as label, sum(records)::int as value from lists, jsonb_array_elements_text(coalesce(field_values, '[]'::jsonb)) as value
+                  group by value order by 2 desc, 1 limit $${4 + condition.params.length}) as top_values), '[]') as rows`,
+      [snapshotId, entity, field, ...condition.params, limit],
+    ),
+  );
+  return counts;
+}
 
 /** Counts of the inventory's records per value of one field, the largest first, plus the records with no value. */
 export async function groupBy(context: WidgetContext, settings: WidgetSettings): Promise<WidgetData> {
   const snapshot = await latestSnapshot(context.db, context.companyId);
   if (!snapshot) return emptyResult(settings, 'pie', noSnapshotMessage);
-  const condition = await compileCondition(context.db, context.companyId, settings.query, 4);
-  const next = 4 + condition.params.length;
-  const where = `discovery_id = $1 and entity = $2 and ${condition.sql}`;
-  // One scan: the matching records' values of the field are kept once, then counted three ways.
-  const [{ rows, total, missing }] = await withTimeout(context.db, (connection) =>
-    connection.query<{ rows: { label: string; value: number }[] | null; total: number; missing: number }>(
-      `with matching as materialized (select coalesce(${fieldColumn(settings.field)}->$3, '[]'::jsonb) as field_values from snapshot_assets where ${where})
-       select (select count(*) from matching)::int as total,
-              (select count(*) from matching where jsonb_array_length(field_values) = 0)::int as missing,
-              (select json_agg(json_build_object('label', label, 'value', value) order by value desc, label) from (
-                 select value as label, count(*)::int as value from matching, jsonb_array_elements_text(field_values) as value
-                  group by value order by 2 desc, 1 limit $${next}) as top_values) as rows`,
-      [snapshot.id, settings.inventory, settings.field, ...condition.params, settings.limit],
-    ),
-  );
+  const { rows, total, missing } = await valueCounts(context, snapshot.id, settings.inventory, settings.field, settings.query, settings.limit);
   if (!total) return { ...emptyResult(settings, 'pie', 'No record of this inventory matches the query in the latest snapshot.', snapshot.id), total: 0 };
-  const segments = (rows ?? []).map((row) => ({ ...row, query: segmentQuery(settings.query, equalsQuery(settings.field, row.label)) }));
+  const segments = rows.map((row) => ({ ...row, query: segmentQuery(settings.query, equalsQuery(settings.field, row.label)) }));
   if (missing) segments.push({ label: 'No value', value: missing, query: segmentQuery(settings.query, missingQuery(settings.field)) });
   return { kind: settings.kind, display: 'pie', inventory: settings.inventory, index_id: snapshot.id, rows: segments, total };
 }
@@ -64,16 +75,7 @@ export async function totals(context: WidgetContext, settings: WidgetSettings): 
 export async function deviceDiscovery(context: WidgetContext, settings: WidgetSettings): Promise<WidgetData> {
   const snapshot = await latestSnapshot(context.db, context.companyId);
   if (!snapshot) return emptyResult(settings, 'bar', noSnapshotMessage);
-  const { adapters, total } = await withTimeout(context.db, async (connection) => {
-    const perAdapter = await connection.query<{ label: string; value: number }>(
-      `select adapter as label, count(*)::int as value
-         from snapshot_assets, jsonb_array_elements_text(coalesce(fields->'Adapters', '[]'::jsonb)) as adapter
-        where discovery_id = $1 and entity = 'device' group by adapter order by 2 desc, 1`,
-      [snapshot.id],
-    );
-    const [{ count }] = await connection.query<{ count: number }>("select count(*)::int as count from snapshot_assets where discovery_id = $1 and entity = 'device'", [snapshot.id]);
-    return { adapters: perAdapter, total: count };
-  });
+  const { rows: adapters, total } = await valueCounts(context, snapshot.id, 'device', 'Adapters', '', null);
   if (!total) return { ...emptyResult({ ...settings, inventory: 'device' }, 'bar', 'The latest snapshot holds no device: add a connection to an adapter that reports devices.', snapshot.id), total: 0 };
   const rows = [
     ...adapters.map((row) => ({ ...row, query: equalsQuery('Adapters', row.label) })),
@@ -90,12 +92,17 @@ export async function lowestSecurityScore(context: WidgetContext, settings: Widg
   const snapshot = await latestSnapshot(context.db, context.companyId);
   if (!snapshot) return emptyResult(settings, 'table', noSnapshotMessage);
   const condition = await compileCondition(context.db, context.companyId, settings.query, 2);
+  // The lowest scores are found on ids and scores alone; only those few devices are read again for their names.
+  // Devices without a number sort last (nulls last), so they are dropped after the limit: a test before it would
+  // compute every score twice.
   const rows = await withTimeout(context.db, (connection) =>
     connection.query<{ asset_id: string; hostname: string | null; os: string | null; score: string }>(
-      `select asset_id, fields->'Hostname'->>0 as hostname, fields->'OS.Type'->>0 as os, score::text as score from (
-         select asset_id, fields, ${scoreOf('fields')} as score
-           from snapshot_assets where discovery_id = $1 and entity = 'device' and fields ? '${securityScoreField}' and ${condition.sql}) as scored
-        where score is not null order by score, asset_id limit $${2 + condition.params.length}`,
+      `with lowest as (
+         select asset_id, ${scoreSql} as score from snapshot_assets
+          where discovery_id = $1 and entity = 'device' and fields ? '${securityScoreField}' and ${condition.sql} order by 2, 1 limit $${2 + condition.params.length})
+       select asset_id, fields->'Hostname'->>0 as hostname, fields->'OS.Type'->>0 as os, score::text as score
+         from lowest join snapshot_assets using (asset_id)
+        where discovery_id = $1 and entity = 'device' and score is not null order by score, asset_id`,
       [snapshot.id, ...condition.params, settings.limit],
     ),
   );
@@ -114,7 +121,7 @@ export async function securityScore(context: WidgetContext, settings: WidgetSett
   const [summary] = await withTimeout(context.db, (connection) =>
     connection.query<{ average: string | null; scored: number; low: number; total: number }>(
       `select round(avg(score), 1)::text as average, count(score)::int as scored, count(*) filter (where score < 50)::int as low, count(*)::int as total from (
-         select ${scoreOf('fields')} as score from snapshot_assets where discovery_id = $1 and entity = 'device' and ${condition.sql}) as scored`,
+         select ${scoreSql} as score from snapshot_assets where discovery_id = $1 and entity = 'device' and ${condition.sql}) as scored`,
       [snapshot.id, ...condition.params],
     ),
   );

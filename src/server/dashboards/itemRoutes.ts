@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.js';
+import type { AppContext, CoreContext } from '../context.js';
 import { HttpError } from '../http/errors.js';
 import { pageWindow, paginated } from '../http/pagination.js';
 import { callerOf, type RouteCatalogue } from '../http/routes.js';
@@ -22,15 +22,15 @@ type ItemKind = {
   check: (context: AppContext, caller: Caller, document: Document) => Promise<void>;
   /** Extra fields of the answer (names of what ids point at). */
   enrich: (context: AppContext, caller: Caller, row: StoredRow) => Promise<Document>;
-  compute: (context: AppContext, caller: Caller, document: Document) => Promise<WidgetData>;
+  compute: (context: CoreContext, companyId: number, document: Document) => Promise<WidgetData>;
 };
 
 /** An item's result, from the cache when the data it reads has not changed since it was computed. */
-export function cachedCompute(item: ItemKind, context: AppContext, caller: Caller, document: Document, fingerprint: string): Promise<WidgetData> {
-  return cachedResult(fingerprint, item.name === 'charts' ? 'chart' : 'widget', document, new Date(), () => item.compute(context, caller, document));
+export function cachedCompute(item: ItemKind, context: CoreContext, companyId: number, document: Document, fingerprint: string): Promise<WidgetData> {
+  return cachedResult(fingerprint, item.name === 'charts' ? 'chart' : 'widget', document, new Date(), () => item.compute(context, companyId, document));
 }
 
-const contextFor = (context: AppContext, caller: Caller) => ({ db: context.db, companyId: caller.companyId, now: new Date() });
+const contextFor = (context: CoreContext, companyId: number) => ({ db: context.db, companyId, now: new Date() });
 
 /** Charts: score, number and table over a saved query or query text (reference API `/dashboards/charts`). */
 export const chartItems: ItemKind = {
@@ -48,8 +48,8 @@ export const chartItems: ItemKind = {
     const saved = savedId ? await savedQueryText(context.db, caller.companyId, savedId) : null;
     return { dashboard_name: dashboard.document.name, group_by_query_name: saved?.name ?? null };
   },
-  compute: (context, caller, document) =>
-    computeChart(contextFor(context, caller), {
+  compute: (context, companyId, document) =>
+    computeChart(contextFor(context, companyId), {
       kind: 'number', inventory: 'device', query: '', group_by_query: null, group_by_data: '', fields: ['Hostname'], limit: 10, ...(document as Partial<ChartSettings>),
     } as ChartSettings),
 };
@@ -69,7 +69,7 @@ export const widgetItems: ItemKind = {
     await checkQueryText(context.db, caller.companyId, settings.query, 'query');
   },
   enrich: async () => ({}),
-  compute: (context, caller, document) => computeWidget(contextFor(context, caller), widgetSettingsOf(document)),
+  compute: (context, companyId, document) => computeWidget(contextFor(context, companyId), widgetSettingsOf(document)),
 };
 
 const writable = (item: ItemKind, body: Document): Document => Object.fromEntries(Object.entries(body).filter(([key]) => !item.readOnly.includes(key)));
@@ -142,7 +142,7 @@ export function registerItemRoutes(routes: RouteCatalogue, context: AppContext, 
     handler: async (request) => {
       const caller = callerOf(request);
       const row = await loadItem(db, caller, item.kind, idOf(request));
-      return cachedCompute(item, context, caller, row.document, await dataFingerprint(db, caller.companyId));
+      return cachedCompute(item, context, caller.companyId, row.document, await dataFingerprint(db, caller.companyId));
     },
   });
   routes.add({
@@ -152,7 +152,7 @@ export function registerItemRoutes(routes: RouteCatalogue, context: AppContext, 
       const document = writable(item, request.body as Document);
       await checkDashboard(caller, Number(document.dashboard));
       await item.check(context, caller, document);
-      return item.compute(context, caller, document);
+      return item.compute(context, caller.companyId, document);
     },
   });
 }

@@ -8,7 +8,9 @@ import type { WidgetData } from './widgetData.js';
  * database on every request, so several API processes never serve a result older than the data.
  */
 const maximumEntries = 2000;
-const entries = new Map<string, WidgetData>();
+// Results being computed are kept too, so requests that arrive meanwhile (two users opening the same dashboard,
+// or a user and the warming after a discovery) wait for the one computation instead of repeating it.
+const entries = new Map<string, Promise<WidgetData>>();
 
 // Kinds that read live tables (connections, the running discovery, the schedule): cheap, and never cached.
 const liveKinds = new Set(['connection_statuses', 'discovery_info', 'next_discoveries']);
@@ -45,8 +47,12 @@ export async function cachedResult(fingerprint: string, type: 'chart' | 'widget'
     entries.set(key, hit);
     return hit;
   }
-  const data = await compute();
-  entries.set(key, data);
+  const computing = compute();
+  entries.set(key, computing);
   if (entries.size > maximumEntries) entries.delete(entries.keys().next().value as string);
-  return data;
+  // A failure is not kept: the next request computes again.
+  computing.catch(() => {
+    if (entries.get(key) === computing) entries.delete(key);
+  });
+  return computing;
 }

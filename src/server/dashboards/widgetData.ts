@@ -1,5 +1,6 @@
 import type { Database, Queryable } from '../db/database.js';
 import { widgetStatementTimeoutMs } from './snapshotScope.js';
+import { snapshotReadSettings } from '../inventory/snapshots.js';
 import type { WidgetDataResponse, WidgetDisplay } from '../../core/dashboards/widgetData.js';
 
 
@@ -24,7 +25,7 @@ export type WidgetContext = { db: Database; companyId: number; now: Date };
 /** Runs a computation's SQL in one read transaction under the widget statement timeout. */
 export async function withTimeout<T>(db: Database, work: (connection: Queryable) => Promise<T>): Promise<T> {
   return db.transaction(async (connection) => {
-    await connection.exec(`set local statement_timeout = ${widgetStatementTimeoutMs}`);
+    await connection.exec(`set local statement_timeout = ${widgetStatementTimeoutMs}; ${snapshotReadSettings}`);
     return work(connection);
   });
 }

@@ -1,4 +1,5 @@
 import type { CoreContext } from '../context.js';
+import { warmDashboards } from '../dashboards/warmDashboards.js';
 import { refreshDeviceTags } from '../inventory/tags.js';
 import { writeMergedAssets } from './assetStage.js';
 import { correlate, type Cluster, type CorrelationRules, type ManualDecisions, type SourceRecord } from './correlation/correlate.js';
@@ -105,6 +106,8 @@ export async function runDiscovery(context: CoreContext, discoveryId: number, se
   await pruneSnapshots(context, discovery.company_id, settings.snapshotsToKeep);
   // Statistics that know the new snapshot, so lists and charts get plans made for its size (PGlite has no autovacuum).
   await db.exec('analyze snapshot_assets');
+  // The company's dashboards computed now, in the background, so the first one opened is already answered.
+  void warmDashboards(context, discovery.company_id);
 }
 
 /** Keeps the newest published snapshots of a company and deletes the rows of older ones (their summaries stay). */

@@ -5,7 +5,7 @@ import { compileQuery, type CompiledQuery } from '../query/compileQuery.js';
 import { documentSql, fieldColumn } from '../query/fieldColumns.js';
 import { expandSavedQueries } from '../query/savedQueries.js';
 import { loadSavedQueryText } from '../query/savedQueryStore.js';
-import { resolveSnapshot } from './snapshots.js';
+import { resolveSnapshot, snapshotReadSettings } from './snapshots.js';
 
 export type InventorySearch = {
   query?: string;
@@ -24,7 +24,7 @@ export const statementTimeoutMs = 15_000;
 /** Runs inventory reads in one transaction under the statement timeout. */
 export function withStatementTimeout<T>(db: Database, work: (connection: Queryable) => Promise<T>): Promise<T> {
   return db.transaction(async (connection) => {
-    await connection.exec(`set local statement_timeout = ${statementTimeoutMs}`);
+    await connection.exec(`set local statement_timeout = ${statementTimeoutMs}; ${snapshotReadSettings}`);
     return work(connection);
   });
 }
