@@ -22,18 +22,18 @@ export function member(target: unknown, key: unknown): unknown {
     return key === 'length' ? target.length : undefined;
   }
   const name = typeof key === 'string' ? key : String(key);
-  if (forbiddenKeys.has(name)) return undefined;
+  return forbiddenKeys.has(name) ? undefined : ownValue(target, name);
+}
+
+function isPlainObject(target: unknown): target is Record<string, unknown> {
+  if (target === null || typeof target !== 'object') return false;
   const prototype = Object.getPrototypeOf(target);
-  if (prototype !== Object.prototype && prototype !== null) return undefined;
-  return Object.hasOwn(target, name) ? (target as Record<string, unknown>)[name] : undefined;
+  return prototype === Object.prototype || prototype === null;
 }
 
 /** `target[key]` for a fixed, allowed, non-index key: only own properties of plain objects. */
 function ownValue(target: unknown, key: string): unknown {
-  if (target === null || typeof target !== 'object' || Array.isArray(target)) return undefined;
-  const prototype = Object.getPrototypeOf(target);
-  if (prototype !== Object.prototype && prototype !== null) return undefined;
-  return Object.hasOwn(target, key) ? (target as Record<string, unknown>)[key] : undefined;
+  return isPlainObject(target) && Object.hasOwn(target, key) ? target[key] : undefined;
 }
 
 /** The truthiness manifests use: false, null, undefined, "", 0, "false", "0" and [] are false. */
@@ -54,6 +54,54 @@ function compare(operator: string, left: unknown, right: unknown): boolean {
 }
 
 type Evaluator = (scope: Scope) => unknown;
+type FixedName = { kind: 'literal'; value: string };
+
+/** A key known when compiling that names a property: not an index and not `length` (both handled by `member`). */
+function isFixedName(key: Node): key is FixedName {
+  return key.kind === 'literal' && typeof key.value === 'string' && !/^-?\d+$/.test(key.value) && key.value !== 'length';
+}
+
+/** `name.key1.key2…` with fixed names only (the usual `record.a.b`), as the variable and its keys; else null. */
+function fixedPath(node: Node): { name: string; keys: string[] } | null {
+  const keys: string[] = [];
+  let current = node;
+  while (current.kind === 'member') {
+    if (!isFixedName(current.key)) return null;
+    keys.unshift(current.key.value);
+    current = current.target;
+  }
+  return current.kind === 'variable' ? { name: current.name, keys } : null;
+}
+
+/** Reads one fixed key of plain objects; a forbidden key is recognised here, once, and reads nothing. */
+function fixedKeyReader(key: string): (target: unknown) => unknown {
+  if (forbiddenKeys.has(key)) return () => undefined;
+  return (target) => ownValue(target, key);
+}
+
+/** A variable: an own property of the scope, which the engine builds (always a plain object). */
+function variableReader(name: string): Evaluator {
+  if (forbiddenKeys.has(name)) return () => undefined;
+  return (scope) => (Object.hasOwn(scope, name) ? scope[name] : undefined);
+}
+
+/**
+ * A variable followed by fixed keys, as one closure: the shape of most mapping templates (`record.a.b`), rendered
+ * for every record of large fetches. Same checks as `member` for such keys: own properties of plain objects only.
+ */
+function pathEvaluator(name: string, keys: string[]): Evaluator {
+  const variable = variableReader(name);
+  const readers = keys.map(fixedKeyReader);
+  if (readers.length === 1) {
+    const [read] = readers;
+    return (scope) => read(variable(scope));
+  }
+  return (scope) => {
+    let value = variable(scope);
+    for (let index = 0; index < readers.length && value !== undefined; index += 1) value = readers[index](value);
+    return value;
+  };
+}
 
 /** Turns a parsed expression into nested closures once, so rendering a record does no tree walking or dispatch. */
 function toEvaluator(node: Node): Evaluator {
@@ -62,18 +110,17 @@ function toEvaluator(node: Node): Evaluator {
       const value = node.value;
       return () => value;
     }
-    case 'variable': {
-      const name = node.name;
-      return (scope) => member(scope, name);
-    }
+    case 'variable':
+      return variableReader(node.name);
     case 'member': {
-      const target = toEvaluator(node.target);
-      if (node.key.kind === 'literal' && typeof node.key.value === 'string' && !/^-?\d+$/.test(node.key.value) && node.key.value !== 'length') {
-        // The common `a.b` with a fixed name: checked once here, then only the plain-object test per record.
-        const key = node.key.value;
-        if (forbiddenKeys.has(key)) return () => undefined;
-        return (scope) => ownValue(target(scope), key);
+      if (isFixedName(node.key)) {
+        const path = fixedPath(node);
+        if (path) return pathEvaluator(path.name, path.keys);
+        const read = fixedKeyReader(node.key.value);
+        const target = toEvaluator(node.target);
+        return (scope) => read(target(scope));
       }
+      const target = toEvaluator(node.target);
       if (node.key.kind === 'literal') {
         const key = node.key.value;
         return (scope) => member(target(scope), key);
@@ -93,14 +140,23 @@ function toEvaluator(node: Node): Evaluator {
       const target = toEvaluator(node.target);
       const args = node.args.map(toEvaluator);
       const filter = filters[node.name];
-      const name = node.name;
+      const failed = (error: unknown) => new TemplateError(`filter ${node.name} failed: ${(error as Error).message}`);
+      // Most filters in mappings take no argument (`| mac`, `| date`): no argument list to build per record.
+      if (!args.length) return (scope) => {
+        const value = target(scope);
+        try {
+          return filter(value);
+        } catch (error) {
+          throw failed(error);
+        }
+      };
       return (scope) => {
         const value = target(scope);
         const values = args.map((arg) => arg(scope));
         try {
           return filter(value, ...values);
         } catch (error) {
-          throw new TemplateError(`filter ${name} failed: ${(error as Error).message}`);
+          throw failed(error);
         }
       };
     }
@@ -141,11 +197,24 @@ export function toText(value: unknown): string {
 }
 
 type Part = string | Evaluator;
-export type Compiled = { parts: Part[]; single: boolean };
-const cache = new Map<string, Compiled>();
+/** A compiled template: one function of the scope, so rendering a record is a plain call with no dispatch. */
+export type Renderer = (scope: Scope) => unknown;
+const cache = new Map<string, Renderer>();
+
+/** Literal text and evaluated parts joined as text, bounded in size. */
+function textRenderer(parts: Part[]): Renderer {
+  return (scope) => {
+    let text = '';
+    for (const part of parts) {
+      text += typeof part === 'string' ? part : toText(part(scope));
+      if (text.length > maximumTextLength) throw new TemplateError('rendered text too long');
+    }
+    return text;
+  };
+}
 
 /** Parses a template once (cached): literal text and `{{ expression }}` parts. */
-export function compileTemplate(template: string): Compiled {
+export function compileTemplate(template: string): Renderer {
   const cached = cache.get(template);
   if (cached) return cached;
   if (template.length > maximumTemplateLength) throw new TemplateError(`template longer than ${maximumTemplateLength} characters`);
@@ -168,25 +237,15 @@ export function compileTemplate(template: string): Compiled {
     }
     at = close + 2;
   }
-  const compiled = { parts, single: parts.length === 1 && typeof parts[0] !== 'string' };
+  // Exactly one expression yields its value: the renderer is the expression's evaluator itself.
+  const compiled = parts.length === 1 && typeof parts[0] !== 'string' ? parts[0] : textRenderer(parts);
   if (cache.size < 10_000) cache.set(template, compiled);
   return compiled;
 }
 
 /** Renders a template: exactly one `{{ expression }}` yields its value; anything else yields text. */
 export function render(template: string, scope: Scope): unknown {
-  return renderCompiled(compileTemplate(template), scope);
-}
-
-/** Renders an already compiled template (hot paths keep the compiled form instead of looking it up). */
-export function renderCompiled({ parts, single }: Compiled, scope: Scope): unknown {
-  if (single) return (parts[0] as Evaluator)(scope);
-  let text = '';
-  for (const part of parts) {
-    text += typeof part === 'string' ? part : toText(part(scope));
-    if (text.length > maximumTextLength) throw new TemplateError('rendered text too long');
-  }
-  return text;
+  return compileTemplate(template)(scope);
 }
 
 /** Renders every string inside a JSON value; object keys whose whole-template value is undefined are dropped. */

@@ -39,14 +39,46 @@ function isHexDigit(code: number): boolean {
   return (code >= 48 && code <= 57) || (code >= 97 && code <= 102);
 }
 
-// A character loop rather than regular expressions: this runs for every record of large fetches.
-const separatedMac = /^[0-9a-f]{2}([-:])[0-9a-f]{2}(?:\1[0-9a-f]{2}){4}$/;
+/** The lower-case code of a hex digit (`A` → `a`), or -1 when `code` is not one. */
+function lowerHexCode(code: number): number {
+  if (isHexDigit(code)) return code;
+  return code >= 65 && code <= 70 ? code + 32 : -1;
+}
+
+const colon = 58;
+const hyphen = 45;
+
+/**
+ * The usual shapes (`aa:bb:cc:dd:ee:ff`, `AA-BB-CC-DD-EE-FF`) as `aa:bb:cc:dd:ee:ff`, else undefined. Checked and
+ * rewritten code by code: this runs for every record of large fetches, where regular expressions and string
+ * replacement cost several times more.
+ */
+function separatedMac(value: string): string | undefined {
+  if (value.length !== 17) return undefined;
+  const separator = value.charCodeAt(2);
+  if (separator !== colon && separator !== hyphen) return undefined;
+  const codes: number[] = new Array(17);
+  let canonical = separator === colon;
+  for (let index = 0; index < 17; index += 1) {
+    const code = value.charCodeAt(index);
+    if (index % 3 === 2) {
+      if (code !== separator) return undefined;
+      codes[index] = colon;
+      continue;
+    }
+    const lower = lowerHexCode(code);
+    if (lower === -1) return undefined;
+    if (lower !== code) canonical = false;
+    codes[index] = lower;
+  }
+  return canonical ? value : String.fromCharCode(...codes);
+}
 
 function macAddress(value: unknown): unknown {
   if (typeof value !== 'string') return isEmpty(value) ? undefined : value;
+  const separated = separatedMac(value);
+  if (separated !== undefined) return separated;
   const lower = value.toLowerCase();
-  // The usual shapes (aa:bb:.. or aa-bb-..) need only the separator swapped.
-  if (separatedMac.test(lower)) return lower[2] === ':' ? lower : lower.replaceAll('-', ':');
   let out = '';
   let digits = 0;
   for (let index = 0; index < lower.length && digits <= 12; index += 1) {
@@ -60,6 +92,7 @@ function macAddress(value: unknown): unknown {
 }
 
 const isoUtc = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
+const epochDigits = /^\d{9,13}(\.\d+)?$/;
 
 /**
  * A vendor timestamp as ISO 8601 UTC: ISO text (with or without zone), `YYYY-MM-DD HH:MM:SS` (taken as UTC),
@@ -68,13 +101,13 @@ const isoUtc = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
  */
 function isoDate(value: unknown): unknown {
   if (isEmpty(value)) return undefined;
+  // Already ISO 8601 UTC (the common case): only the milliseconds may be missing.
+  if (typeof value === 'string' && isoUtc.test(value)) return value.length === 20 ? `${value.slice(0, 19)}.000Z` : value;
   let date: Date;
-  if (typeof value === 'number' || (typeof value === 'string' && /^\d{9,13}(\.\d+)?$/.test(value))) {
+  if (typeof value === 'number' || (typeof value === 'string' && epochDigits.test(value))) {
     const number = Number(value);
     date = new Date(number > 1e11 ? number : number * 1000);
   } else if (typeof value === 'string') {
-    // Already ISO 8601 UTC (the common case): only the milliseconds may be missing.
-    if (isoUtc.test(value)) return value.length === 20 ? `${value.slice(0, 19)}.000Z` : value;
     const plain = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(:\d{2}(\.\d+)?)?)$/.exec(value.trim());
     date = new Date(plain ? `${plain[1]}T${plain[2]}Z` : value.trim());
   } else return value;
