@@ -73,15 +73,26 @@ function fixedPath(node: Node): { name: string; keys: string[] } | null {
   return current.kind === 'variable' ? { name: current.name, keys } : null;
 }
 
+/**
+ * Whether `key` of a plain object can only be an own property: true unless Object.prototype has such a key
+ * (`toString`, `valueOf`…). Decided once per template, so reading the key needs no Object.hasOwn call per record;
+ * those calls were a sixth of the instructions of mapping the 100k-record bench.
+ */
+function onlyOwn(key: string): boolean {
+  return !(key in Object.prototype);
+}
+
 /** Reads one fixed key of plain objects; a forbidden key is recognised here, once, and reads nothing. */
 function fixedKeyReader(key: string): (target: unknown) => unknown {
   if (forbiddenKeys.has(key)) return () => undefined;
+  if (onlyOwn(key)) return (target) => (isPlainObject(target) ? target[key] : undefined);
   return (target) => ownValue(target, key);
 }
 
 /** A variable: an own property of the scope, which the engine builds (always a plain object). */
 function variableReader(name: string): Evaluator {
   if (forbiddenKeys.has(name)) return () => undefined;
+  if (onlyOwn(name)) return (scope) => scope[name];
   return (scope) => (Object.hasOwn(scope, name) ? scope[name] : undefined);
 }
 
