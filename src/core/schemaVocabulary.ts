@@ -11,6 +11,7 @@ export const vocabularyKeywords: Record<string, object> = {
   'x-list': { const: true },
   'x-rules': { type: 'string', minLength: 1 },
   'x-unique': { const: true },
+  'x-indexed': { enum: [true, 'sorted'] },
   'x-resource': {
     type: 'object',
     required: ['path', 'scope', 'permissions'],

@@ -50,7 +50,7 @@ export async function savedQueryText(db: Queryable, companyId: number, id: numbe
  * `firstParameter`. Empty text matches everything. Syntax errors become a 400 on `field`.
  */
 export async function compileCondition(db: Queryable, companyId: number, text: string, firstParameter: number, field = 'query'): Promise<CompiledQuery> {
-  if (!text.trim()) return { sql: 'true', params: [] };
+  if (!text.trim()) return { sql: 'true', params: [], table: 'snapshot_assets' };
   try {
     const loadText = async (id: number) => (await savedQueryText(db, companyId, id))?.text ?? null;
     return compileQuery(await expandSavedQueries(parseQuery(text), loadText), { firstParameter });

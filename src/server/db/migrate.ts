@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { lockKeys, withAdvisoryLock } from './advisoryLock.js';
+import { ensureSnapshotIndexColumns } from '../inventory/snapshotIndex.js';
 import type { Database } from './database.js';
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
@@ -39,6 +40,8 @@ export async function migrate(database: Database, migrations = loadMigrations())
       }
       newlyApplied.push(migration.name);
     }
+    // Last, the snapshot index's typed columns, which the entity schemas (not a script) define.
+    await ensureSnapshotIndexColumns(connection);
     return newlyApplied;
   });
 }

@@ -1,5 +1,6 @@
 import type { CoreContext } from '../context.js';
 import { warmDashboards } from '../dashboards/warmDashboards.js';
+import { buildSnapshotIndex } from '../inventory/snapshotIndex.js';
 import { refreshDeviceTags } from '../inventory/tags.js';
 import { writeMergedAssets } from './assetStage.js';
 import { correlate, type Cluster, type CorrelationRules, type ManualDecisions, type SourceRecord } from './correlation/correlate.js';
@@ -90,6 +91,8 @@ export async function runDiscovery(context: CoreContext, discoveryId: number, se
     await writeRelations(db, discoveryId, deriveRelations(related.device ?? [], related.user ?? []));
     await db.transaction(async (connection) => {
       await refreshDeviceTags(connection, discovery.company_id, discoveryId, null);
+      // After the tags, so the index holds the documents as published.
+      await buildSnapshotIndex(connection, discoveryId);
       for (const item of progress.connections) {
         const status = { done: 1, warning: 2, error: 3 }[item.state as 'done'] ?? 4;
         await connection.query('update connections set status = $2, status_detail = $3, last_checked_at = now() where id = $1', [item.id, status, item.error || item.warnings[0] || '']);
@@ -105,7 +108,7 @@ export async function runDiscovery(context: CoreContext, discoveryId: number, se
   }
   await pruneSnapshots(context, discovery.company_id, settings.snapshotsToKeep);
   // Statistics that know the new snapshot, so lists and charts get plans made for its size (PGlite has no autovacuum).
-  await db.exec('analyze snapshot_assets');
+  await db.exec('analyze snapshot_assets, snapshot_index');
   // The company's dashboards computed now, in the background, so the first one opened is already answered.
   void warmDashboards(context, discovery.company_id);
 }
@@ -116,4 +119,5 @@ export async function pruneSnapshots(context: CoreContext, companyId: number, ke
   await context.db.query(`delete from snapshot_records where discovery_id in (${stale})`, [companyId, keep]);
   await context.db.query(`delete from snapshot_assets where discovery_id in (${stale})`, [companyId, keep]);
   await context.db.query(`delete from snapshot_relations where discovery_id in (${stale})`, [companyId, keep]);
+  await context.db.query(`delete from snapshot_index where discovery_id in (${stale})`, [companyId, keep]);
 }

@@ -4,7 +4,7 @@ import ExcelJS from 'exceljs';
 import type { Database } from '../db/database.js';
 import { documentSql } from '../query/fieldColumns.js';
 import { labelFor } from './fieldMaps.js';
-import { orderingSql, queryCondition, withStatementTimeout, type InventorySearch } from './search.js';
+import { planSnapshotQuery, withStatementTimeout, type InventorySearch } from './search.js';
 import { resolveSnapshot } from './snapshots.js';
 
 export type InventoryExport = { format: 'csv' | 'xlsx'; query?: string; fields: string[]; labels?: string[]; index_id?: number | null; ordering?: InventorySearch['ordering'] };
@@ -37,12 +37,8 @@ export function csvField(text: string): string {
 async function* exportRows(db: Database, companyId: number, entity: string, request: InventoryExport): AsyncGenerator<string[]> {
   const discoveryId = await resolveSnapshot(db, companyId, request.index_id);
   const ids = await withStatementTimeout(db, async (connection) => {
-    const condition = await queryCondition(connection, companyId, request.query, 3);
-    const order = orderingSql(request.ordering ?? [], 3 + condition.params.length);
-    const rows = await connection.query<{ asset_id: string }>(
-      `select asset_id from snapshot_assets where discovery_id = $1 and entity = $2 and ${condition.sql} order by ${order.sql} limit ${maximumExportRows}`,
-      [discoveryId, entity, ...condition.params, ...order.params],
-    );
+    const plan = await planSnapshotQuery(connection, companyId, discoveryId, entity, request.query, request.ordering);
+    const rows = await connection.query<{ asset_id: string }>(`select asset_id from ${plan.table} where ${plan.where} order by ${plan.orderSql} limit ${maximumExportRows}`, plan.params);
     return rows.map((row) => row.asset_id);
   });
   for (let start = 0; start < ids.length; start += chunkSize) {

@@ -5,6 +5,7 @@ import { mergeCluster, type MergedAsset, type StoredRecord } from '../discovery/
 import { loadDiscoverySettings } from '../discovery/settings.js';
 import { writeAssets } from '../discovery/snapshotWriter.js';
 import { fieldError } from '../http/errors.js';
+import { refreshSnapshotIndex } from './snapshotIndex.js';
 import { refreshDeviceTags } from './tags.js';
 
 type AssetRow = { asset_id: string; record_keys: string[]; reasons: Cluster['reasons'] };
@@ -33,6 +34,7 @@ async function replaceAssets(context: CoreContext, companyId: number, discoveryI
     await connection.query("delete from snapshot_assets where discovery_id = $1 and entity = 'device' and asset_id = any($2::text[])", [discoveryId, removed]);
     await connection.query('delete from merge_recommendations where discovery_id = $1 and (left_asset = any($2::text[]) or right_asset = any($2::text[]))', [discoveryId, removed]);
     await writeAssets(connection, discoveryId, 'device', assets);
+    await refreshSnapshotIndex(connection, discoveryId, 'device', [...removed, ...assets.map((asset) => asset.id)]);
     await refreshDeviceTags(connection, companyId, discoveryId, assets.map((asset) => asset.id));
   });
   return assets;

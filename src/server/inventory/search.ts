@@ -1,10 +1,12 @@
 import { parseQuery, QuerySyntaxError } from '../../core/query/index.js';
 import type { Database, Queryable } from '../db/database.js';
 import { HttpError } from '../http/errors.js';
-import { compileQuery, type CompiledQuery } from '../query/compileQuery.js';
+import { compileQuery, type CompiledQuery, type SnapshotTable } from '../query/compileQuery.js';
 import { documentSql, fieldColumn } from '../query/fieldColumns.js';
 import { expandSavedQueries } from '../query/savedQueries.js';
 import { loadSavedQueryText } from '../query/savedQueryStore.js';
+import type { IndexedField } from './indexedFields.js';
+import { snapshotIndexedFields } from './snapshotIndex.js';
 import { resolveSnapshot, snapshotReadSettings } from './snapshots.js';
 
 export type InventorySearch = {
@@ -29,21 +31,42 @@ export function withStatementTimeout<T>(db: Database, work: (connection: Queryab
   });
 }
 
-/** A query's SQL condition, with its text errors answered as field errors carrying the position. */
-export async function queryCondition(db: Queryable, companyId: number, text: string | undefined, firstParameter: number): Promise<CompiledQuery> {
-  if (!text?.trim()) return { sql: 'true', params: [] as unknown[] };
+/**
+ * A query's SQL condition, with its text errors answered as field errors carrying the position. Given the typed
+ * columns a snapshot holds (`indexed`), the condition reads them when it can.
+ */
+export async function queryCondition(db: Queryable, companyId: number, text: string | undefined, firstParameter: number, indexed?: ReadonlyMap<string, IndexedField>): Promise<CompiledQuery> {
+  if (!text?.trim()) return { sql: 'true', params: [], table: indexed?.size ? 'snapshot_index' : 'snapshot_assets' };
   try {
-    return compileQuery(await expandSavedQueries(parseQuery(text), (id) => loadSavedQueryText(db, companyId, id)), { firstParameter });
+    return compileQuery(await expandSavedQueries(parseQuery(text), (id) => loadSavedQueryText(db, companyId, id)), { firstParameter, indexed });
   } catch (error) {
     if (error instanceof QuerySyntaxError) throw new HttpError(400, { query: [error.message], position: [String(error.position)] });
     throw error;
   }
 }
 
-/** The `order by` of a list: each key's first value (field names as parameters), then the asset id for a stable order. */
-export function orderingSql(ordering: NonNullable<InventorySearch['ordering']>, firstParameter: number): { sql: string; params: string[] } {
-  const keys = ordering.map((key, index) => `${fieldColumn(key.field)}->$${firstParameter + index}->>0 ${key.order === 'desc' ? 'desc' : 'asc'} nulls last`);
+type Ordering = NonNullable<InventorySearch['ordering']>;
+
+/** The `order by` of a list: each key's first value, then the asset id for a stable order. */
+function orderingSql(ordering: Ordering, firstParameter: number, table: SnapshotTable, indexed: ReadonlyMap<string, IndexedField>): { sql: string; params: string[] } {
+  const direction = (key: Ordering[number]) => (key.order === 'desc' ? 'desc' : 'asc');
+  if (table === 'snapshot_index') return { sql: [...ordering.map((key) => `${indexed.get(key.field)!.firstColumn} ${direction(key)} nulls last`), 'asset_id'].join(', '), params: [] };
+  // Over the documents, field names travel as parameters.
+  const keys = ordering.map((key, index) => `${fieldColumn(key.field)}->$${firstParameter + index}->>0 ${direction(key)} nulls last`);
   return { sql: [...keys, 'asset_id'].join(', '), params: ordering.map((key) => key.field) };
+}
+
+/**
+ * A list's query over one entity of a snapshot: the table it reads, its `where` (parameters `$1` discovery and `$2`
+ * entity first) and its `order by`. It reads the snapshot's typed index when the condition and every sort key can
+ * be answered there, and the assets' documents otherwise.
+ */
+export async function planSnapshotQuery(db: Queryable, companyId: number, discoveryId: number, entity: string, text: string | undefined, ordering: Ordering = []) {
+  const available = await snapshotIndexedFields(db, discoveryId, entity);
+  const indexed = ordering.every((key) => available.has(key.field)) ? available : undefined;
+  const condition = await queryCondition(db, companyId, text, 3, indexed);
+  const order = orderingSql(ordering, 3 + condition.params.length, condition.table, available);
+  return { table: condition.table, where: `discovery_id = $1 and entity = $2 and ${condition.sql}`, params: [discoveryId, entity, ...condition.params, ...order.params], orderSql: order.sql };
 }
 
 function project(assetId: string, fields: Record<string, unknown[]>, wanted: string[] | undefined): Record<string, unknown> {
@@ -57,34 +80,43 @@ function project(assetId: string, fields: Record<string, unknown[]>, wanted: str
  */
 export async function searchInventory(db: Database, companyId: number, entity: string, search: InventorySearch) {
   const discoveryId = await resolveSnapshot(db, companyId, search.index_id);
-  const condition = await queryCondition(db, companyId, search.query, 3);
-  const base = [discoveryId, entity, ...condition.params];
   const size = search.size ?? 50;
-  const { sql: orderSql, params: orderParams } = orderingSql(search.ordering ?? [], base.length + 1);
+  const offset = ((search.page ?? 1) - 1) * size;
   return withStatementTimeout(db, async (connection) => {
-    const where = `discovery_id = $1 and entity = $2 and ${condition.sql}`;
+    const plan = await planSnapshotQuery(connection, companyId, discoveryId, entity, search.query, search.scrollable ? [] : search.ordering);
+    const next = plan.params.length + 1;
+    const readDocuments = async (ids: string[]) =>
+      new Map(
+        (await connection.query<{ asset_id: string; fields: Record<string, unknown[]> }>(
+          `select asset_id, ${documentSql(search.fields)} as fields from snapshot_assets where discovery_id = $1 and entity = $2 and asset_id = any($3::text[])`,
+          [discoveryId, entity, ids],
+        )).map((row) => [row.asset_id, row.fields]),
+      );
     if (search.scrollable) {
       const after = search.scroll_id ?? '';
-      const rows = await connection.query<{ asset_id: string; fields: Record<string, unknown[]> }>(
-        `select asset_id, ${documentSql(search.fields)} as fields from snapshot_assets where ${where} and asset_id > $${base.length + 1} order by asset_id limit $${base.length + 2}`,
-        [...base, after, size],
-      );
-      return { results: rows.map((row) => project(row.asset_id, row.fields, search.fields)), scroll_id: rows.at(-1)?.asset_id ?? after, index_id: discoveryId };
+      const ids = (await connection.query<{ asset_id: string }>(`select asset_id from ${plan.table} where ${plan.where} and asset_id > $${next} order by asset_id limit $${next + 1}`, [...plan.params, after, size])).map((row) => row.asset_id);
+      const documents = await readDocuments(ids);
+      return { results: ids.map((id) => project(id, documents.get(id) ?? {}, search.fields)), scroll_id: ids.at(-1) ?? after, index_id: discoveryId };
     }
-    // One pass finds the page and the count: only ids and sort keys go through the sort (the documents would spill
-    // it to disk at 100k assets), then the page's 50 documents are read by primary key.
-    const limitIndex = base.length + orderParams.length + 1;
-    const page = await connection.query<{ asset_id: string; total: number }>(
-      `select asset_id, count(*) over ()::int as total from snapshot_assets where ${where} order by ${orderSql} limit $${limitIndex} offset $${limitIndex + 1}`,
-      [...base, ...orderParams, size, ((search.page ?? 1) - 1) * size],
-    );
-    const count = page[0]?.total ?? ((search.page ?? 1) === 1 ? 0 : (await connection.query<{ count: number }>(`select count(*)::int as count from snapshot_assets where ${where}`, base))[0].count);
-    const documents = new Map(
-      (await connection.query<{ asset_id: string; fields: Record<string, unknown[]> }>(
-        `select asset_id, ${documentSql(search.fields)} as fields from snapshot_assets where discovery_id = $1 and entity = $2 and asset_id = any($3::text[])`,
-        [discoveryId, entity, page.map((row) => row.asset_id)],
-      )).map((row) => [row.asset_id, row.fields]),
-    );
+    const countSql = `select count(*)::int as count from ${plan.table} where ${plan.where}`;
+    let page: { asset_id: string }[];
+    let count: number;
+    if (plan.table === 'snapshot_index') {
+      // Narrow typed rows: the count is one quick pass, and the page is read in order (often straight from an
+      // ordering index) without sorting every match.
+      page = await connection.query(`select asset_id from snapshot_index where ${plan.where} order by ${plan.orderSql} limit $${next} offset $${next + 1}`, [...plan.params, size, offset]);
+      count = (await connection.query<{ count: number }>(countSql, plan.params))[0].count;
+    } else {
+      // Over the documents, one pass finds the page and the count: only ids and sort keys go through the sort (the
+      // documents would spill it to disk at 100k assets), then the page's documents are read by primary key.
+      const rows = await connection.query<{ asset_id: string; total: number }>(
+        `select asset_id, count(*) over ()::int as total from snapshot_assets where ${plan.where} order by ${plan.orderSql} limit $${next} offset $${next + 1}`,
+        [...plan.params, size, offset],
+      );
+      page = rows;
+      count = rows[0]?.total ?? (offset === 0 ? 0 : (await connection.query<{ count: number }>(countSql, plan.params))[0].count);
+    }
+    const documents = await readDocuments(page.map((row) => row.asset_id));
     return { count, results: page.map((row) => project(row.asset_id, documents.get(row.asset_id) ?? {}, search.fields)), index_id: discoveryId };
   });
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.js';
+import { refreshSnapshotIndex } from './snapshotIndex.js';
 
 export const tagKind = 'cartograph:entities/tag';
 
@@ -8,7 +9,7 @@ export const tagKind = 'cartograph:entities/tag';
  * devices (null: every device that has or gets a tag).
  */
 export async function refreshDeviceTags(db: Queryable, companyId: number, discoveryId: number, assets: string[] | null): Promise<void> {
-  await db.query(
+  const changed = await db.query<{ asset_id: string }>(
     `with keys as materialized (
        select distinct dt.tag_id, key.value as key from device_tags dt cross join unnest(dt.record_keys) as key(value) where dt.company_id = $2
      ), names as materialized (
@@ -29,9 +30,11 @@ export async function refreshDeviceTags(db: Queryable, companyId: number, discov
      update snapshot_assets a
         set fields = case when jsonb_array_length(c.tags) = 0 then a.fields - 'Tags' else jsonb_set(a.fields, '{Tags}', c.tags) end
        from combined c
-      where a.discovery_id = $1 and a.entity = 'device' and a.asset_id = c.asset_id and a.fields->'Tags' is distinct from c.tags`,
+      where a.discovery_id = $1 and a.entity = 'device' and a.asset_id = c.asset_id and a.fields->'Tags' is distinct from c.tags
+     returning a.asset_id`,
     [discoveryId, companyId, assets],
   );
+  await refreshSnapshotIndex(db, discoveryId, 'device', changed.map((row) => row.asset_id));
 }
 
 /** Tags every matched device (assignments keep the devices' source records, so they survive later discoveries). */

@@ -1,13 +1,18 @@
 import { resolveDateMath, type QueryNode, type QueryValue } from '../../core/query/index.js';
 import { fieldError } from '../http/errors.js';
+import type { IndexedField } from '../inventory/indexedFields.js';
 import { fieldColumn } from './fieldColumns.js';
+import { indexedCondition, type ConditionNode } from './indexedConditions.js';
 
 // Bounds on what one query may ask of the database (on top of the statement timeout every inventory query runs
 // under): a long regular expression or a huge tree is refused before it is sent.
 export const maximumRegexLength = 200;
 export const maximumConditions = 200;
 
-export type CompiledQuery = { sql: string; params: unknown[] };
+/** Where a compiled condition reads a snapshot's assets: their typed index rows, or their documents. */
+export type SnapshotTable = 'snapshot_index' | 'snapshot_assets';
+export type CompiledQuery = { sql: string; params: unknown[]; table: SnapshotTable };
+export type CompileOptions = { firstParameter: number; now?: Date; indexed?: ReadonlyMap<string, IndexedField> };
 
 // Regular-expression syntax characters (ASCII punctuation), escaped so a value matches itself.
 const regexSyntax = /[!-/:-@[-`{-~]/g;
@@ -29,13 +34,24 @@ function textEqualsFilter(text: string): string {
 
 /**
  * Compiles a query tree (saved queries already expanded) into a parameterized SQL condition over a snapshot
- * asset, whose `fields` and `specifics` columns map each field to the list of its values
- * (`{"OS.Type": ["Windows"], "IpAddresses": ["10.0.0.1"]}`). Field names and values only ever travel as parameters.
- * Text matches ignore case; `*` is a wildcard; dates are ISO-8601 UTC strings, so they compare as text.
- * Equality, numbers and dates compile to one jsonpath test per asset, evaluated without a row per value; regular
- * expressions and text ordering keep PostgreSQL's own operators (and their collation).
+ * asset. When `indexed` names the typed columns the snapshot holds and every condition has a typed form
+ * (indexedConditions.ts), the condition reads `snapshot_index`; otherwise it reads the asset's `fields` and
+ * `specifics` documents, which map each field to the list of its values (`{"OS.Type": ["Windows"]}`). Both forms
+ * answer the same assets. Field names and values only ever travel as parameters.
  */
-export function compileQuery(node: QueryNode, options: { firstParameter: number; now?: Date }): CompiledQuery {
+export function compileQuery(node: QueryNode, options: CompileOptions): CompiledQuery {
+  const fromIndex = options.indexed?.size ? compileTree(node, options, options.indexed) : null;
+  return fromIndex ? { ...fromIndex, table: 'snapshot_index' } : { ...compileTree(node, options, null)!, table: 'snapshot_assets' };
+}
+
+/**
+ * The condition over the documents (`indexed` null), or over the index (null as soon as one condition has no
+ * typed form). Text matches ignore case; `*` is a wildcard; dates are ISO-8601 UTC strings, so they compare as
+ * text. Equality, numbers and dates compile to one jsonpath test per asset, evaluated without a row per value;
+ * regular expressions and text ordering keep PostgreSQL's own operators (and their collation).
+ */
+function compileTree(node: QueryNode, options: CompileOptions, indexed: ReadonlyMap<string, IndexedField> | null): Omit<CompiledQuery, 'table'> | null {
+  const now = options.now ?? new Date();
   const params: unknown[] = [];
   const parameter = (value: unknown) => {
     params.push(value);
@@ -59,7 +75,19 @@ export function compileQuery(node: QueryNode, options: { firstParameter: number;
     return anyValue(field, (column) => `${column} ${operator} ${parameter(value.text)}`);
   };
 
+  const documentCondition = (current: ConditionNode): string => {
+    switch (current.kind) {
+      case 'exists':
+        return `jsonb_array_length(coalesce(${fieldColumn(current.field)}->${parameter(current.field)}, '[]'::jsonb)) > 0`;
+      case 'last':
+        return anyValueMatches(current.field, `@ >= ${pathString(resolveDateMath(current.since, now).toISOString())}`);
+      case 'comparison':
+        return comparison(current.field, current.operator, current.value);
+    }
+  };
+
   let conditions = 0;
+  let typed = true;
   const compile = (current: QueryNode): string => {
     conditions += 1;
     if (conditions > maximumConditions) throw fieldError('query', `A query may hold at most ${maximumConditions} conditions (saved queries included).`);
@@ -70,15 +98,16 @@ export function compileQuery(node: QueryNode, options: { firstParameter: number;
         return `(${compile(current.left)} or ${compile(current.right)})`;
       case 'not':
         return `not (${compile(current.operand)})`;
-      case 'exists':
-        return `jsonb_array_length(coalesce(${fieldColumn(current.field)}->${parameter(current.field)}, '[]'::jsonb)) > 0`;
-      case 'last':
-        return anyValueMatches(current.field, `@ >= ${pathString(resolveDateMath(current.since, options.now ?? new Date()).toISOString())}`);
-      case 'comparison':
-        return comparison(current.field, current.operator, current.value);
       case 'saved-query':
         throw new Error(`Saved query ${current.id} must be expanded before compiling`);
+      default: {
+        if (!indexed) return documentCondition(current);
+        const condition = indexedCondition(current, indexed, parameter, now);
+        typed &&= condition !== null;
+        return condition ?? 'false';
+      }
     }
   };
-  return { sql: compile(node), params };
+  const sql = compile(node);
+  return typed ? { sql, params } : null;
 }

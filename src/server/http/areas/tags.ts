@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import type { Caller } from '../../identity/callers.js';
-import { queryCondition, withStatementTimeout } from '../../inventory/search.js';
+import { planSnapshotQuery, withStatementTimeout } from '../../inventory/search.js';
 import { resolveSnapshot } from '../../inventory/snapshots.js';
 import { assignTags, refreshDeviceTags, tagKind, unassignTags } from '../../inventory/tags.js';
 import { fieldError, HttpError, notFound } from '../errors.js';
@@ -97,10 +97,11 @@ export function registerTagRoutes(routes: RouteCatalogue, context: AppContext): 
       const discoveryId = await resolveSnapshot(db, caller.companyId, body.index_id);
       const tags = await resolveTags(caller, body.tags, body.action === 'add');
       const assets = await withStatementTimeout(db, async (connection) => {
-        const condition = await queryCondition(connection, caller.companyId, body.query, 3);
+        const plan = await planSnapshotQuery(connection, caller.companyId, discoveryId, 'device', body.query);
+        const chosen = plan.params.length + 1;
         const rows = await connection.query<{ asset_id: string }>(
-          `select asset_id from snapshot_assets where discovery_id = $1 and entity = 'device' and ($2::text[] is null or asset_id = any($2::text[])) and ${condition.sql}`,
-          [discoveryId, body.assets ?? null, ...condition.params],
+          `select asset_id from ${plan.table} where ${plan.where} and ($${chosen}::text[] is null or asset_id = any($${chosen}::text[]))`,
+          [...plan.params, body.assets ?? null],
         );
         return rows.map((row) => row.asset_id);
       });

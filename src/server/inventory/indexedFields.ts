@@ -1,0 +1,64 @@
+import { schemaById } from '../http/validators.js';
+
+// The fields of each inventory entity that a snapshot also keeps as typed columns of `snapshot_index`, read from
+// the entity schemas' `x-indexed` marks (schemas/README.md). Every column name and type comes from the schemas,
+// never from a request.
+
+/** How an indexed field's values are stored: lower-cased text, numbers, or ISO-8601 text compared as written. */
+export type IndexedKind = 'text' | 'number' | 'date';
+
+/**
+ * One indexed field: `column` (`ix_os_type`) holds every value of the field as an array — lower-cased for text, so
+ * case-blind equality is an array test; `firstColumn` (`ix_os_type_first`) holds the preferred (first) value as
+ * written, for ordering and `Field = *`.
+ */
+export type IndexedField = { field: string; kind: IndexedKind; column: string; firstColumn: string; sorted: boolean };
+
+/** The entity schema of each inventory a discovery writes (the snapshot's `entity` → schema id). */
+export const inventorySchemas: Record<string, string> = {
+  device: 'cartograph:entities/device',
+  user: 'cartograph:entities/inventory-user',
+};
+
+type PropertySchema = { type?: string; format?: string; items?: PropertySchema; 'x-indexed'?: true | 'sorted' };
+
+function kindOf(property: PropertySchema): IndexedKind {
+  const item = property.items ?? property;
+  if (item.type === 'integer' || item.type === 'number') return 'number';
+  if (item.format === 'date-time' || item.format === 'date') return 'date';
+  return 'text';
+}
+
+/** `OS.Type` → `ix_os_type`, `IpAddresses` → `ix_ip_addresses`. */
+export function columnFor(field: string): string {
+  return `ix_${field.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase().replace(/[^a-z0-9]+/g, '_')}`;
+}
+
+const cache = new Map<string, IndexedField[]>();
+
+/** The indexed fields of an entity, in schema order (none for an entity without a schema). */
+export function indexedFieldsOf(entity: string): IndexedField[] {
+  const known = cache.get(entity);
+  if (known) return known;
+  const schemaId = inventorySchemas[entity];
+  const properties = (schemaId ? schemaById(schemaId).properties : {}) as Record<string, PropertySchema>;
+  const fields = Object.entries(properties)
+    .filter(([, property]) => property['x-indexed'])
+    .map(([field, property]) => ({ field, kind: kindOf(property), column: columnFor(field), firstColumn: `${columnFor(field)}_first`, sorted: property['x-indexed'] === 'sorted' }));
+  cache.set(entity, fields);
+  return fields;
+}
+
+/**
+ * Every indexed column of every inventory, once: entities share `snapshot_index`, so a column that two entities
+ * index (`ix_domain`) must have one kind; a schema that gave it two would break the table and fails here.
+ */
+export function allIndexedFields(): IndexedField[] {
+  const byColumn = new Map<string, IndexedField>();
+  for (const field of Object.keys(inventorySchemas).flatMap(indexedFieldsOf)) {
+    const other = byColumn.get(field.column);
+    if (other && other.kind !== field.kind) throw new Error(`Indexed column ${field.column} is ${other.kind} for ${other.field} and ${field.kind} for ${field.field}`);
+    if (!other || field.sorted) byColumn.set(field.column, field);
+  }
+  return [...byColumn.values()];
+}

@@ -1,0 +1,70 @@
+import type { Queryable } from '../db/database.js';
+import { allIndexedFields, indexedFieldsOf, inventorySchemas, type IndexedField, type IndexedKind } from './indexedFields.js';
+
+// The typed columns of `snapshot_index` (migration 0013): added from the entity schemas at start-up, filled from
+// the assets' documents when a snapshot is published, and kept in step when tags or an analyst's merge change
+// published assets. Deriving them in SQL from `fields` keeps one definition of what a column holds, whoever writes.
+
+const columnTypes: Record<IndexedKind, string> = { text: 'text[]', number: 'double precision[]', date: 'text[]' };
+
+// Numbers as jsonpath's `.double()` reads them (JSON numbers and numeric text), bounded so the cast can never
+// overflow: a value outside these bounds is one `.double()` refuses too.
+const numericText = '^\\s*[-+]?([0-9]{1,200}(\\.[0-9]{0,100})?|\\.[0-9]{1,100})([eE][-+]?[0-9]{1,2})?\\s*$';
+
+/** Adds the columns and ordering indexes the schemas ask for and the table lacks (under the migrations lock). */
+export async function ensureSnapshotIndexColumns(db: Queryable): Promise<void> {
+  const existing = new Set((await db.query<{ name: string }>("select column_name as name from information_schema.columns where table_name = 'snapshot_index'")).map((row) => row.name));
+  for (const field of allIndexedFields()) {
+    if (!existing.has(field.column)) await db.exec(`alter table snapshot_index add column ${field.column} ${columnTypes[field.kind]} not null default '{}'`);
+    if (!existing.has(field.firstColumn)) await db.exec(`alter table snapshot_index add column ${field.firstColumn} text`);
+    // Lists ordered by the field read the page straight from this index instead of sorting every match.
+    if (field.sorted) await db.exec(`create index if not exists snapshot_index_${field.column}_order on snapshot_index (discovery_id, entity, ${field.firstColumn}, asset_id)`);
+  }
+}
+
+/** SQL reading one indexed field's values out of an asset's `fields`, the field's name being `parameter`. */
+function valuesSql(field: IndexedField, parameter: string): string {
+  const values = `jsonb_array_elements_text(fields->${parameter}) as field_value(value)`;
+  if (field.kind === 'number') return `array(select value::float8 from ${values} where value ~ '${numericText}')`;
+  if (field.kind === 'date') return `array(select value from ${values} where value is not null)`;
+  return `array(select lower(value) from ${values} where value is not null)`;
+}
+
+/** Writes the index rows of an entity's assets in a snapshot: all of them, or only `assets` (replacing theirs). */
+async function writeIndexRows(db: Queryable, discoveryId: number, entity: string, assets: string[] | null): Promise<void> {
+  const fields = indexedFieldsOf(entity);
+  if (!fields.length) return;
+  const onlyAssets = assets ? 'and asset_id = any($3::text[])' : 'and $3::text[] is null';
+  if (assets) await db.query(`delete from snapshot_index where discovery_id = $1 and entity = $2 ${onlyAssets}`, [discoveryId, entity, assets]);
+  const columns = fields.flatMap((field) => [field.column, field.firstColumn]);
+  const values = fields.flatMap((field, index) => [valuesSql(field, `$${index + 4}`), `fields->$${index + 4}->>0`]);
+  await db.query(
+    `insert into snapshot_index (discovery_id, entity, asset_id, ${columns.join(', ')})
+     select discovery_id, entity, asset_id, ${values.join(', ')} from snapshot_assets where discovery_id = $1 and entity = $2 ${onlyAssets}`,
+    [discoveryId, entity, assets, ...fields.map((field) => field.field)],
+  );
+}
+
+/** Builds a snapshot's index from its assets and records which fields it holds (part of the publish). */
+export async function buildSnapshotIndex(db: Queryable, discoveryId: number): Promise<void> {
+  const held: Record<string, string[]> = {};
+  for (const entity of Object.keys(inventorySchemas)) {
+    await writeIndexRows(db, discoveryId, entity, null);
+    held[entity] = indexedFieldsOf(entity).map((field) => field.field);
+  }
+  await db.query('update discoveries set indexed_fields = $2 where id = $1', [discoveryId, JSON.stringify(held)]);
+}
+
+/** Re-derives the index rows of assets whose documents changed (or that were removed) in a published snapshot. */
+export async function refreshSnapshotIndex(db: Queryable, discoveryId: number, entity: string, assets: string[]): Promise<void> {
+  const [snapshot] = await db.query<{ indexed: boolean }>('select indexed_fields ? $2 as indexed from discoveries where id = $1', [discoveryId, entity]);
+  // A snapshot still being published gets its whole index at the publish; an older one has none to keep.
+  if (snapshot?.indexed && assets.length) await writeIndexRows(db, discoveryId, entity, assets);
+}
+
+/** The indexed fields a snapshot holds for an entity, by field name: what its queries may read from the index. */
+export async function snapshotIndexedFields(db: Queryable, discoveryId: number, entity: string): Promise<Map<string, IndexedField>> {
+  const [row] = await db.query<{ fields: string[] | null }>('select indexed_fields->$2 as fields from discoveries where id = $1', [discoveryId, entity]);
+  const held = new Set(row?.fields ?? []);
+  return new Map(indexedFieldsOf(entity).filter((field) => held.has(field.field)).map((field) => [field.field, field]));
+}

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MergedAsset } from '../../src/server/discovery/mergeAssets.js';
+import { writeAssets } from '../../src/server/discovery/snapshotWriter.js';
+import { buildSnapshotIndex } from '../../src/server/inventory/snapshotIndex.js';
+import { planSnapshotQuery } from '../../src/server/inventory/search.js';
+import { engines, startTestServer, type TestServer } from './harness.js';
+
+// The typed index and the JSONB documents must answer every query alike: the same assets, in the same order,
+// with the same count. Each query of the corpus runs both ways over one snapshot of varied devices.
+
+/** A small deterministic generator, so a failure names the same fleet every run. */
+function* counter(seed: number) {
+  let state = seed;
+  for (;;) {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    yield state;
+  }
+}
+
+function fleet(size: number): MergedAsset[] {
+  const random = counter(7);
+  const pick = <T>(choices: T[]): T => choices[random.next().value! % choices.length];
+  const maybe = <T>(value: T): T[] => (random.next().value! % 5 === 0 ? [] : [value]);
+  return Array.from({ length: size }, (_, index) => {
+    const number = String(index).padStart(3, '0');
+    const fields: Record<string, unknown[]> = {
+      Hostname: [...maybe(pick([`WS-${number}`, `ws-${number}`, `srv_%${number}`, `odd'${number}`, `Ünï-${number}`, `web-${number}.corp`])), ...(index % 7 === 0 ? [`alias-${number}`] : [])],
+      'OS.Type': maybe(pick(['Windows', 'windows', 'Linux', 'macOS', 'WINDOWS'])),
+      'OS.Build': maybe(pick(['19045', '22631'])),
+      AdapterCount: [pick([1, 2, 3, 4, '2', '3', 'n/a', 2.5])],
+      LastSeen: [...maybe(`2026-${pick(['09', '10', '11'])}-${pick(['01', '08', '15', '21', '23'])}T${pick(['00', '09', '23'])}:00:00.000Z`), ...(index % 9 === 0 ? ['2026-11-08'] : [])],
+      IpAddresses: [`10.0.${index % 4}.${index}`, ...(index % 3 === 0 ? [`192.168.1.${index % 50}`] : [])],
+      SerialNumber: maybe(pick([`SN_${number}`, `sn-${number}`, '0', 'N/A'])),
+      Tags: index % 4 === 0 ? ['prod', pick(['pci', 'PCI', 'dmz'])] : [],
+      Adapters: pick([['crowdstrike'], ['crowdstrike', 'intune'], ['qualys', 'servicenow', 'intune'], ['csvfile']]),
+      DeviceManufacturer: maybe(pick(['Dell Inc.', 'dell inc.', 'Lenovo', 'HP'])),
+      'InstalledSoftware.SoftwareName': index % 2 ? ['openssl', pick(['nginx', 'Chrome'])] : [],
+    };
+    const present = Object.fromEntries(Object.entries(fields).filter(([, values]) => values.length));
+    return { id: `asset-${number}`, fields: present as MergedAsset['fields'], specifics: { 'Specifics.qualys.os': [pick(['Ubuntu 22.04 (jammy)', 'Windows 11'])] } as MergedAsset['specifics'], preferred: {}, recordKeys: [`record-${number}`], adapters: [], reasons: [] };
+  });
+}
+
+// Queries the typed columns answer.
+const typed = [
+  '', 'OS.Type = windows', 'OS.Type = Windows AND NOT Tags = pci', 'Hostname = ws*', 'Hostname = "WS-00*"', 'Hostname = *corp', 'Hostname = "srv_%*"',
+  'Hostname = "srv_%0*"', 'Hostname = "odd\'001"', 'Hostname = "o%"', 'Hostname = *', 'Hostname != *', 'NOT Hostname = *', 'Hostname != ws*',
+  'AdapterCount >= 2', 'AdapterCount > 2', 'AdapterCount < 2', 'AdapterCount <= 2', 'AdapterCount = 2', 'AdapterCount != 3', 'AdapterCount = 2.5',
+  'LastSeen last now-15d/d', 'LastSeen last now-60d', 'LastSeen < 2026-10-15', 'LastSeen >= "2026-11-08"', 'LastSeen > 2026-11-08T00:00:00.000Z', 'LastSeen = *',
+  'IpAddresses = "10.0.1.*"', 'IpAddresses = 192.168.1.3', 'Tags = prod AND (Tags = pci OR Tags = dmz)', 'Adapters = intune', 'Adapters != crowdstrike',
+  'SerialNumber = "SN_0*"', 'SerialNumber = "sn_0*"', 'DeviceManufacturer = "DELL INC."', 'InstalledSoftware.SoftwareName = chrome',
+  '(OS.Type = Linux OR Tags = prod) AND AdapterCount > 2 AND LastSeen last now-90d',
+];
+// Queries only the documents answer (regular expressions, numbers written as text, letters beyond ASCII, fields
+// without a column): the index must step aside for them.
+const documentsOnly = [
+  'Hostname = /^WS-\\d+$/', 'Hostname = /^ws/i', 'AdapterCount = "2"', 'SerialNumber = 0', 'Hostname = "ünï-*"', 'OS.Build = 19045', 'LastSeen = 2026-11-08*',
+  'Specifics.qualys.os = *jammy*', 'OS.Type = windows AND Specifics.qualys.os != *jammy*', 'Hostname > m',
+];
+const orderings = [[], [{ field: 'Hostname' }], [{ field: 'Hostname', order: 'desc' }], [{ field: 'LastSeen', order: 'desc' }, { field: 'Hostname' }], [{ field: 'AdapterCount' }]];
+
+describe.each(engines)('the snapshot index on %s', (engine) => {
+  let server: TestServer;
+  let discoveryId: number;
+  const search = async (query: string, ordering: object[]) => {
+    const answer = await server.request('POST', '/devices/devices', { token: server.adminToken, body: { query, ordering, fields: ['Hostname'], size: 1000 } });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    return { count: answer.body.count, ids: answer.body.results.map((asset: { PrimaryKey: string[] }) => asset.PrimaryKey[0]) };
+  };
+  const everyAnswer = async () => {
+    const answers = new Map<string, unknown>();
+    for (const query of [...typed, ...documentsOnly]) for (const ordering of orderings) answers.set(`${query} | ${JSON.stringify(ordering)}`, await search(query, ordering));
+    return answers;
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer(engine);
+    const { db } = server.context;
+    [{ id: discoveryId }] = await db.query<{ id: number }>("insert into discoveries (company_id, status) values (1, 'running') returning id");
+    await writeAssets(db, discoveryId, 'device', fleet(240));
+    await buildSnapshotIndex(db, discoveryId);
+    await db.query("update discoveries set status = 'done', end_time = now() where id = $1", [discoveryId]);
+  });
+  afterAll(() => server.stop());
+
+  it('reads the typed columns for every query that has a typed form, and the documents for the others', async () => {
+    const plan = (query: string) => planSnapshotQuery(server.context.db, 1, discoveryId, 'device', query, [{ field: 'Hostname' }]);
+    for (const query of typed) expect((await plan(query)).table, query).toBe('snapshot_index');
+    for (const query of documentsOnly) expect((await plan(query)).table, query).toBe('snapshot_assets');
+    expect((await planSnapshotQuery(server.context.db, 1, discoveryId, 'device', 'OS.Type = windows', [{ field: 'OS.Build' }])).table).toBe('snapshot_assets');
+  });
+
+  it('answers every query of the corpus, in every order, exactly as the documents do', async () => {
+    const { db } = server.context;
+    const fromIndex = await everyAnswer();
+    // The same snapshot as one published before the index existed: everything is read from the documents.
+    const [{ held }] = await db.query<{ held: object }>('select indexed_fields as held from discoveries where id = $1', [discoveryId]);
+    await db.query("update discoveries set indexed_fields = '{}' where id = $1", [discoveryId]);
+    const fromDocuments = await everyAnswer();
+    await db.query('update discoveries set indexed_fields = $2 where id = $1', [discoveryId, JSON.stringify(held)]);
+    for (const [key, answer] of fromDocuments) expect(fromIndex.get(key), key).toEqual(answer);
+    // The corpus is not trivial: most queries match some devices but not all.
+    const counts = [...fromDocuments.values()].map((answer) => (answer as { count: number }).count);
+    expect(counts.filter((count) => count > 0 && count < 240).length).toBeGreaterThan(counts.length / 2);
+  });
+});
