@@ -137,6 +137,11 @@ describe.each(engines)('discoveries on %s', (engine) => {
     const merged = await server.request('POST', '/devices/merge', { token, body: { assets: [first, second] } });
     expect(merged.status).toBe(200);
     expect((await server.request('POST', '/devices/devices', { token, body: { size: 1 } })).body.count).toBe(before - 1);
+    // The snapshot's typed index follows at once: the two single-source devices are gone, one two-source device came.
+    const sourced = await server.request('POST', '/devices/devices', { token, body: { query: 'AdapterCount = 1', size: 1000, ordering: [{ field: 'Hostname' }] } });
+    expect(sourced.body.results.map((row: { PrimaryKey: string[] }) => row.PrimaryKey[0])).not.toContain(first);
+    expect(sourced.body.count).toBe(two.body.count - 2);
+    expect((await server.request('POST', '/devices/devices', { token, body: { query: 'AdapterCount = 2', size: 1000 } })).body.results).toContainEqual(expect.objectContaining({ PrimaryKey: [merged.body.id] }));
     const detail = await server.request('POST', `/devices/devices/${merged.body.id}`, { token, body: {} });
     expect(detail.body.merge_reasons).toContainEqual(expect.objectContaining({ rule: 'manual' }));
 
