@@ -8,11 +8,11 @@ import { schemaById } from '../http/validators.js';
 export type IndexedKind = 'text' | 'number' | 'date';
 
 /**
- * One indexed field: `column` (`ix_os_type`) holds every value of the field as an array — lower-cased for text, so
- * case-blind equality is an array test; `firstColumn` (`ix_os_type_first`) holds the preferred (first) value as
- * written, for ordering and `Field = *`.
+ * One indexed field and its columns (snapshotIndex.ts): `column` (`ix_os_type`) holds every value of the field;
+ * `firstColumn` (`ix_os_type_first`), for the fields marked `"sorted"` only, holds the preferred (first) value as
+ * written, which lists are ordered by.
  */
-export type IndexedField = { field: string; kind: IndexedKind; column: string; firstColumn: string; sorted: boolean };
+export type IndexedField = { field: string; kind: IndexedKind; column: string; firstColumn: string | null };
 
 /** The entity schema of each inventory a discovery writes (the snapshot's `entity` → schema id). */
 export const inventorySchemas: Record<string, string> = {
@@ -44,7 +44,7 @@ export function indexedFieldsOf(entity: string): IndexedField[] {
   const properties = (schemaId ? schemaById(schemaId).properties : {}) as Record<string, PropertySchema>;
   const fields = Object.entries(properties)
     .filter(([, property]) => property['x-indexed'])
-    .map(([field, property]) => ({ field, kind: kindOf(property), column: columnFor(field), firstColumn: `${columnFor(field)}_first`, sorted: property['x-indexed'] === 'sorted' }));
+    .map(([field, property]) => ({ field, kind: kindOf(property), column: columnFor(field), firstColumn: property['x-indexed'] === 'sorted' ? `${columnFor(field)}_first` : null }));
   cache.set(entity, fields);
   return fields;
 }
@@ -58,7 +58,7 @@ export function allIndexedFields(): IndexedField[] {
   for (const field of Object.keys(inventorySchemas).flatMap(indexedFieldsOf)) {
     const other = byColumn.get(field.column);
     if (other && other.kind !== field.kind) throw new Error(`Indexed column ${field.column} is ${other.kind} for ${other.field} and ${field.kind} for ${field.field}`);
-    if (!other || field.sorted) byColumn.set(field.column, field);
+    if (!other || field.firstColumn) byColumn.set(field.column, field);
   }
   return [...byColumn.values()];
 }

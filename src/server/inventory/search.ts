@@ -63,7 +63,7 @@ function orderingSql(ordering: Ordering, firstParameter: number, table: Snapshot
  */
 export async function planSnapshotQuery(db: Queryable, companyId: number, discoveryId: number, entity: string, text: string | undefined, ordering: Ordering = []) {
   const available = await snapshotIndexedFields(db, discoveryId, entity);
-  const indexed = ordering.every((key) => available.has(key.field)) ? available : undefined;
+  const indexed = ordering.every((key) => available.get(key.field)?.firstColumn) ? available : undefined;
   const condition = await queryCondition(db, companyId, text, 3, indexed);
   const order = orderingSql(ordering, 3 + condition.params.length, condition.table, available);
   return { table: condition.table, where: `discovery_id = $1 and entity = $2 and ${condition.sql}`, params: [discoveryId, entity, ...condition.params, ...order.params], orderSql: order.sql };

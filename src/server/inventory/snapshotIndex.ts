@@ -4,8 +4,19 @@ import { allIndexedFields, indexedFieldsOf, inventorySchemas, type IndexedField,
 // The typed columns of `snapshot_index` (migration 0013): added from the entity schemas at start-up, filled from
 // the assets' documents when a snapshot is published, and kept in step when tags or an analyst's merge change
 // published assets. Deriving them in SQL from `fields` keeps one definition of what a column holds, whoever writes.
+//
+// A list counts and orders every matching asset, so the cost is the bytes each row takes: text fields are one
+// `text` each rather than an array (whose header alone outweighs most values). Before/after:
+// `{"Hostname": ["WS-1", "ws-1.corp"]}` → `ix_hostname = '\x1fws-1\x1fws-1.corp\x1f'`: every value lower-cased
+// between unit separators (0x1f), so "a value equals x" is a substring test for `\x1fx\x1f`; a number or boolean a
+// source reported is kept behind 0x01, which no query text can match but which still says the field has a value.
 
-const columnTypes: Record<IndexedKind, string> = { text: 'text[]', number: 'double precision[]', date: 'text[]' };
+/** Separates the values of a text column (SQL `chr(31)`). */
+export const valueSeparator = '\u001f';
+/** Marks a value that is not a string in a text column (SQL `chr(1)`). */
+export const nonStringMark = '\u0001';
+
+const columnTypes: Record<IndexedKind, string> = { text: "text not null default ''", number: "double precision[] not null default '{}'", date: "text[] not null default '{}'" };
 
 // Numbers as jsonpath's `.double()` reads them (JSON numbers and numeric text), bounded so the cast can never
 // overflow: a value outside these bounds is one `.double()` refuses too.
@@ -15,10 +26,12 @@ const numericText = '^\\s*[-+]?([0-9]{1,200}(\\.[0-9]{0,100})?|\\.[0-9]{1,100})(
 export async function ensureSnapshotIndexColumns(db: Queryable): Promise<void> {
   const existing = new Set((await db.query<{ name: string }>("select column_name as name from information_schema.columns where table_name = 'snapshot_index'")).map((row) => row.name));
   for (const field of allIndexedFields()) {
-    if (!existing.has(field.column)) await db.exec(`alter table snapshot_index add column ${field.column} ${columnTypes[field.kind]} not null default '{}'`);
+    if (!existing.has(field.column)) await db.exec(`alter table snapshot_index add column ${field.column} ${columnTypes[field.kind]}`);
+    if (!field.firstColumn) continue;
     if (!existing.has(field.firstColumn)) await db.exec(`alter table snapshot_index add column ${field.firstColumn} text`);
-    // Lists ordered by the field read the page straight from this index instead of sorting every match.
-    if (field.sorted) await db.exec(`create index if not exists snapshot_index_${field.column}_order on snapshot_index (discovery_id, entity, ${field.firstColumn}, asset_id)`);
+    // A page of a list ordered by the field is read straight from one of these, in either direction.
+    await db.exec(`create index if not exists ${field.column}_ascending on snapshot_index (discovery_id, entity, ${field.firstColumn} asc nulls last, asset_id)`);
+    await db.exec(`create index if not exists ${field.column}_descending on snapshot_index (discovery_id, entity, ${field.firstColumn} desc nulls last, asset_id)`);
   }
 }
 
@@ -27,7 +40,9 @@ function valuesSql(field: IndexedField, parameter: string): string {
   const values = `jsonb_array_elements_text(fields->${parameter}) as field_value(value)`;
   if (field.kind === 'number') return `array(select value::float8 from ${values} where value ~ '${numericText}')`;
   if (field.kind === 'date') return `array(select value from ${values} where value is not null)`;
-  return `array(select lower(value) from ${values} where value is not null)`;
+  // Marks and separators inside a string become 0x1e, which no query text holds either.
+  const text = "case when jsonb_typeof(value) = 'string' then translate(lower(value #>> '{}'), chr(1) || chr(31), chr(30) || chr(30)) else chr(1) || (value #>> '{}') end";
+  return `coalesce((select chr(31) || string_agg(${text}, chr(31)) || chr(31) from jsonb_array_elements(fields->${parameter}) as field_value(value)), '')`;
 }
 
 /** Writes the index rows of an entity's assets in a snapshot: all of them, or only `assets` (replacing theirs). */
@@ -36,8 +51,8 @@ async function writeIndexRows(db: Queryable, discoveryId: number, entity: string
   if (!fields.length) return;
   const onlyAssets = assets ? 'and asset_id = any($3::text[])' : 'and $3::text[] is null';
   if (assets) await db.query(`delete from snapshot_index where discovery_id = $1 and entity = $2 ${onlyAssets}`, [discoveryId, entity, assets]);
-  const columns = fields.flatMap((field) => [field.column, field.firstColumn]);
-  const values = fields.flatMap((field, index) => [valuesSql(field, `$${index + 4}`), `fields->$${index + 4}->>0`]);
+  const columns = fields.flatMap((field) => [field.column, ...(field.firstColumn ? [field.firstColumn] : [])]);
+  const values = fields.flatMap((field, index) => [valuesSql(field, `$${index + 4}`), ...(field.firstColumn ? [`fields->$${index + 4}->>0`] : [])]);
   await db.query(
     `insert into snapshot_index (discovery_id, entity, asset_id, ${columns.join(', ')})
      select discovery_id, entity, asset_id, ${values.join(', ')} from snapshot_assets where discovery_id = $1 and entity = $2 ${onlyAssets}`,

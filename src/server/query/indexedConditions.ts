@@ -1,24 +1,31 @@
 import { resolveDateMath, type QueryNode, type QueryValue, type ComparisonOperator } from '../../core/query/index.js';
 import type { IndexedField } from '../inventory/indexedFields.js';
+import { nonStringMark, valueSeparator } from '../inventory/snapshotIndex.js';
 
 // Conditions over a snapshot's typed columns (`snapshot_index`), answering exactly what the JSONB form of
 // compileQuery.ts answers for the same asset. Where the typed form could differ from it — regular expressions,
-// text that reads as a number, letters beyond ASCII (whose case folding PostgreSQL's regular expressions and
-// lower() may not share), ordering of lower-cased text — there is no typed form and the whole query reads the
-// documents instead.
+// text that reads as a number or a boolean, letters beyond ASCII (whose case folding PostgreSQL's regular
+// expressions and lower() may not share), text compared with `<` (text columns are lower-cased) — there is no typed
+// form and the whole query reads the documents instead.
 
 /** A condition on one field (the leaves of a query tree). */
 export type ConditionNode = Exclude<QueryNode, { kind: 'and' | 'or' | 'not' | 'saved-query' }>;
 
 const jsonNumber = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
+const booleanText = /^(true|false)$/i;
 const ascii = /^[\x20-\x7e]*$/;
+const regexSyntax = /[!-/:-@[-`{-~]/g;
 
 // `Field < value` holds when some value of the field is below it: `value > any(values)`.
 const mirrored: Record<Exclude<ComparisonOperator, '=' | '!='>, string> = { '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
 
-/** A case-blind LIKE pattern of query text: `Web-*` → `web-%`, with LIKE's own characters escaped. */
-function likePattern(text: string): string {
-  return text.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`).replace(/\*/g, '%');
+/**
+ * A regular expression finding a string value that matches query text with `*` wildcards in a text column
+ * (snapshotIndex.ts): `Web-*` → `\x1f(?!\x01)web\-[^\x1f]*\x1f`.
+ */
+function wildcardPattern(text: string): string {
+  const parts = text.toLowerCase().split('*').map((part) => part.replace(regexSyntax, (character) => `\\${character}`));
+  return `${valueSeparator}(?!${nonStringMark})${parts.join(`[^${valueSeparator}]*`)}${valueSeparator}`;
 }
 
 function comparison(field: IndexedField, operator: ComparisonOperator, value: QueryValue, parameter: (value: unknown) => string): string | null {
@@ -30,9 +37,9 @@ function comparison(field: IndexedField, operator: ComparisonOperator, value: Qu
     return operator === '=' || operator === '!=' ? negated(`${number} = any(${field.column})`) : `${number} ${mirrored[operator]} any(${field.column})`;
   }
   if (operator === '=' || operator === '!=') {
-    if (field.kind !== 'text' || !ascii.test(value.text) || jsonNumber.test(value.text)) return null;
-    if (!value.text.includes('*')) return negated(`${parameter(value.text.toLowerCase())} = any(${field.column})`);
-    return negated(`exists (select 1 from unnest(${field.column}) as field_value(value) where value like ${parameter(likePattern(value.text))})`);
+    if (field.kind !== 'text' || !ascii.test(value.text) || jsonNumber.test(value.text) || booleanText.test(value.text)) return null;
+    if (!value.text.includes('*')) return negated(`(position(${parameter(`${valueSeparator}${value.text.toLowerCase()}${valueSeparator}`)} in ${field.column}) > 0)`);
+    return negated(`(${field.column} ~ ${parameter(wildcardPattern(value.text))})`);
   }
   // Text ordering compares values as written, which only dates keep.
   return field.kind === 'date' ? `${parameter(value.text)} ${mirrored[operator]} any(${field.column})` : null;
@@ -44,7 +51,8 @@ export function indexedCondition(leaf: ConditionNode, indexed: ReadonlyMap<strin
   if (!field) return null;
   switch (leaf.kind) {
     case 'exists':
-      return `${field.firstColumn} is not null`;
+      // Number columns keep numbers only, so whether the field has any value at all is the documents' to say.
+      return { text: `${field.column} <> ''`, date: `cardinality(${field.column}) > 0`, number: null }[field.kind];
     case 'last':
       // jsonpath compares strings by code point: so does the "C" collation.
       return field.kind === 'date' ? `${parameter(resolveDateMath(leaf.since, now).toISOString())} collate "C" <= any(${field.column})` : null;
