@@ -124,12 +124,13 @@ export async function searchInventory(db: Database, companyId: number, entity: s
 /** One asset of a snapshot with every field, the preferred value per field, each source's record and the merge reasons. */
 export async function inventoryDetail(db: Database, companyId: number, entity: string, idOrName: string, requestedSnapshot: number | null | undefined) {
   const discoveryId = await resolveSnapshot(db, companyId, requestedSnapshot);
-  const [asset] = await db.query<{ asset_id: string; fields: Record<string, unknown[]>; specifics: Record<string, unknown[]>; preferred: Record<string, string>; record_keys: string[]; reasons: object[] }>(
-    `select asset_id, fields, specifics, preferred, record_keys, reasons from snapshot_assets
-      where discovery_id = $1 and entity = $2 and (asset_id = $3 or lower(fields->'Hostname'->>0) = lower($3) or lower(fields->'Username'->>0) = lower($3))
-      order by asset_id = $3 desc limit 1`,
-    [discoveryId, entity, idOrName],
-  );
+  type AssetRow = { asset_id: string; fields: Record<string, unknown[]>; specifics: Record<string, unknown[]>; preferred: Record<string, string>; record_keys: string[]; reasons: object[] };
+  const select = 'select asset_id, fields, specifics, preferred, record_keys, reasons from snapshot_assets where discovery_id = $1 and entity = $2';
+  // By id through the primary key; only a name (which no key holds) reads the snapshot's documents.
+  const byId = await db.query<AssetRow>(`${select} and asset_id = $3`, [discoveryId, entity, idOrName]);
+  const [asset] = byId.length
+    ? byId
+    : await db.query<AssetRow>(`${select} and (lower(fields->'Hostname'->>0) = lower($3) or lower(fields->'Username'->>0) = lower($3)) order by asset_id limit 1`, [discoveryId, entity, idOrName]);
   if (!asset) throw new HttpError(404, { detail: 'Not found.' });
   const sources = await db.query<{ record_key: string; adapter: string; connection_id: number; fields: object }>(
     'select record_key, adapter, connection_id, fields from snapshot_records where discovery_id = $1 and record_key = any($2::text[]) order by adapter, record_key',
