@@ -27,11 +27,16 @@ export async function ensureSnapshotIndexColumns(db: Queryable): Promise<void> {
   const existing = new Set((await db.query<{ name: string }>("select column_name as name from information_schema.columns where table_name = 'snapshot_index'")).map((row) => row.name));
   for (const field of allIndexedFields()) {
     if (!existing.has(field.column)) await db.exec(`alter table snapshot_index add column ${field.column} ${columnTypes[field.kind]}`);
-    if (!field.firstColumn) continue;
-    if (!existing.has(field.firstColumn)) await db.exec(`alter table snapshot_index add column ${field.firstColumn} text`);
-    // A page of a list ordered by the field is read straight from one of these, in either direction.
-    await db.exec(`create index if not exists ${field.column}_ascending on snapshot_index (discovery_id, entity, ${field.firstColumn} asc nulls last, asset_id)`);
-    await db.exec(`create index if not exists ${field.column}_descending on snapshot_index (discovery_id, entity, ${field.firstColumn} desc nulls last, asset_id)`);
+    if (field.firstColumn && !existing.has(field.firstColumn)) await db.exec(`alter table snapshot_index add column ${field.firstColumn} text`);
+  }
+  // A page of a list ordered by the field is read straight from one of these, in either direction; each holds its
+  // entity's rows only.
+  for (const entity of Object.keys(inventorySchemas)) {
+    for (const { column, firstColumn } of indexedFieldsOf(entity).filter((field) => field.firstColumn)) {
+      for (const direction of ['asc', 'desc']) {
+        await db.exec(`create index if not exists ${column}_${entity}_${direction} on snapshot_index (discovery_id, ${firstColumn} ${direction} nulls last, asset_id) where entity = '${entity}'`);
+      }
+    }
   }
 }
 
