@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { warmDashboards } from '../../src/server/dashboards/warmDashboards.js';
 import { publishSnapshot, snapshotB } from './dashboardsFixtures.js';
 import { createUserWithGroups, engines, startTestServer, userPassword, type TestServer } from './harness.js';
@@ -143,5 +143,36 @@ describe.each(engines)('the dashboards API on %s', (engine) => {
     const data = await server.request('GET', `/dashboards/dashboards/${overview.id}/data`, { token: tokenW });
     const byOs = data.body.tiles.find((tile: { name: string }) => tile.name === 'Devices by operating system');
     expect(byOs.data.rows[0]).toEqual({ label: 'Windows', value: 3, query: 'OS.Type = "Windows"' });
+  });
+
+  it('answers the first load of a restarted server from the results stored by the process that warmed them', async () => {
+    const company = await server.request('POST', '/companies/companies', { token, body: { name: 'Company R' } });
+    await server.request('POST', `/companies/companies/${company.body.id}/administrators`, { token, body: { username: 'r.admin', password: userPassword } });
+    const tokenR = await server.signIn('r.admin', userPassword);
+    const [overview] = (await server.request('GET', '/dashboards/dashboards?size=500', { token: tokenR })).body.results;
+    const snapshot = await publishSnapshot(server.context.db, company.body.id, new Date(), 0, snapshotB);
+    await warmDashboards(server.context, company.body.id);
+    const { db } = server.context;
+    expect((await db.query<{ count: number }>('select count(*)::int as count from widget_results where company_id = $1', [company.body.id]))[0].count).toBeGreaterThan(0);
+    await db.query("delete from snapshot_assets where discovery_id = $1 and asset_id = 'd5'", [snapshot]);
+    // A fresh copy of every module is a restarted server: nothing of the first one's memory is left.
+    vi.resetModules();
+    const { startCartograph } = await import('../../src/server/server.js');
+    const restarted = await startCartograph(server.config, { logger: false, database: db });
+    try {
+      const data = await restarted.app.inject({ method: 'GET', url: `/dashboards/dashboards/${overview.id}/data`, headers: { authorization: `Bearer ${tokenR}` } });
+      const byOs = data.json().tiles.find((tile: { name: string }) => tile.name === 'Devices by operating system');
+      expect(byOs.data.rows[0]).toEqual({ label: 'Windows', value: 3, query: 'OS.Type = "Windows"' });
+    } finally {
+      await restarted.app.close();
+      await restarted.context.discoveries.stop();
+    }
+    // A newer publish makes the stored results of the older data go.
+    const before = await db.query<{ cache_key: string }>('select cache_key from widget_results where company_id = $1', [company.body.id]);
+    await publishSnapshot(db, company.body.id, new Date(), 0, snapshotB);
+    await warmDashboards(server.context, company.body.id);
+    const after = await db.query<{ cache_key: string }>('select cache_key from widget_results where company_id = $1', [company.body.id]);
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.filter((row) => before.some((old) => old.cache_key === row.cache_key))).toEqual([]);
   });
 });

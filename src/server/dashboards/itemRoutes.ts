@@ -27,7 +27,7 @@ type ItemKind = {
 
 /** An item's result, from the cache when the data it reads has not changed since it was computed. */
 export function cachedCompute(item: ItemKind, context: CoreContext, companyId: number, document: Document, fingerprint: string): Promise<WidgetData> {
-  return cachedResult(fingerprint, item.name === 'charts' ? 'chart' : 'widget', document, new Date(), () => item.compute(context, companyId, document));
+  return cachedResult(context.db, companyId, fingerprint, item.name === 'charts' ? 'chart' : 'widget', document, new Date(), () => item.compute(context, companyId, document));
 }
 
 const contextFor = (context: CoreContext, companyId: number) => ({ db: context.db, companyId, now: new Date() });

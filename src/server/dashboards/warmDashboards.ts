@@ -3,18 +3,19 @@ import type { CoreContext } from '../context.js';
 import { chartKind, dashboardKind, widgetKind, type StoredRow } from './dashboardStore.js';
 import { tileError } from './dashboardData.js';
 import { cachedCompute, chartItems, widgetItems } from './itemRoutes.js';
-import { dataFingerprint } from './widgetCache.js';
+import { dataFingerprint, pruneStoredResults } from './widgetCache.js';
 
 // The most tiles one warming computes: a company with many dashboards gets its default dashboard and the first
 // ones of the menu ready, and a discovery never leaves a long tail of work behind it.
 const maximumWarmedTiles = 60;
 
 /**
- * Computes the company's dashboard tiles into this process's widget cache, one after the other, so the first
- * dashboard opened after a discovery published its snapshot is answered from the cache (tiles that move with the
- * clock are computed again once the minute has passed). Run in the background right after the publish: it
- * never throws, a tile that cannot be computed is left to the request that shows its error, and anything else
- * that stops it is written to the system log.
+ * Computes the company's dashboard tiles into the widget cache (this process's memory and the stored results every
+ * process reads), one after the other, after deleting the stored results of older data, so the first dashboard
+ * opened after a discovery published its snapshot, here or in another process, is answered from the cache (tiles
+ * that move with the clock are computed again once the minute has passed). Run in the background right after the
+ * publish: it never throws, a tile that cannot be computed is left to the request that shows its error, and
+ * anything else that stops it is written to the system log.
  */
 export async function warmDashboards(context: CoreContext, companyId: number): Promise<void> {
   try {
@@ -27,6 +28,7 @@ export async function warmDashboards(context: CoreContext, companyId: number): P
       [[chartKind, widgetKind], dashboardKind, companyId, maximumWarmedTiles],
     );
     const fingerprint = await dataFingerprint(context.db, companyId);
+    await pruneStoredResults(context.db, companyId, fingerprint);
     for (const tile of tiles) {
       // A tile's own error is shown by the request that asks for it; anything else stops the warming.
       await cachedCompute(tile.kind === chartKind ? chartItems : widgetItems, context, companyId, tile.document, fingerprint).catch(tileError);

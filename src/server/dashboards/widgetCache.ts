@@ -1,16 +1,19 @@
+import { createHash } from 'node:crypto';
 import type { Queryable } from '../db/database.js';
 import type { WidgetData } from './widgetData.js';
 
 /**
- * Widget results, kept per process. A published snapshot never changes, so a widget's result depends only on its
- * settings, the set of published snapshots, the saved queries it may expand, and (for date windows, expiry
- * dates and `last` date math) the current minute. The fingerprint captures the first three; it is read from the
- * database on every request, so several API processes never serve a result older than the data.
+ * Widget results, kept in two levels: this process's memory, and the `widget_results` table that every process
+ * shares and that outlives a restart. A published snapshot never changes, so a widget's result depends only on its
+ * settings, the set of published snapshots, the saved queries it may expand, and (for date windows, expiry dates
+ * and `last` date math) the current minute. The fingerprint captures the first three; it is read from the database
+ * on every request, so several API processes never serve a result older than the data.
  */
 const maximumEntries = 2000;
 // Results being computed are kept too, so requests that arrive meanwhile (two users opening the same dashboard,
-// or a user and the warming after a discovery) wait for the one computation instead of repeating it.
-const entries = new Map<string, Promise<WidgetData>>();
+// or a user and the warming after a discovery) wait for the one computation instead of repeating it. Kept per
+// database: keys name companies and snapshots by their ids, which only mean something in one database.
+const entriesByDatabase = new WeakMap<Queryable, Map<string, Promise<WidgetData>>>();
 
 // Kinds that read live tables (connections, the running discovery, the schedule): cheap, and never cached.
 const liveKinds = new Set(['connection_statuses', 'discovery_info', 'next_discoveries']);
@@ -34,12 +37,27 @@ function readsClock(kind: string, settings: Record<string, unknown>): boolean {
   return /\blast\b|\bquery\s+is\b/i.test(text) || Boolean(settings.group_by_query);
 }
 
+/** The stored result under `key`, or the computed one, stored for the other processes (and the next start). */
+async function storedOrComputed(db: Queryable, companyId: number, fingerprint: string, key: string, expiresAt: Date | null, compute: () => Promise<WidgetData>): Promise<WidgetData> {
+  const [stored] = await db.query<{ result: WidgetData }>('select result from widget_results where company_id = $1 and cache_key = $2', [companyId, key]);
+  if (stored) return stored.result;
+  const result = await compute();
+  await db.query(
+    `insert into widget_results (company_id, cache_key, fingerprint, result, expires_at) values ($1, $2, $3, $4, $5)
+     on conflict (company_id, cache_key) do update set result = excluded.result`,
+    [companyId, key, fingerprint, JSON.stringify(result), expiresAt],
+  );
+  return result;
+}
+
 /** The cached result of a widget or chart for this fingerprint, computing (and keeping) it when missing. */
-export async function cachedResult(fingerprint: string, type: 'chart' | 'widget', settings: Record<string, unknown>, now: Date, compute: () => Promise<WidgetData>): Promise<WidgetData> {
+export async function cachedResult(db: Queryable, companyId: number, fingerprint: string, type: 'chart' | 'widget', settings: Record<string, unknown>, now: Date, compute: () => Promise<WidgetData>): Promise<WidgetData> {
   const kind = String(settings.kind);
   if (type === 'widget' && liveKinds.has(kind)) return compute();
   const minute = readsClock(kind, settings) ? Math.floor(now.getTime() / 60_000) : 0;
   const key = JSON.stringify([fingerprint, type, minute, Object.entries(settings).filter(([field]) => !['name', 'description', 'dashboard', 'id', 'created_at', 'updated_at'].includes(field)).sort()]);
+  const entries = entriesByDatabase.get(db) ?? new Map<string, Promise<WidgetData>>();
+  entriesByDatabase.set(db, entries);
   const hit = entries.get(key);
   if (hit) {
     // Re-inserting keeps the map in least-recently-used order, so the oldest entry is the first to go.
@@ -47,7 +65,8 @@ export async function cachedResult(fingerprint: string, type: 'chart' | 'widget'
     entries.set(key, hit);
     return hit;
   }
-  const computing = compute();
+  const digest = createHash('sha256').update(key).digest('base64url');
+  const computing = storedOrComputed(db, companyId, fingerprint, digest, minute ? new Date((minute + 1) * 60_000) : null, compute);
   entries.set(key, computing);
   if (entries.size > maximumEntries) entries.delete(entries.keys().next().value as string);
   // A failure is not kept: the next request computes again.
@@ -55,4 +74,9 @@ export async function cachedResult(fingerprint: string, type: 'chart' | 'widget'
     if (entries.get(key) === computing) entries.delete(key);
   });
   return computing;
+}
+
+/** Deletes the company's stored results of older data, and every result whose minute has passed. */
+export async function pruneStoredResults(db: Queryable, companyId: number, fingerprint: string): Promise<void> {
+  await db.query('delete from widget_results where (company_id = $1 and fingerprint <> $2) or expires_at < now()', [companyId, fingerprint]);
 }
