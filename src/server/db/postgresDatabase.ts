@@ -22,10 +22,17 @@ export async function openPostgresDatabase(connectionString: string, poolSize = 
   await pool.query('select 1');
   const session = async <T>(work: (connection: Queryable) => Promise<T>): Promise<T> => {
     const client = await pool.connect();
+    // A checked-out client whose server goes away (terminated, restarted) emits an error besides failing the query
+    // in flight; unheard, that event would end the process. The failed query carries the error to the caller, and
+    // the broken client is discarded instead of going back to the pool.
+    let lost: Error | undefined;
+    const onLost = (error: Error) => (lost = error);
+    client.on('error', onLost);
     try {
       return await work(wrap(client));
     } finally {
-      client.release();
+      client.off('error', onLost);
+      client.release(lost);
     }
   };
   return {
@@ -41,7 +48,9 @@ export async function openPostgresDatabase(connectionString: string, poolSize = 
           await connection.exec('commit');
           return result;
         } catch (error) {
-          await connection.exec('rollback');
+          // On a connection that is gone the rollback fails too (and the server has rolled back already): the
+          // error worth reporting is the first one.
+          await connection.exec('rollback').catch(() => undefined);
           throw error;
         }
       }),

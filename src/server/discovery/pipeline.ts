@@ -1,4 +1,5 @@
 import type { CoreContext } from '../context.js';
+import { withRetries } from '../db/retry.js';
 import { warmDashboards } from '../dashboards/warmDashboards.js';
 import { buildSnapshotIndex } from '../inventory/snapshotIndex.js';
 import { refreshDeviceTags } from '../inventory/tags.js';
@@ -23,13 +24,24 @@ const entitiesCorrelated: Record<string, (records: SourceRecord[]) => Correlatio
 // Merge recommendations kept per snapshot, the strongest first.
 const keptRecommendations = 5000;
 
-/** Runs `work` over items with at most `limit` at a time. */
+/**
+ * Runs `work` over items with at most `limit` at a time. A failure stops new items and is thrown once every lane has
+ * stopped, so nothing of the run is still writing when the caller cleans up after it.
+ */
 async function eachWithConcurrency<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
+  let failed = false;
   const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]);
+    while (!failed && next < items.length) {
+      await work(items[next++]).catch((error: unknown) => {
+        failed = true;
+        throw error;
+      });
+    }
   });
-  await Promise.all(lanes);
+  const outcomes = await Promise.allSettled(lanes);
+  const failure = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  if (failure) throw failure.reason;
 }
 
 function correlateEntity(entity: string, records: SourceRecord[], decisions: ManualDecisions): Cluster[] {
@@ -102,9 +114,15 @@ export async function runDiscovery(context: CoreContext, discoveryId: number, se
       await connection.query("update discoveries set status = 'done', end_time = now(), progress = $2 where id = $1", [discoveryId, JSON.stringify(progress)]);
     });
   } catch (error) {
-    await db.query("update discoveries set status = 'error', end_time = now(), error = $2, progress = $3 where id = $1", [discoveryId, (error as Error).message.slice(0, 2000), JSON.stringify(progress)]);
-    await deleteSnapshotRows(db, discoveryId);
-    return;
+    // Recorded and cleaned up even when the error was the database dropping its connections. A publish whose commit
+    // landed before its connection went is live: it stays.
+    const failed = await withRetries(() =>
+      db.query("update discoveries set status = 'error', end_time = now(), error = $2, progress = $3 where id = $1 and status = 'running' returning id", [discoveryId, (error as Error).message.slice(0, 2000) || String(error), JSON.stringify(progress)]),
+    );
+    if (failed.length) {
+      await withRetries(() => deleteSnapshotRows(db, discoveryId));
+      return;
+    }
   }
   await pruneSnapshots(context, discovery.company_id, settings.snapshotsToKeep);
   // Statistics that know the new snapshot, so lists and charts get plans made for its size (PGlite has no autovacuum).
