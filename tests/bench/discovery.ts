@@ -46,7 +46,7 @@ async function withPeakMemory<T>(work: () => Promise<T>): Promise<{ result: T; p
   }
 }
 
-async function startOn(engine: Engine, devices: number) {
+export async function startOn(engine: Engine, devices: number) {
   const scratch = engine === 'postgresql' ? await createScratchPostgres() : null;
   const dataDir = mkdtempSync(join(tmpdir(), 'cartograph-bench-'));
   // PGlite in its data folder, as `npm start` runs it (an in-memory PGlite would count the whole database as RSS).
@@ -67,7 +67,7 @@ async function startOn(engine: Engine, devices: number) {
  * Adds the five replay connections to company 1, secrets sealed as the connections API seals them. Not through that
  * API: the CrowdStrike and Qualys forms choose the vendor's cloud from a list, which a local server is not on.
  */
-async function addReplayConnections(running: RunningCartograph, url: string): Promise<void> {
+export async function addReplayConnections(running: RunningCartograph, url: string): Promise<void> {
   const { db, adapters, keys } = running.context;
   for (const { adapter, name, config } of replayConnections(url)) {
     const secretFields = adapters.catalogue.get(adapter)!.secretFields;
@@ -81,7 +81,7 @@ async function addReplayConnections(running: RunningCartograph, url: string): Pr
 type ConnectionOutcome = { name: string; state: string; records: number; error: string; warnings: string[]; duration_ms: number };
 type DiscoveryOutcome = { id: number; progress: { assets: Record<string, number>; connections: ConnectionOutcome[]; stages: Record<string, { duration_ms: number }> } };
 
-async function discover(running: RunningCartograph, token: string): Promise<DiscoveryOutcome> {
+export async function discover(running: RunningCartograph, token: string): Promise<DiscoveryOutcome> {
   const headers = { authorization: `Bearer ${token}` };
   const started = await running.app.inject({ method: 'POST', url: '/discoveries/discoveries', headers });
   if (started.statusCode !== 202) throw new Error(`discovery did not start: ${started.body}`);

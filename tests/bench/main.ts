@@ -12,6 +12,7 @@ import { createScratchPostgres } from '../server/harness.js';
 import { benchHttpEngine } from './httpEngine.js';
 import { benchDashboards } from './dashboards.js';
 import { discoveryBench } from './discovery.js';
+import { benchLoad } from './load.js';
 import { percentiles, time } from './measure.js';
 
 const documents = 10_000;
@@ -71,4 +72,6 @@ const httpEngine = await benchHttpEngine();
 for (const engine of engines) results.dashboards.push(await benchDashboards(engine));
 // Discoveries of 10k and 100k devices, the device list at 100k, and merge precision and recall (tests/bench/discovery.ts).
 const discovery = await discoveryBench();
-process.stdout.write(`${JSON.stringify({ ...results, http_engine: httpEngine, discovery }, null, 2)}\n`);
+// 50 clients for 60 s on PostgreSQL at 100k devices (tests/bench/load.ts); null without DATABASE_URL.
+const load = await benchLoad();
+process.stdout.write(`${JSON.stringify({ ...results, http_engine: httpEngine, discovery, load }, null, 2)}\n`);
