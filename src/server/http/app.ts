@@ -25,7 +25,7 @@ import { registerUserRoutes } from './areas/users.js';
 import { detailError, fieldErrorsFromAjv, HttpError } from './errors.js';
 import { RouteCatalogue } from './routes.js';
 import { addSecurityHeaders } from './securityHeaders.js';
-import { validatorFor } from './validators.js';
+import { bodyValidatorFor, validatorFor } from './validators.js';
 
 const consoleFolder = fileURLToPath(new URL('../../../dist/web', import.meta.url));
 export const bodyLimitBytes = 1024 * 1024;
@@ -72,7 +72,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     routerOptions: { maxParamLength: 200 },
   });
   // Validators are precompiled by codegen: nothing is compiled (no `new Function`) while serving.
-  app.setValidatorCompiler(({ schema }) => validatorFor((schema as { $id: string }).$id));
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyValidatorFor : validatorFor)((schema as { $id: string }).$id));
   app.decorateRequest('caller', null);
   // The API speaks JSON only: a text body is refused with 415 instead of reaching a handler as a string.
   app.removeContentTypeParser('text/plain');

@@ -25,3 +25,37 @@ export function schemaById(schemaId: string): JsonSchema {
 export function allSchemas(): JsonSchema[] {
   return Object.values(schemaRegistry).map((entry) => entry.schema);
 }
+
+type PropertySchema = { type?: unknown; enum?: unknown[]; const?: unknown; anyOf?: PropertySchema[]; oneOf?: PropertySchema[] };
+
+function takesNull(schema: PropertySchema): boolean {
+  if (schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null'))) return true;
+  if (schema.const === null || schema.enum?.includes(null)) return true;
+  return [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].some(takesNull);
+}
+
+/** The optional properties of a body schema that do not take `null`. */
+export function optionalNotNull(schemaId: string): string[] {
+  const schema = schemaById(schemaId) as { properties?: Record<string, PropertySchema>; required?: string[] };
+  return Object.entries(schema.properties ?? {})
+    .filter(([name, property]) => !schema.required?.includes(name) && !takesNull(property))
+    .map(([name]) => name);
+}
+
+/**
+ * The validator of a request body. Clients of the reference API send `null` for an optional value they leave out
+ * (`{"fields": null, "index_id": null}`): such a null is dropped before validation, so it means what leaving the
+ * property out means. Before: `{"name": "x", "description": null}`; after: `{"name": "x"}`.
+ */
+export function bodyValidatorFor(schemaId: string): ValidateFunction {
+  const validate = validatorFor(schemaId);
+  const omissible = optionalNotNull(schemaId);
+  if (!omissible.length) return validate;
+  const withoutNulls = (data: unknown) => {
+    if (data && typeof data === 'object' && !Array.isArray(data)) {
+      for (const name of omissible) if ((data as Record<string, unknown>)[name] === null) delete (data as Record<string, unknown>)[name];
+    }
+    return validate(data);
+  };
+  return Object.defineProperty(withoutNulls, 'errors', { get: () => validate.errors }) as unknown as ValidateFunction;
+}
