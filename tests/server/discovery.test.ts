@@ -161,6 +161,25 @@ describe.each(engines)('discoveries on %s', (engine) => {
     expect(recommendations.status).toBe(200);
   });
 
+  it('moves relations to the merged device at once', async () => {
+    const token = server.adminToken;
+    const two = await server.request('POST', '/devices/devices', { token, body: { query: 'AdapterCount = 1 AND LastUsedUsers = *', size: 2, ordering: [{ field: 'Hostname' }] } });
+    const [first, second] = two.body.results.map((row: { PrimaryKey: string[] }) => row.PrimaryKey[0]);
+    const { db } = server.context;
+    const relationsOf = async (ids: string[]) =>
+      (await db.query<{ device_asset: string; relation: string; related_name: string }>(
+        "select device_asset, relation, related_name from snapshot_relations where discovery_id = (select max(id) from discoveries where status = 'done') and (device_asset = any($1::text[]) or related_asset = any($1::text[]))",
+        [ids],
+      ));
+    const before = await relationsOf([first, second]);
+    expect(before.length).toBeGreaterThan(0);
+    const merged = await server.request('POST', '/devices/merge', { token, body: { assets: [first, second] } });
+    const gone = [first, second].filter((id) => id !== merged.body.id);
+    expect(await relationsOf(gone)).toEqual([]);
+    const after = (await relationsOf([merged.body.id])).filter((row) => row.device_asset === merged.body.id).map((row) => `${row.relation} ${row.related_name}`);
+    for (const row of before.filter((candidate) => candidate.device_asset === first || candidate.device_asset === second)) expect(after).toContain(`${row.relation} ${row.related_name}`);
+  });
+
   it('accepts and rejects merge recommendations', async () => {
     const token = server.adminToken;
     const listed = await server.request('GET', '/devices/merge-recommendations', { token });

@@ -3,7 +3,8 @@ import type { Queryable } from '../db/database.js';
 import type { Cluster } from '../discovery/correlation/correlate.js';
 import { mergeCluster, type MergedAsset, type StoredRecord } from '../discovery/mergeAssets.js';
 import { loadDiscoverySettings } from '../discovery/settings.js';
-import { writeAssets } from '../discovery/snapshotWriter.js';
+import { deriveRelations, relationFields, type RelatedAsset } from '../discovery/relations.js';
+import { writeAssets, writeRelations } from '../discovery/snapshotWriter.js';
 import { fieldError } from '../http/errors.js';
 import { refreshSnapshotIndex } from './snapshotIndex.js';
 import { refreshDeviceTags } from './tags.js';
@@ -25,6 +26,21 @@ async function loadRecords(db: Queryable, discoveryId: number, keys: string[]): 
   return new Map(rows.map((row) => [row.record_key, { key: row.record_key, connectionId: row.connection_id, adapter: row.adapter, entity: row.entity, fields: row.fields }]));
 }
 
+/**
+ * Derives the snapshot's relations again from its assets: a merge or unmerge re-keys devices, and can make a host
+ * or account name that named two assets name one (or the reverse), so every relation is recomputed, not patched.
+ */
+async function refreshRelations(db: Queryable, discoveryId: number): Promise<void> {
+  const rows = await db.query<{ entity: string; asset_id: string; fields: RelatedAsset['fields'] }>(
+    `select entity, asset_id, (select coalesce(jsonb_object_agg(key, value), '{}') from jsonb_each(fields) where key = any($2::text[])) as fields
+       from snapshot_assets where discovery_id = $1 and entity in ('device', 'user')`,
+    [discoveryId, [...relationFields, 'Adapters']],
+  );
+  const related = (entity: string) => rows.filter((row) => row.entity === entity).map((row) => ({ id: row.asset_id, adapters: (row.fields.Adapters ?? []) as string[], fields: row.fields }));
+  await db.query('delete from snapshot_relations where discovery_id = $1', [discoveryId]);
+  await writeRelations(db, discoveryId, deriveRelations(related('device'), related('user')));
+}
+
 /** Replaces assets of the snapshot with re-merged ones, so an analyst's decision shows at once. */
 async function replaceAssets(context: CoreContext, companyId: number, discoveryId: number, removed: string[], clusters: Cluster[]): Promise<MergedAsset[]> {
   const byKey = await loadRecords(context.db, discoveryId, clusters.flatMap((cluster) => cluster.records));
@@ -36,6 +52,7 @@ async function replaceAssets(context: CoreContext, companyId: number, discoveryI
     await writeAssets(connection, discoveryId, 'device', assets);
     await refreshSnapshotIndex(connection, discoveryId, 'device', [...removed, ...assets.map((asset) => asset.id)]);
     await refreshDeviceTags(connection, companyId, discoveryId, assets.map((asset) => asset.id));
+    await refreshRelations(connection, discoveryId);
   });
   return assets;
 }
