@@ -86,7 +86,7 @@ export async function runDiscovery(context: CoreContext, discoveryId: number, se
       const decisions = { merges: decisionsFor('merge'), splits: decisionsFor('split') };
       const clusters = correlateEntity(entity, records, decisions);
       const recommendations = entity === 'device' ? deviceMergeRecommendations(clusters, records, decisions.splits).slice(0, keptRecommendations) : [];
-      const written = await writeMergedAssets(db, discoveryId, entity, clusters, new Map(records.map((record) => [record.key, record])), settings.ordering);
+      const written = await writeMergedAssets(db, discoveryId, entity, clusters, settings.ordering);
       await writeRecommendations(db, discoveryId, entity, recommendations.map((recommendation) => ({
         left: written.ids[recommendation.clusters[0]], right: written.ids[recommendation.clusters[1]], score: recommendation.score, reasons: recommendation.reasons,
       })));
