@@ -77,6 +77,9 @@ export async function runDiscovery(context: CoreContext, discoveryId: number, se
 
     begin(progress.stages.correlate);
     await save();
+    // Merging reads the records back by key: statistics that know how many were just written let the planner use
+    // the key instead of scanning them all for every batch.
+    await db.exec('analyze snapshot_records');
     const decisionRows = await db.query<{ entity: string; decision: string; left_record: string; right_record: string }>(
       'select entity, decision, left_record, right_record from merge_decisions where company_id = $1 order by id', [discovery.company_id],
     );
