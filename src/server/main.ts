@@ -1,6 +1,8 @@
 import { readConfig } from './config.js';
+import { boundHeapGrowth } from './heapGrowth.js';
 import { startCartograph } from './server.js';
 
+boundHeapGrowth();
 const config = readConfig();
 const cartograph = await startCartograph(config);
 const address = await cartograph.app.listen({ host: config.host, port: config.port });

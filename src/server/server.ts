@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { logSystemEvent } from './activities/activityLog.js';
-import { boundHeapGrowth } from './heapGrowth.js';
 import { fetchEngines } from './adapters/engines.js';
 import { createAdapterRuntime, type AdapterRuntime } from './adapters/runtime.js';
 import { DiscoveryRunner } from './discovery/runner.js';
@@ -29,7 +28,6 @@ export type RunningCartograph = { app: CartographApp; context: AppContext; first
 
 /** Opens the database, migrates, bootstraps identity and builds the app (listening is the caller's choice). */
 export async function startCartograph(config: ServerConfig, options: AppOptions & { database?: Database; adapters?: AdapterRuntime } = {}): Promise<RunningCartograph> {
-  boundHeapGrowth();
   const db = options.database ?? (await openDatabase(config));
   try {
     const applied = await migrate(db);

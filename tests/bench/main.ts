@@ -7,6 +7,7 @@ import { readConfig } from '../../src/server/config.js';
 import type { Database } from '../../src/server/db/database.js';
 import { openPgliteDatabase } from '../../src/server/db/pgliteDatabase.js';
 import { openPostgresDatabase } from '../../src/server/db/postgresDatabase.js';
+import { boundHeapGrowth } from '../../src/server/heapGrowth.js';
 import { startCartograph } from '../../src/server/server.js';
 import { createScratchPostgres } from '../server/harness.js';
 import { benchHttpEngine } from './httpEngine.js';
@@ -65,6 +66,8 @@ async function benchSignIn() {
   }
 }
 
+// The servers measured here run in this process: bound its heap's growth as `npm start` and `npm run worker` do.
+boundHeapGrowth();
 const engines: ('pglite' | 'postgresql')[] = process.env.DATABASE_URL ? ['pglite', 'postgresql'] : ['pglite'];
 const results = { list: [] as unknown[], sign_in: await benchSignIn(), dashboards: [] as unknown[] };
 for (const engine of engines) results.list.push(await benchEngine(engine));

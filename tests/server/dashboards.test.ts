@@ -130,48 +130,51 @@ describe.each(engines)('the dashboards API on %s', (engine) => {
     expect(totals.data).toMatchObject({ rows: [], message: expect.stringContaining('No discovery has completed yet') });
   });
 
-  it('computes a company\'s dashboards ahead once a discovery has published, so the first load reads them', async () => {
-    const company = await server.request('POST', '/companies/companies', { token, body: { name: 'Company W' } });
-    await server.request('POST', `/companies/companies/${company.body.id}/administrators`, { token, body: { username: 'w.admin', password: userPassword } });
-    const tokenW = await server.signIn('w.admin', userPassword);
-    const [overview] = (await server.request('GET', '/dashboards/dashboards?size=500', { token: tokenW })).body.results;
+  /**
+   * A new company with a published snapshot whose dashboards were computed ahead; then one of its devices removed
+   * behind the cache's back. Published snapshots never change, so cached results never read their rows again: a
+   * first load that counts three Windows devices was computed ahead, one that counts two was computed now.
+   */
+  async function warmedCompany(name: string, username: string) {
+    const company = await server.request('POST', '/companies/companies', { token, body: { name } });
+    await server.request('POST', `/companies/companies/${company.body.id}/administrators`, { token, body: { username, password: userPassword } });
+    const companyToken = await server.signIn(username, userPassword);
+    const [overview] = (await server.request('GET', '/dashboards/dashboards?size=500', { token: companyToken })).body.results;
     const snapshot = await publishSnapshot(server.context.db, company.body.id, new Date(), 0, snapshotB);
     await warmDashboards(server.context, company.body.id);
-    // Published snapshots never change, so cached results never read their rows again: a row removed behind the
-    // cache's back shows whether the first load was computed ahead (three Windows devices) or now (two).
     await server.context.db.query("delete from snapshot_assets where discovery_id = $1 and asset_id = 'd5'", [snapshot]);
-    const data = await server.request('GET', `/dashboards/dashboards/${overview.id}/data`, { token: tokenW });
-    const byOs = data.body.tiles.find((tile: { name: string }) => tile.name === 'Devices by operating system');
-    expect(byOs.data.rows[0]).toEqual({ label: 'Windows', value: 3, query: 'OS.Type = "Windows"' });
+    return { companyId: company.body.id as number, token: companyToken, dataUrl: `/dashboards/dashboards/${overview.id}/data` };
+  }
+  const windowsCount = (tiles: { name: string; data: { rows: object[] } }[]) => tiles.find((tile) => tile.name === 'Devices by operating system')!.data.rows[0];
+  const computedAhead = { label: 'Windows', value: 3, query: 'OS.Type = "Windows"' };
+
+  it('computes a company\'s dashboards ahead once a discovery has published, so the first load reads them', async () => {
+    const company = await warmedCompany('Company W', 'w.admin');
+    const data = await server.request('GET', company.dataUrl, { token: company.token });
+    expect(windowsCount(data.body.tiles)).toEqual(computedAhead);
   });
 
   it('answers the first load of a restarted server from the results stored by the process that warmed them', async () => {
-    const company = await server.request('POST', '/companies/companies', { token, body: { name: 'Company R' } });
-    await server.request('POST', `/companies/companies/${company.body.id}/administrators`, { token, body: { username: 'r.admin', password: userPassword } });
-    const tokenR = await server.signIn('r.admin', userPassword);
-    const [overview] = (await server.request('GET', '/dashboards/dashboards?size=500', { token: tokenR })).body.results;
-    const snapshot = await publishSnapshot(server.context.db, company.body.id, new Date(), 0, snapshotB);
-    await warmDashboards(server.context, company.body.id);
+    const company = await warmedCompany('Company R', 'r.admin');
     const { db } = server.context;
-    expect((await db.query<{ count: number }>('select count(*)::int as count from widget_results where company_id = $1', [company.body.id]))[0].count).toBeGreaterThan(0);
-    await db.query("delete from snapshot_assets where discovery_id = $1 and asset_id = 'd5'", [snapshot]);
+    const stored = () => db.query<{ cache_key: string }>('select cache_key from widget_results where company_id = $1', [company.companyId]);
+    expect((await stored()).length).toBeGreaterThan(0);
     // A fresh copy of every module is a restarted server: nothing of the first one's memory is left.
     vi.resetModules();
     const { startCartograph } = await import('../../src/server/server.js');
     const restarted = await startCartograph(server.config, { logger: false, database: db });
     try {
-      const data = await restarted.app.inject({ method: 'GET', url: `/dashboards/dashboards/${overview.id}/data`, headers: { authorization: `Bearer ${tokenR}` } });
-      const byOs = data.json().tiles.find((tile: { name: string }) => tile.name === 'Devices by operating system');
-      expect(byOs.data.rows[0]).toEqual({ label: 'Windows', value: 3, query: 'OS.Type = "Windows"' });
+      const data = await restarted.app.inject({ method: 'GET', url: company.dataUrl, headers: { authorization: `Bearer ${company.token}` } });
+      expect(windowsCount(data.json().tiles)).toEqual(computedAhead);
     } finally {
       await restarted.app.close();
       await restarted.context.discoveries.stop();
     }
     // A newer publish makes the stored results of the older data go.
-    const before = await db.query<{ cache_key: string }>('select cache_key from widget_results where company_id = $1', [company.body.id]);
-    await publishSnapshot(db, company.body.id, new Date(), 0, snapshotB);
-    await warmDashboards(server.context, company.body.id);
-    const after = await db.query<{ cache_key: string }>('select cache_key from widget_results where company_id = $1', [company.body.id]);
+    const before = await stored();
+    await publishSnapshot(db, company.companyId, new Date(), 0, snapshotB);
+    await warmDashboards(server.context, company.companyId);
+    const after = await stored();
     expect(after.length).toBeGreaterThan(0);
     expect(after.filter((row) => before.some((old) => old.cache_key === row.cache_key))).toEqual([]);
   });
