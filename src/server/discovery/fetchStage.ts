@@ -30,19 +30,30 @@ function hold(held: HeldRecords, records: HeldRecord[]): void {
 }
 
 /**
- * Fetches one connection into the snapshot and `held`; its failure is recorded on its progress and never thrown.
- * A record is held once it is written, so every held record can be read back when its cluster is merged; what a
- * failing connection fetched before it failed is kept.
+ * Fetches one connection into the snapshot and `held`. The connection's own failure (its source, its settings) is
+ * recorded on its progress and never thrown: what it fetched before it failed is kept. A failure to write to the
+ * snapshot is the database's, not the source's, and is thrown: the discovery fails rather than publish an inventory
+ * missing what was fetched. A record is held once it is written, so every held record can be read back when its
+ * cluster is merged.
  */
 export async function fetchConnection(context: CoreContext, discoveryId: number, connection: ConnectionRow, progress: ConnectionProgress, timeoutSeconds: number, held: HeldRecords): Promise<void> {
   begin(progress);
   const writer = writeBehind();
   let batch: SerializedRecord[] = [];
   let identities: HeldRecord[] = [];
+  let storageFailure: unknown = null;
   const flush = () => {
     const [records, written] = [batch, identities];
     [batch, identities] = [[], []];
-    return writer.push(() => writeRecords(context.db, discoveryId, records).then(() => hold(held, written)));
+    return writer.push(() =>
+      writeRecords(context.db, discoveryId, records).then(
+        () => hold(held, written),
+        (error: unknown) => {
+          storageFailure ??= error;
+          throw error;
+        },
+      ),
+    );
   };
   try {
     const adapter = context.adapters.catalogue.get(connection.adapter);
@@ -69,6 +80,7 @@ export async function fetchConnection(context: CoreContext, discoveryId: number,
   } catch (error) {
     await flush().catch(() => undefined);
     await writer.drain().catch(() => undefined);
+    if (storageFailure) throw storageFailure;
     progress.error = (error as Error).message.slice(0, 1000);
     finish(progress, 'error');
   }
