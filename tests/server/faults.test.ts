@@ -9,8 +9,8 @@ import { startTestServer, type TestServer } from './harness.js';
 
 // The database going away in the middle of a discovery: every server connection of Cartograph's database is
 // terminated (what a PostgreSQL restart or a failover does to its clients) while a connection is half fetched.
-// The published snapshot must stay served, the discovery must end as failed with nothing of it left behind, and the
-// pools must reconnect so the server, and the next discovery, carry on. PGlite lives in the process: no such fault.
+// The published snapshot must stay served, the discovery must end either published whole or failed with nothing of
+// it left behind, and the pools must reconnect so the server carries on. PGlite lives in the process: no such fault.
 
 const fleet = generateLabelledFleet(200, 5);
 const replay = fleetEngine(fleet);
