@@ -1,8 +1,10 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { createServerAjv } from '../../codegen/validators.js';
 import { registerVocabulary } from '../../src/core/schemaVocabulary.js';
+import { pseudoAdapters } from '../../src/server/adapters/catalogue.js';
 
 type Node = Record<string, unknown>;
 
@@ -43,6 +45,16 @@ function* oneOfs(node: unknown): Generator<Node[]> {
   }
 }
 
+/** An icon file that exists and is a plain SVG image, with nothing that could run. */
+function expectSafeSvg(file: string): void {
+  expect(existsSync(file), file).toBe(true);
+  const svg = readFileSync(file, 'utf8');
+  expect(svg.trimStart().startsWith('<svg')).toBe(true);
+  expect(svg).toMatch(/viewBox="[\d.\s-]+"/);
+  expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
+  expect(svg).not.toMatch(/<script|on[a-z]+=/i);
+}
+
 function sectionText(markdown: string, title: string): string {
   const start = markdown.indexOf(`## ${title}\n`);
   const next = markdown.indexOf('\n## ', start + 1);
@@ -60,6 +72,10 @@ describe('the adapter catalogue', () => {
 
   it('leaves the built-in pseudo-adapters to the server instead of giving them folders', () => {
     for (const slug of ['cartograph', 'cartograph-avm', 'cartograph-certificate']) expect(slugs).not.toContain(slug);
+  });
+
+  it('ships an icon for each built-in pseudo-adapter where the console shows adapter icons', () => {
+    for (const { slug } of pseudoAdapters) expectSafeSvg(fileURLToPath(new URL(`../../src/web/public/images/adapters/${slug}.svg`, import.meta.url)));
   });
 
   it('has a meta-schema that compiles strictly and accepts its own example', () => {
@@ -151,13 +167,7 @@ describe.each(slugs)('adapter %s', (slug) => {
   });
 
   it('has an SVG icon', () => {
-    const file = `${adaptersFolder}/${slug}/icon.svg`;
-    expect(existsSync(file)).toBe(true);
-    const svg = readFileSync(file, 'utf8');
-    expect(svg.trimStart().startsWith('<svg')).toBe(true);
-    expect(svg).toMatch(/viewBox="[\d.\s-]+"/);
-    expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
-    expect(svg).not.toMatch(/<script|on[a-z]+=/i);
+    expectSafeSvg(`${adaptersFolder}/${slug}/icon.svg`);
   });
 });
 
