@@ -12,6 +12,8 @@ export type ServerConfig = {
   passwordExpiryDays: number;
   signInRateLimitPerMinute: number;
   logLevel: string;
+  /** Whether this process runs discovery steps (an API-only process leaves them to `npm run worker` processes). */
+  runDiscoveries: boolean;
 };
 
 function integerFrom(environment: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -24,6 +26,8 @@ function integerFrom(environment: NodeJS.ProcessEnv, name: string, fallback: num
 
 /** Reads the configuration variables the README documents; a malformed value stops the start with its name. */
 export function readConfig(environment: NodeJS.ProcessEnv = process.env): ServerConfig {
+  // The embedded database belongs to this one process: no other process could run its discoveries.
+  if (environment.CARTOGRAPH_RUN_DISCOVERIES === '0' && !environment.DATABASE_URL) throw new Error('CARTOGRAPH_RUN_DISCOVERIES=0 needs DATABASE_URL: discoveries then run in `npm run worker` processes on the same PostgreSQL.');
   return {
     host: environment.HOST || '127.0.0.1',
     port: integerFrom(environment, 'PORT', 8080),
@@ -36,5 +40,6 @@ export function readConfig(environment: NodeJS.ProcessEnv = process.env): Server
     passwordExpiryDays: integerFrom(environment, 'CARTOGRAPH_PASSWORD_EXPIRY_DAYS', 90),
     signInRateLimitPerMinute: integerFrom(environment, 'CARTOGRAPH_SIGN_IN_RATE_LIMIT', 30),
     logLevel: environment.LOG_LEVEL || 'info',
+    runDiscoveries: environment.CARTOGRAPH_RUN_DISCOVERIES !== '0',
   };
 }

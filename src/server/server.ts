@@ -39,7 +39,7 @@ export async function startCartograph(config: ServerConfig, options: AppOptions 
     if (applied.length) await logSystemEvent(db, 'info', 'migrations_applied', `Applied ${applied.join(', ')}`);
     await logSystemEvent(db, 'info', 'server_started', `Cartograph ${cartographVersion} started on ${db.engine}`);
     const app = await buildApp(context, options);
-    await context.discoveries.start({ work: true });
+    await context.discoveries.start({ work: config.runDiscoveries });
     // CARTOGRAPH_DEMO=1 on an empty inventory: load the demo data set and run the first discovery.
     await loadDemoOnStart(context);
     let closed = false;

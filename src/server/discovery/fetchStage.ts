@@ -1,18 +1,20 @@
 import { openSecrets } from '../adapters/secretFields.js';
 import type { CoreContext } from '../context.js';
+import type { Queryable } from '../db/database.js';
 import type { SourceRecord } from './correlation/correlate.js';
 import { identifyingPart } from './correlation/identifiers.js';
 import { normalizeRecord } from './normalize.js';
 import { addWarning, begin, finish, type ConnectionProgress } from './progress.js';
 import { recordKeyFor } from './recordKeys.js';
+import type { StepLease } from './steps.js';
 import { writeBehind, writeRecords, type SerializedRecord } from './snapshotWriter.js';
 
 export type ConnectionRow = { id: number; name: string; adapter: string; config: Record<string, unknown> };
 
 /**
- * A source record as a discovery holds it between fetch and merge: only the identifying fields correlation reads
- * (one value unwrapped from its list). The whole record goes to the snapshot as it is fetched and is read back from
- * there when its cluster is merged, so what a discovery holds does not grow with the size of the records.
+ * A source record as the publish step holds it between reading and merging: only the identifying fields correlation
+ * reads (one value unwrapped from its list), written beside the whole record as it is fetched. Whole records are
+ * read back when their cluster is merged, so what a discovery holds does not grow with the size of the records.
  */
 export type HeldRecord = SourceRecord & { entity: string };
 
@@ -20,47 +22,70 @@ export type HeldRecord = SourceRecord & { entity: string };
 export type HeldRecords = Map<string, HeldRecord[]>;
 
 const recordsPerWrite = 1000;
+const identitiesPerRead = 20_000;
 
-/** Adds records to the held ones of their entity. */
-function hold(held: HeldRecords, records: HeldRecord[]): void {
-  for (const record of records) {
-    if (held.has(record.entity)) held.get(record.entity)!.push(record);
-    else held.set(record.entity, [record]);
+/** The identities of every record the discovery's fetches wrote, by entity, read a page at a time in key order. */
+export async function readHeldRecords(db: Queryable, discoveryId: number): Promise<HeldRecords> {
+  const held: HeldRecords = new Map();
+  let after = '';
+  for (;;) {
+    const rows = await db.query<{ record_key: string; connection_id: number; adapter: string; entity: string; identity: Record<string, unknown> | null }>(
+      'select record_key, connection_id, adapter, entity, identity from snapshot_records where discovery_id = $1 and record_key > $2 order by record_key limit $3',
+      [discoveryId, after, identitiesPerRead],
+    );
+    for (const row of rows) {
+      const record: HeldRecord = { key: row.record_key, connectionId: row.connection_id, adapter: row.adapter, entity: row.entity, fields: row.identity ?? {} };
+      if (held.has(row.entity)) held.get(row.entity)!.push(record);
+      else held.set(row.entity, [record]);
+    }
+    if (rows.length < identitiesPerRead) return held;
+    after = rows[rows.length - 1].record_key;
   }
 }
 
+/** Where a fetch reports: its connection's progress, saved as it goes. */
+export type FetchReport = { progress: ConnectionProgress; save: () => Promise<unknown> };
+
+// Progress is saved as records arrive, at most this often (every save rewrites the discovery's progress).
+const progressSaveMilliseconds = 2000;
+
 /**
- * Fetches one connection into the snapshot and `held`. The connection's own failure (its source, its settings) is
- * recorded on its progress and never thrown: what it fetched before it failed is kept. A failure to write to the
- * snapshot is the database's, not the source's, and is thrown: the discovery fails rather than publish an inventory
- * missing what was fetched. A record is held once it is written, so every held record can be read back when its
- * cluster is merged.
+ * Fetches one connection into the snapshot, each record with its identity beside it. The connection's own failure
+ * (its source, its settings) is recorded on its progress and never thrown: what it fetched before it failed is kept.
+ * A failure to write to the snapshot is the database's, not the source's, and is thrown, as is losing the step to
+ * another attempt: the step is then tried again rather than publish an inventory missing what was fetched.
  */
-export async function fetchConnection(context: CoreContext, discoveryId: number, connection: ConnectionRow, progress: ConnectionProgress, timeoutSeconds: number, held: HeldRecords): Promise<void> {
+export async function fetchConnection(context: CoreContext, discoveryId: number, connection: ConnectionRow, report: FetchReport, timeoutSeconds: number, lease: StepLease): Promise<void> {
+  const { progress } = report;
   begin(progress);
+  await report.save();
+  // An earlier attempt of this step may have written part of the connection's records: start from none.
+  await context.db.query('delete from snapshot_records where discovery_id = $1 and connection_id = $2', [discoveryId, connection.id]);
   const writer = writeBehind();
   let batch: SerializedRecord[] = [];
-  let identities: HeldRecord[] = [];
   let storageFailure: unknown = null;
-  const flush = () => {
-    const [records, written] = [batch, identities];
-    [batch, identities] = [[], []];
-    return writer.push(() =>
-      writeRecords(context.db, discoveryId, records).then(
-        () => hold(held, written),
-        (error: unknown) => {
-          storageFailure ??= error;
-          throw error;
-        },
-      ),
+  let savedAt = Date.now();
+  const flush = async () => {
+    lease.throwIfSuperseded();
+    const records = batch;
+    batch = [];
+    await writer.push(() =>
+      writeRecords(context.db, discoveryId, records).catch((error: unknown) => {
+        storageFailure ??= error;
+        throw error;
+      }),
     );
+    if (Date.now() - savedAt >= progressSaveMilliseconds) {
+      savedAt = Date.now();
+      await report.save();
+    }
   };
   try {
     const adapter = context.adapters.catalogue.get(connection.adapter);
     const engine = adapter && context.adapters.engineFor(adapter);
     if (!adapter || !engine) throw new Error(`No fetch engine for adapter ${connection.adapter}`);
     const config = openSecrets(context.keys.secretsKey, connection.config, adapter.secretFields);
-    const signal = AbortSignal.timeout(timeoutSeconds * 1000);
+    const signal = AbortSignal.any([AbortSignal.timeout(timeoutSeconds * 1000), lease.signal]);
     const seenKeys = new Map<string, number>();
     for await (const fetched of engine.fetch({ adapter: adapter.slug, config, signal, warn: (message) => addWarning(progress, message) })) {
       const baseKey = recordKeyFor(connection.id, fetched, progress.records);
@@ -68,8 +93,7 @@ export async function fetchConnection(context: CoreContext, discoveryId: number,
       seenKeys.set(baseKey, duplicates + 1);
       const fields = normalizeRecord(fetched, adapter.slug);
       const key = duplicates ? `${baseKey}#${duplicates}` : baseKey;
-      batch.push({ key, connectionId: connection.id, adapter: adapter.slug, entity: fetched.entity, fieldsJson: JSON.stringify(fields) });
-      identities.push({ key, connectionId: connection.id, adapter: adapter.slug, entity: fetched.entity, fields: identifyingPart(fields) });
+      batch.push({ key, connectionId: connection.id, adapter: adapter.slug, entity: fetched.entity, fieldsJson: JSON.stringify(fields), identityJson: JSON.stringify(identifyingPart(fields)) });
       progress.records += 1;
       progress.by_entity[fetched.entity] = (progress.by_entity[fetched.entity] ?? 0) + 1;
       if (batch.length >= recordsPerWrite) await flush();
@@ -78,8 +102,9 @@ export async function fetchConnection(context: CoreContext, discoveryId: number,
     await writer.drain();
     finish(progress, progress.warning_count ? 'warning' : 'done');
   } catch (error) {
-    await flush().catch(() => undefined);
-    await writer.drain().catch(() => undefined);
+    lease.throwIfSuperseded();
+    if (!storageFailure) await flush().then(() => writer.drain()).catch(() => undefined);
+    else await writer.drain().catch(() => undefined);
     if (storageFailure) throw storageFailure;
     progress.error = (error as Error).message.slice(0, 1000);
     finish(progress, 'error');

@@ -1,4 +1,6 @@
+import type PgBoss from 'pg-boss';
 import type { CoreContext } from '../context.js';
+import type { Queryable } from '../db/database.js';
 import { withRetries } from '../db/retry.js';
 import { warmDashboards } from '../dashboards/warmDashboards.js';
 import { buildSnapshotIndex } from '../inventory/snapshotIndex.js';
@@ -8,11 +10,13 @@ import { correlate, type Cluster, type CorrelationRules, type ManualDecisions, t
 import { deviceCorrelationRules } from './correlation/deviceRules.js';
 import { deviceMergeRecommendations } from './correlation/recommendations.js';
 import { userCorrelationRules } from './correlation/userRules.js';
-import { fetchConnection, type ConnectionRow, type HeldRecords } from './fetchStage.js';
+import { fetchConnection, readHeldRecords, type ConnectionRow } from './fetchStage.js';
 import type { FieldOrdering } from './mergeAssets.js';
 import { begin, finish, newProgress, type DiscoveryProgress } from './progress.js';
 import { deriveRelations, type RelatedAsset } from './relations.js';
-import { deleteSnapshotRows, writeRecommendations, writeRelations } from './snapshotWriter.js';
+import { loadDiscoverySettings } from './settings.js';
+import { deleteMergedRows, deleteSnapshotRows, writeRecommendations, writeRelations } from './snapshotWriter.js';
+import { advance, claimStep, connectionOfStep, retryStep, type Pace, type StepJob, type StepLease } from './steps.js';
 
 export type DiscoverySettings = { concurrency: number; connectionTimeoutSeconds: number; snapshotsToKeep: number; ordering: FieldOrdering };
 
@@ -24,67 +28,107 @@ const entitiesCorrelated: Record<string, (records: SourceRecord[]) => Correlatio
 // Merge recommendations kept per snapshot, the strongest first.
 const keptRecommendations = 5000;
 
-/**
- * Runs `work` over items with at most `limit` at a time. A failure stops new items and is thrown once every lane has
- * stopped, so nothing of the run is still writing when the caller cleans up after it.
- */
-async function eachWithConcurrency<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failed = false;
-  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (!failed && next < items.length) {
-      await work(items[next++]).catch((error: unknown) => {
-        failed = true;
-        throw error;
-      });
-    }
-  });
-  const outcomes = await Promise.allSettled(lanes);
-  const failure = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
-  if (failure) throw failure.reason;
-}
-
 function correlateEntity(entity: string, records: SourceRecord[], decisions: ManualDecisions): Cluster[] {
   const rules = entitiesCorrelated[entity];
   return rules ? correlate(records, rules(records), decisions) : records.map((record) => ({ records: [record.key], reasons: [] }));
 }
 
+/** A running discovery as its steps read it. */
+type RunningDiscovery = { company_id: number; progress: DiscoveryProgress };
+
+async function runningDiscovery(db: Queryable, discoveryId: number): Promise<RunningDiscovery | null> {
+  const [discovery] = await db.query<RunningDiscovery>("select company_id, progress from discoveries where id = $1 and status = 'running'", [discoveryId]);
+  return discovery ?? null;
+}
+
+/** Ends a running discovery as failed and deletes what it wrote; a publish that committed first stays. */
+async function failDiscovery(db: Queryable, discoveryId: number, error: unknown, progress?: DiscoveryProgress): Promise<void> {
+  const message = (error as Error).message?.slice(0, 2000) || String(error);
+  const failed = await withRetries(() =>
+    progress
+      ? db.query("update discoveries set status = 'error', end_time = now(), error = $2, progress = $3 where id = $1 and status = 'running' returning id", [discoveryId, message, JSON.stringify(progress)])
+      : db.query("update discoveries set status = 'error', end_time = now(), error = $2 where id = $1 and status = 'running' returning id", [discoveryId, message]),
+  );
+  if (failed.length) await withRetries(() => deleteSnapshotRows(db, discoveryId));
+}
+
 /**
- * One discovery: fetch every enabled connection (bounded concurrency; a failing one never stops the others),
- * normalize, correlate devices and users (applying analysts' merges and splits), write the merged assets, and
- * publish the snapshot. Rows are written as they are ready; readers see none of them until the one update that
- * marks the discovery done, which is the atomic publish. Progress is saved as each step finishes.
+ * A step's attempt that threw: nothing when another attempt owns the step now; otherwise the step is tried again
+ * (its worker's database writes failed: a restart, a failover), and after its last attempt the discovery fails.
  */
-export async function runDiscovery(context: CoreContext, discoveryId: number, settings: DiscoverySettings): Promise<void> {
+async function afterThrow(context: CoreContext, queue: PgBoss, lease: StepLease, pace: Pace, error: unknown, progress?: DiscoveryProgress): Promise<void> {
+  if (lease.signal.aborted) return;
+  const retried = await withRetries(() => context.db.transaction((transaction) => retryStep(transaction, queue, lease, pace)));
+  if (!retried) await failDiscovery(context.db, lease.discoveryId, error, progress);
+}
+
+/**
+ * One fetch step: fetches its connection into the snapshot (a failing source is recorded on its progress and never
+ * stops the others), ends the step, and moves the discovery on: the next pending fetch, or the publish after the last.
+ */
+export async function runFetchStep(context: CoreContext, queue: PgBoss, job: StepJob): Promise<void> {
   const { db } = context;
-  const [discovery] = await db.query<{ company_id: number }>("select company_id from discoveries where id = $1 and status = 'running'", [discoveryId]);
-  if (!discovery) return;
-  const connections = await db.query<ConnectionRow>('select id, name, adapter, config from connections where company_id = $1 and enabled order by id', [discovery.company_id]);
-  const progress: DiscoveryProgress = newProgress(connections);
+  const lease = await claimStep(db, job);
+  if (!lease) return;
+  const discovery = await runningDiscovery(db, job.discoveryId);
+  if (!discovery) return lease.release();
+  const settings = await loadDiscoverySettings(db, discovery.company_id, context.adapters.catalogue);
+  const connectionId = connectionOfStep(job.step);
+  const position = discovery.progress.connections.findIndex((item) => item.id === connectionId);
+  const [connection] = await db.query<ConnectionRow>('select id, name, adapter, config from connections where id = $1 and company_id = $2', [connectionId, discovery.company_id]);
+  const progress = newProgress([connection ?? discovery.progress.connections[position]]).connections[0];
+  const save = () => db.query("update discoveries set progress = jsonb_set(progress, array['connections', $2::text], $3::jsonb) where id = $1", [job.discoveryId, position, JSON.stringify(progress)]);
+  try {
+    if (connection) await fetchConnection(context, job.discoveryId, connection, { progress, save }, settings.connectionTimeoutSeconds, lease);
+    else finish(Object.assign(progress, { error: 'The connection was deleted while the discovery ran.' }), 'error');
+    await db.transaction(async (transaction) => {
+      if (!(await lease.finish(transaction, progress.state as 'done'))) return;
+      await transaction.query("update discoveries set progress = jsonb_set(progress, array['connections', $2::text], $3::jsonb) where id = $1", [job.discoveryId, position, JSON.stringify(progress)]);
+      await advance(transaction, queue, job.discoveryId, settings);
+    });
+  } catch (error) {
+    await afterThrow(context, queue, lease, settings, error);
+  } finally {
+    lease.release();
+  }
+}
+
+/**
+ * The publish step: correlate devices and users (applying analysts' merges and splits) from the identities the
+ * fetches wrote, write the merged assets, and publish the snapshot. Rows are written as they are ready; readers see
+ * none of them until the one update that marks the discovery done, which is the atomic publish, and which only the
+ * attempt that still owns the step may make.
+ */
+export async function runPublishStep(context: CoreContext, queue: PgBoss, job: StepJob): Promise<void> {
+  const { db } = context;
+  const lease = await claimStep(db, job);
+  if (!lease) return;
+  const discovery = await runningDiscovery(db, job.discoveryId);
+  if (!discovery) return lease.release();
+  const discoveryId = job.discoveryId;
+  const settings = await loadDiscoverySettings(db, discovery.company_id, context.adapters.catalogue);
+  const { progress } = discovery;
   const save = () => db.query('update discoveries set progress = $2 where id = $1', [discoveryId, JSON.stringify(progress)]);
   try {
-    begin(progress.stages.fetch);
-    await save();
-    const held: HeldRecords = new Map();
-    await eachWithConcurrency(connections, settings.concurrency, async (connection) => {
-      await fetchConnection(context, discoveryId, connection, progress.connections.find((item) => item.id === connection.id)!, settings.connectionTimeoutSeconds, held);
-      await save();
-    });
+    // An attempt taken over from a worker that died wrote part of these: start from none.
+    await deleteMergedRows(db, discoveryId);
     const failed = progress.connections.filter((connection) => connection.state === 'error').length;
-    const fetched = [...held.values()].reduce((sum, records) => sum + records.length, 0);
+    const fetched = progress.connections.reduce((sum, connection) => sum + connection.records, 0);
     finish(progress.stages.fetch, failed ? 'warning' : 'done');
-    progress.stages.fetch.detail = `${fetched} records from ${connections.length - failed} of ${connections.length} connections`;
+    progress.stages.fetch.detail = `${fetched} records from ${progress.connections.length - failed} of ${progress.connections.length} connections`;
 
     begin(progress.stages.correlate);
     await save();
     // Merging reads the records back by key: statistics that know how many were just written let the planner use
     // the key instead of scanning them all for every batch.
     await db.exec('analyze snapshot_records');
+    const held = await readHeldRecords(db, discoveryId);
     const decisionRows = await db.query<{ entity: string; decision: string; left_record: string; right_record: string }>(
       'select entity, decision, left_record, right_record from merge_decisions where company_id = $1 order by id', [discovery.company_id],
     );
     const related: Record<string, RelatedAsset[]> = {};
     for (const [entity, records] of held) {
+      lease.throwIfSuperseded();
       const decisionsFor = (kind: string) => decisionRows.filter((row) => row.entity === entity && row.decision === kind).map((row) => [row.left_record, row.right_record] as [string, string]);
       const decisions = { merges: decisionsFor('merge'), splits: decisionsFor('split') };
       const clusters = correlateEntity(entity, records, decisions);
@@ -105,6 +149,7 @@ export async function runDiscovery(context: CoreContext, discoveryId: number, se
     await save();
     await writeRelations(db, discoveryId, deriveRelations(related.device ?? [], related.user ?? []));
     await db.transaction(async (connection) => {
+      if (!(await lease.finish(connection, 'done'))) lease.throwIfSuperseded();
       await refreshDeviceTags(connection, discovery.company_id, discoveryId, null);
       // After the tags, so the index holds the documents as published.
       await buildSnapshotIndex(connection, discoveryId);
@@ -114,18 +159,13 @@ export async function runDiscovery(context: CoreContext, discoveryId: number, se
       }
       finish(progress.stages.publish, 'done');
       // The publish itself: from this update on, readers see the new snapshot.
-      await connection.query("update discoveries set status = 'done', end_time = now(), progress = $2 where id = $1", [discoveryId, JSON.stringify(progress)]);
+      await connection.query("update discoveries set status = 'done', end_time = now(), progress = $2 where id = $1 and status = 'running'", [discoveryId, JSON.stringify(progress)]);
     });
   } catch (error) {
-    // Recorded and cleaned up even when the error was the database dropping its connections. A publish whose commit
-    // landed before its connection went is live: it stays.
-    const failed = await withRetries(() =>
-      db.query("update discoveries set status = 'error', end_time = now(), error = $2, progress = $3 where id = $1 and status = 'running' returning id", [discoveryId, (error as Error).message.slice(0, 2000) || String(error), JSON.stringify(progress)]),
-    );
-    if (failed.length) {
-      await withRetries(() => deleteSnapshotRows(db, discoveryId));
-      return;
-    }
+    await afterThrow(context, queue, lease, settings, error, progress);
+    return;
+  } finally {
+    lease.release();
   }
   await pruneSnapshots(context, discovery.company_id, settings.snapshotsToKeep);
   // Statistics that know the new snapshot, so lists and charts get plans made for its size (PGlite has no autovacuum).

@@ -3,28 +3,41 @@ import { logSystemEvent } from '../activities/activityLog.js';
 import type { CoreContext } from '../context.js';
 import { detailError } from '../http/errors.js';
 import { lockKeys, withAdvisoryLock } from '../db/advisoryLock.js';
-import { createJobQueue, discoveryQueue } from '../jobs/queue.js';
+import { createJobQueue } from '../jobs/queue.js';
 import { DiscoveryScheduler, scheduledDiscoveryQueue, type ScheduledDiscoveryJob } from '../jobs/scheduler.js';
-import { runDiscovery } from './pipeline.js';
+import { runFetchStep, runPublishStep } from './pipeline.js';
+import { begin, newProgress } from './progress.js';
 import { deleteSnapshotRows } from './snapshotWriter.js';
 import { loadDiscoverySettings } from './settings.js';
+import { abandonFetch, advance, attemptsPerStep, fetchStepQueue, planSteps, publishStep, publishStepQueue, requeueStale, takeStaleSteps, type StepJob } from './steps.js';
 
 const interruptedMessage = 'Interrupted: the process running this discovery stopped before it finished. The previous snapshot stays in use.';
+const lostMessage = `Its worker stopped answering ${attemptsPerStep} times.`;
+
+// Fetch steps one process runs at once (each discovery also keeps to its own concurrency setting, whichever
+// processes run its steps).
+const fetchLanesPerProcess = 4;
+// How often each working process looks for steps whose worker died.
+const reapSeconds = 10;
 
 /**
- * Starts discoveries and runs them from the pg-boss queue. The API process works the queue too; on PostgreSQL
- * more `npm run worker` processes can share it.
+ * Starts discoveries and runs their steps from the pg-boss queues. The API process works the queues too; on
+ * PostgreSQL more `npm run worker` processes share them, each fetch and the publish going to whichever process is
+ * free, and a step whose process dies going to another.
  */
 export class DiscoveryRunner {
   private readonly queue: PgBoss;
   /** Starts discoveries on each company's schedule (every process ticks; pg-boss singletons keep one per slot). */
   readonly scheduler: DiscoveryScheduler;
+  private readonly localWorkers: string[] = [];
+  private reaper: NodeJS.Timeout | null = null;
+  private readonly logError: (error: Error) => void;
 
   constructor(private readonly context: CoreContext) {
     this.queue = createJobQueue(context.db, context.config.databaseUrl);
-    const logError = (error: Error) => void logSystemEvent(context.db, 'error', 'job_queue_error', error.message).catch(() => undefined);
-    this.queue.on('error', logError);
-    this.scheduler = new DiscoveryScheduler(context.db, this.queue, logError);
+    this.logError = (error: Error) => void logSystemEvent(context.db, 'error', 'job_queue_error', error.message).catch(() => undefined);
+    this.queue.on('error', this.logError);
+    this.scheduler = new DiscoveryScheduler(context.db, this.queue, this.logError);
   }
 
   /** Starts the queue, marks discoveries a dead process left running as failed, and (when asked) works the queue. */
@@ -33,21 +46,31 @@ export class DiscoveryRunner {
     // deadlock, so they take turns.
     await withAdvisoryLock(this.context.db, lockKeys.jobQueueInstall, async () => {
       await this.queue.start();
-      await this.queue.createQueue(discoveryQueue);
-      await this.queue.createQueue(scheduledDiscoveryQueue);
+      for (const name of [fetchStepQueue, publishStepQueue, scheduledDiscoveryQueue]) await this.queue.createQueue(name);
     });
     await this.recoverInterrupted();
     if (options.work) {
-      await this.queue.work<{ discoveryId: number }>(discoveryQueue, { pollingIntervalSeconds: 1, batchSize: 1 }, async ([job]) => {
-        const [discovery] = await this.context.db.query<{ company_id: number }>('select company_id from discoveries where id = $1', [job.data.discoveryId]);
-        if (!discovery) return;
-        await runDiscovery(this.context, job.data.discoveryId, await loadDiscoverySettings(this.context.db, discovery.company_id, this.context.adapters.catalogue));
-      });
+      const steps: [string, number, typeof runFetchStep][] = [[fetchStepQueue, fetchLanesPerProcess, runFetchStep], [publishStepQueue, 1, runPublishStep]];
+      for (const [name, lanes, run] of steps) {
+        for (let lane = 0; lane < lanes; lane += 1) {
+          this.localWorkers.push(await this.queue.work<StepJob>(name, { pollingIntervalSeconds: 1, batchSize: 1 }, async ([job]) => {
+            await run(this.context, this.queue, job.data);
+            this.wake();
+          }));
+        }
+      }
       await this.queue.work<ScheduledDiscoveryJob>(scheduledDiscoveryQueue, { pollingIntervalSeconds: 2, batchSize: 1 }, async ([job]) => {
         await this.startScheduled(job.data);
       });
+      this.reaper = setInterval(() => void this.reapStaleSteps().catch(this.logError), reapSeconds * 1000);
+      this.reaper.unref();
     }
     this.scheduler.start();
+  }
+
+  /** Lets this process's workers look for the jobs just sent now rather than at their next poll. */
+  private wake(): void {
+    for (const id of this.localWorkers) this.queue.notifyWorker(id);
   }
 
   /** A scheduled slot: starts the company's discovery unless one is still running (the slot is then skipped). */
@@ -60,32 +83,77 @@ export class DiscoveryRunner {
     }
   }
 
+  /**
+   * On PGlite this process is the only one: a discovery still running was cut short when the process stopped, and is
+   * marked failed. On PostgreSQL other workers may be running its steps; steps whose worker died are taken over.
+   */
   private async recoverInterrupted(): Promise<void> {
-    const running = await this.context.db.query<{ id: number; job_id: string | null }>("select id, job_id from discoveries where status = 'running'");
+    if (this.context.config.databaseUrl) return;
+    const running = await this.context.db.query<{ id: number }>("select id from discoveries where status = 'running'");
     for (const discovery of running) {
-      // On PGlite this process is the only one; on PostgreSQL another worker may still be running the job.
-      const job = this.context.config.databaseUrl && discovery.job_id ? await this.queue.getJobById(discoveryQueue, discovery.job_id) : null;
-      if (job && ['created', 'retry', 'active'].includes(job.state)) continue;
       await this.context.db.query("update discoveries set status = 'error', end_time = now(), error = $2 where id = $1 and status = 'running'", [discovery.id, interruptedMessage]);
       await deleteSnapshotRows(this.context.db, discovery.id);
       await logSystemEvent(this.context.db, 'warning', 'discovery_interrupted', `Discovery ${discovery.id} was interrupted and marked as failed`);
     }
   }
 
-  /** Creates a running discovery for the company and queues it; one runs at a time per company. */
+  /**
+   * Steps whose attempt stopped saying it is alive (its process was killed or lost its database) are queued again
+   * for any worker; after their last attempt, a fetch ends its connection as failed and a publish fails the discovery.
+   */
+  async reapStaleSteps(): Promise<number> {
+    const { db, adapters } = this.context;
+    const taken = await db.transaction(async (transaction) => {
+      const stale = await takeStaleSteps(transaction);
+      for (const step of stale) {
+        const [{ company_id: companyId }] = await transaction.query<{ company_id: number }>('select company_id from discoveries where id = $1', [step.discovery_id]);
+        const pace = await loadDiscoverySettings(transaction, companyId, adapters.catalogue);
+        if (step.attempt < attemptsPerStep) {
+          await requeueStale(transaction, this.queue, step, pace);
+        } else if (step.step === publishStep) {
+          await transaction.query("update discovery_steps set state = 'error' where discovery_id = $1 and step = $2", [step.discovery_id, step.step]);
+          await transaction.query("update discoveries set status = 'error', end_time = now(), error = $2 where id = $1 and status = 'running'", [step.discovery_id, `Publishing failed: ${lostMessage}`]);
+        } else {
+          await abandonFetch(transaction, step, lostMessage);
+          await advance(transaction, this.queue, step.discovery_id, pace);
+        }
+      }
+      return stale;
+    });
+    for (const step of taken) {
+      if (step.step === publishStep && step.attempt >= attemptsPerStep) await deleteSnapshotRows(db, step.discovery_id);
+      await logSystemEvent(db, 'warning', 'discovery_step_taken_over', `Step ${step.step} of discovery ${step.discovery_id} lost its worker (attempt ${step.attempt})`);
+    }
+    if (taken.length) this.wake();
+    return taken.length;
+  }
+
+  /** Creates a running discovery for the company and queues its first fetches; one runs at a time per company. */
   async startDiscovery(companyId: number, userId: number | null, trigger: 'manual' | 'schedule'): Promise<number> {
-    const [created] = await this.context.db.query<{ id: number }>(
-      "insert into discoveries (company_id, status, trigger, started_by) values ($1, 'running', $2, $3) on conflict do nothing returning id",
-      [companyId, trigger, userId],
-    );
-    if (!created) throw detailError(409, 'A discovery is already running for this company.', 'discovery_running');
-    const jobId = await this.queue.send(discoveryQueue, { discoveryId: created.id }, { retryLimit: 0, expireInSeconds: 4 * 60 * 60 });
-    await this.context.db.query('update discoveries set job_id = $2 where id = $1', [created.id, jobId]);
-    return created.id;
+    const { db, adapters } = this.context;
+    const pace = await loadDiscoverySettings(db, companyId, adapters.catalogue);
+    const discoveryId = await db.transaction(async (transaction) => {
+      const [created] = await transaction.query<{ id: number }>(
+        "insert into discoveries (company_id, status, trigger, started_by) values ($1, 'running', $2, $3) on conflict do nothing returning id",
+        [companyId, trigger, userId],
+      );
+      if (!created) return null;
+      const connections = await transaction.query<{ id: number; name: string; adapter: string }>('select id, name, adapter from connections where company_id = $1 and enabled order by id', [companyId]);
+      const progress = newProgress(connections);
+      begin(progress.stages.fetch);
+      await transaction.query('update discoveries set progress = $2 where id = $1', [created.id, JSON.stringify(progress)]);
+      await planSteps(transaction, created.id, connections.map((connection) => connection.id));
+      await advance(transaction, this.queue, created.id, pace);
+      return created.id;
+    });
+    if (discoveryId === null) throw detailError(409, 'A discovery is already running for this company.', 'discovery_running');
+    this.wake();
+    return discoveryId;
   }
 
   async stop(): Promise<void> {
     this.scheduler.stop();
+    if (this.reaper) clearInterval(this.reaper);
     await this.queue.stop({ graceful: true, timeout: 10_000, wait: true });
   }
 }

@@ -12,15 +12,19 @@ async function inBatches<T>(rows: T[], write: (batch: T[]) => Promise<unknown>):
 }
 
 /** A source record ready to write: its fields already serialized (the pipeline keeps them so). */
-export type SerializedRecord = { key: string; connectionId: number; adapter: string; entity: string; fieldsJson: string };
+export type SerializedRecord = { key: string; connectionId: number; adapter: string; entity: string; fieldsJson: string; identityJson: string };
 
-/** Writes source records, a thousand rows per statement. */
+/**
+ * Writes source records, a thousand rows per statement. A record already written (the same key, by an attempt of the
+ * same step that was taken over) is the same record: it is kept as it is.
+ */
 export function writeRecords(db: Queryable, discoveryId: number, records: SerializedRecord[]): Promise<void> {
   return inBatches(records, (batch) => {
-    const rows = batch.map((record) => `{"k":${JSON.stringify(record.key)},"c":${record.connectionId},"a":${JSON.stringify(record.adapter)},"e":${JSON.stringify(record.entity)},"f":${record.fieldsJson}}`);
+    const rows = batch.map((record) => `{"k":${JSON.stringify(record.key)},"c":${record.connectionId},"a":${JSON.stringify(record.adapter)},"e":${JSON.stringify(record.entity)},"f":${record.fieldsJson},"i":${record.identityJson}}`);
     return db.query(
-      `insert into snapshot_records (discovery_id, record_key, connection_id, adapter, entity, fields)
-       select $1, k, c, a, e, f from json_to_recordset($2::json) as batch(k text, c int, a text, e text, f json)`,
+      `insert into snapshot_records (discovery_id, record_key, connection_id, adapter, entity, fields, identity)
+       select $1, k, c, a, e, f, i from json_to_recordset($2::json) as batch(k text, c int, a text, e text, f json, i json)
+       on conflict do nothing`,
       [discoveryId, `[${rows.join(',')}]`],
     );
   });
@@ -92,9 +96,15 @@ export function writeBehind(depth = 1) {
   };
 }
 
+const mergedTables = ['snapshot_assets', 'snapshot_index', 'snapshot_relations', 'merge_recommendations'];
+
+/** Deletes what merging wrote of a snapshot, keeping its source records (a publish taken over starts again). */
+export async function deleteMergedRows(db: Queryable, discoveryId: number): Promise<void> {
+  for (const table of mergedTables) await db.query(`delete from ${table} where discovery_id = $1`, [discoveryId]);
+}
+
 /** Deletes every row of a snapshot (a failed or interrupted discovery leaves nothing behind). */
 export async function deleteSnapshotRows(db: Queryable, discoveryId: number): Promise<void> {
-  for (const table of ['snapshot_records', 'snapshot_assets', 'snapshot_index', 'snapshot_relations', 'merge_recommendations']) {
-    await db.query(`delete from ${table} where discovery_id = $1`, [discoveryId]);
-  }
+  await db.query('delete from snapshot_records where discovery_id = $1', [discoveryId]);
+  await deleteMergedRows(db, discoveryId);
 }

@@ -1,7 +1,10 @@
 import PgBoss from 'pg-boss';
-import type { Database } from '../db/database.js';
+import type { Database, Queryable } from '../db/database.js';
 
 type SqlResult = { rows: unknown[] };
+
+// pg-boss sends several statements at once when it has no parameters; PGlite's query() takes only one.
+const sqlExecutor = (db: Queryable) => async (text: string, values?: unknown[]): Promise<SqlResult> => ({ rows: values?.length ? await db.query(text, values) : await db.exec(text) });
 
 /**
  * pg-boss on Cartograph's own database: on PostgreSQL through its connection string, so separate `npm run worker`
@@ -9,9 +12,10 @@ type SqlResult = { rows: unknown[] };
  */
 export function createJobQueue(db: Database, databaseUrl: string | null): PgBoss {
   if (databaseUrl) return new PgBoss({ connectionString: databaseUrl, max: 4 });
-  // pg-boss sends several statements at once when it has no parameters; PGlite's query() takes only one.
-  const executeSql = async (text: string, values?: unknown[]): Promise<SqlResult> => ({ rows: values?.length ? await db.query(text, values) : await db.exec(text) });
-  return new PgBoss({ db: { executeSql } } as unknown as PgBoss.ConstructorOptions);
+  return new PgBoss({ db: { executeSql: sqlExecutor(db) } } as unknown as PgBoss.ConstructorOptions);
 }
 
-export const discoveryQueue = 'discovery';
+/** pg-boss's `db` option for a job sent inside the caller's transaction: the job exists exactly when it commits. */
+export function jobSender(transaction: Queryable): { executeSql: (text: string, values?: unknown[]) => Promise<SqlResult> } {
+  return { executeSql: sqlExecutor(transaction) };
+}
