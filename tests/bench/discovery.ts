@@ -165,7 +165,7 @@ async function bulkInsertBaseline(db: Database, discoveryId: number): Promise<nu
 /** The device list a console page asks for: a filter, a sort and a page of 50 with the count. */
 const listBody = (page: number) => ({ query: 'OS.Type = Windows AND AdapterCount >= 2', fields: ['Hostname', 'OS.Type', 'Adapters', 'LastSeen'], ordering: [{ field: 'Hostname', order: 'desc' }], size: 50, page });
 
-async function benchList(running: RunningCartograph, token: string, discoveryId: number) {
+export async function benchList(running: RunningCartograph, token: string, discoveryId: number) {
   const api: number[] = [];
   for (let run = 0; run < listIterations; run += 1) {
     const started = performance.now();

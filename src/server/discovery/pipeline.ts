@@ -2,7 +2,7 @@ import type PgBoss from 'pg-boss';
 import type { CoreContext } from '../context.js';
 import type { Queryable } from '../db/database.js';
 import { withRetries } from '../db/retry.js';
-import { warmDashboards } from '../dashboards/warmDashboards.js';
+import type { SnapshotPublished } from '../jobs/published.js';
 import { buildSnapshotIndex } from '../inventory/snapshotIndex.js';
 import { refreshDeviceTags } from '../inventory/tags.js';
 import { writeMergedAssets } from './assetStage.js';
@@ -32,6 +32,9 @@ function correlateEntity(entity: string, records: SourceRecord[], decisions: Man
   const rules = entitiesCorrelated[entity];
   return rules ? correlate(records, rules(records), decisions) : records.map((record) => ({ records: [record.key], reasons: [] }));
 }
+
+/** Tells the publish's subscribers, in the publish's transaction. */
+export type Announce = (transaction: Queryable, event: SnapshotPublished) => Promise<void>;
 
 /** A running discovery as its steps read it. */
 type RunningDiscovery = { company_id: number; progress: DiscoveryProgress };
@@ -99,7 +102,7 @@ export async function runFetchStep(context: CoreContext, queue: PgBoss, job: Ste
  * none of them until the one update that marks the discovery done, which is the atomic publish, and which only the
  * attempt that still owns the step may make.
  */
-export async function runPublishStep(context: CoreContext, queue: PgBoss, job: StepJob): Promise<void> {
+export async function runPublishStep(context: CoreContext, queue: PgBoss, job: StepJob, announce: Announce): Promise<void> {
   const { db } = context;
   const lease = await claimStep(db, job);
   if (!lease) return;
@@ -160,6 +163,7 @@ export async function runPublishStep(context: CoreContext, queue: PgBoss, job: S
       finish(progress.stages.publish, 'done');
       // The publish itself: from this update on, readers see the new snapshot.
       await connection.query("update discoveries set status = 'done', end_time = now(), progress = $2 where id = $1 and status = 'running'", [discoveryId, JSON.stringify(progress)]);
+      await announce(connection, { companyId: discovery.company_id, discoveryId });
     });
   } catch (error) {
     await afterThrow(context, queue, lease, settings, error, progress);
@@ -170,8 +174,6 @@ export async function runPublishStep(context: CoreContext, queue: PgBoss, job: S
   await pruneSnapshots(context, discovery.company_id, settings.snapshotsToKeep);
   // Statistics that know the new snapshot, so lists and charts get plans made for its size (PGlite has no autovacuum).
   await db.exec('analyze snapshot_assets, snapshot_index');
-  // The company's dashboards computed now, in the background, so the first one opened is already answered.
-  void warmDashboards(context, discovery.company_id);
 }
 
 /** Keeps the newest published snapshots of a company and deletes the rows of older ones (their summaries stay). */

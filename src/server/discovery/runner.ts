@@ -5,7 +5,8 @@ import { detailError } from '../http/errors.js';
 import { lockKeys, withAdvisoryLock } from '../db/advisoryLock.js';
 import { createJobQueue } from '../jobs/queue.js';
 import { DiscoveryScheduler, scheduledDiscoveryQueue, type ScheduledDiscoveryJob } from '../jobs/scheduler.js';
-import { runFetchStep, runPublishStep } from './pipeline.js';
+import { announcePublished, publishedQueueOf, type PublishedSubscriber, type SnapshotPublished } from '../jobs/published.js';
+import { runFetchStep, runPublishStep, type Announce } from './pipeline.js';
 import { begin, newProgress } from './progress.js';
 import { deleteSnapshotRows } from './snapshotWriter.js';
 import { loadDiscoverySettings } from './settings.js';
@@ -33,7 +34,10 @@ export class DiscoveryRunner {
   private reaper: NodeJS.Timeout | null = null;
   private readonly logError: (error: Error) => void;
 
-  constructor(private readonly context: CoreContext) {
+  constructor(
+    private readonly context: CoreContext,
+    private readonly subscribers: PublishedSubscriber[] = [],
+  ) {
     this.queue = createJobQueue(context.db, context.config.databaseUrl);
     this.logError = (error: Error) => void logSystemEvent(context.db, 'error', 'job_queue_error', error.message).catch(() => undefined);
     this.queue.on('error', this.logError);
@@ -46,18 +50,25 @@ export class DiscoveryRunner {
     // deadlock, so they take turns.
     await withAdvisoryLock(this.context.db, lockKeys.jobQueueInstall, async () => {
       await this.queue.start();
-      for (const name of [fetchStepQueue, publishStepQueue, scheduledDiscoveryQueue]) await this.queue.createQueue(name);
+      for (const name of [fetchStepQueue, publishStepQueue, scheduledDiscoveryQueue, ...this.subscribers.map(publishedQueueOf)]) await this.queue.createQueue(name);
     });
     await this.recoverInterrupted();
     if (options.work) {
-      const steps: [string, number, typeof runFetchStep][] = [[fetchStepQueue, fetchLanesPerProcess, runFetchStep], [publishStepQueue, 1, runPublishStep]];
+      const announce: Announce = (transaction, event) => announcePublished(transaction, this.queue, this.subscribers, event);
+      const steps: [string, number, (job: StepJob) => Promise<void>][] = [
+        [fetchStepQueue, fetchLanesPerProcess, (job) => runFetchStep(this.context, this.queue, job)],
+        [publishStepQueue, 1, (job) => runPublishStep(this.context, this.queue, job, announce)],
+      ];
       for (const [name, lanes, run] of steps) {
         for (let lane = 0; lane < lanes; lane += 1) {
           this.localWorkers.push(await this.queue.work<StepJob>(name, { pollingIntervalSeconds: 1, batchSize: 1 }, async ([job]) => {
-            await run(this.context, this.queue, job.data);
+            await run(job.data);
             this.wake();
           }));
         }
+      }
+      for (const subscriber of this.subscribers) {
+        this.localWorkers.push(await this.queue.work<SnapshotPublished>(publishedQueueOf(subscriber), { pollingIntervalSeconds: 1, batchSize: 1 }, ([job]) => subscriber.handle(this.context, job.data)));
       }
       await this.queue.work<ScheduledDiscoveryJob>(scheduledDiscoveryQueue, { pollingIntervalSeconds: 2, batchSize: 1 }, async ([job]) => {
         await this.startScheduled(job.data);

@@ -1,0 +1,8 @@
+import { warmDashboards } from './dashboards/warmDashboards.js';
+import type { PublishedSubscriber } from './jobs/published.js';
+
+/** What runs after every published snapshot, each as a job of its own (src/server/jobs/published.ts). */
+export const publishedSubscribers: PublishedSubscriber[] = [
+  // The company's dashboards computed ahead, so the first one opened after the publish is already answered.
+  { name: 'dashboards', handle: (context, event) => warmDashboards(context, event.companyId) },
+];
