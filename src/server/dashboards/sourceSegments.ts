@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/database.js';
-import { connectionNameOf, snapshotConnections } from '../inventory/snapshotConnections.js';
+import { connectionNameOf } from '../../core/connectionNames.js';
+import { snapshotConnections } from '../inventory/snapshotConnections.js';
 import { compareQuery, equalsQuery } from './segmentQueries.js';
 
 /** Whether a source-grouped widget counts per connection (each tenant, domain or export apart) or per adapter. */

@@ -6,7 +6,8 @@ import { documentSql, fieldColumn } from '../query/fieldColumns.js';
 import { expandSavedQueries } from '../query/savedQueries.js';
 import { loadSavedQueryText } from '../query/savedQueryStore.js';
 import type { IndexedField } from './indexedFields.js';
-import { connectionNameOf, snapshotConnections } from './snapshotConnections.js';
+import { connectionNameOf } from '../../core/connectionNames.js';
+import { snapshotConnections } from './snapshotConnections.js';
 import { snapshotIndexedFields } from './snapshotIndex.js';
 import { resolveSnapshot, snapshotReadSettings } from './snapshots.js';
 

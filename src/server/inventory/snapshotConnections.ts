@@ -1,7 +1,5 @@
+import type { SnapshotConnection } from '../../core/connectionNames.js';
 import type { Queryable } from '../db/database.js';
-
-/** One source of a snapshot: a connection, its name and its adapter's slug. */
-export type SnapshotConnection = { id: number; name: string; adapter: string };
 
 /**
  * The connections a snapshot was fetched from, as its discovery recorded them, each under its current name (a
@@ -17,9 +15,4 @@ export async function snapshotConnections(db: Queryable, discoveryId: number): P
       order by 1`,
     [discoveryId],
   );
-}
-
-/** The name of a connection of the snapshot, or a stand-in naming its id when the snapshot does not know it. */
-export function connectionNameOf(connections: readonly SnapshotConnection[], id: number): string {
-  return connections.find((connection) => connection.id === id)?.name ?? `Connection #${id}`;
 }
