@@ -46,7 +46,7 @@ describe.each(engines)('connections as sources on %s', (engine) => {
 
   beforeAll(async () => {
     server = await startTestServer(engine, {}, { adapters: createAdapterRuntime({ replay: replayEngine }, catalogue) });
-    ids.emea = await addConnection('crowdstrike', 'CrowdStrike EMEA', [{ id: 'e-7', fields: { ...laptop, 'OS.Version': '10.0.22631' } }, { id: 'e-8', fields: { Hostname: 'ws-8', SerialNumber: 'SN-WS-8' } }]);
+    ids.emea = await addConnection('crowdstrike', 'CrowdStrike EMEA', [{ id: 'e-7', fields: { ...laptop, 'OS.Version': '10.0.22631', LastSeen: '2026-11-08T00:00:00.000Z' } }, { id: 'e-8', fields: { Hostname: 'ws-8', SerialNumber: 'SN-WS-8' } }]);
     ids.americas = await addConnection('crowdstrike', 'CrowdStrike Americas', [{ id: 'a-7', fields: { ...laptop, 'OS.Version': '10.0.19045' } }]);
     ids.directory = await addConnection('active-directory', 'corp.example.com', [{ id: 'd-7', fields: { ...laptop, 'OS.Version': '10.0 (22631)' } }]);
     expect(await runDiscoveryAndWait(server)).toMatchObject({ state: 'done' });
@@ -106,6 +106,18 @@ describe.each(engines)('connections as sources on %s', (engine) => {
     }
     expect(await setOrdering({ Hostname: ['connection:0'] })).toMatchObject({ status: 400, body: { 'ordering.Hostname.0': expect.any(Array) } });
     expect(await setOrdering({ Hostname: ['Connection 7'] })).toMatchObject({ status: 400 });
+  });
+
+  it('exports connections by their names, dates as ISO-8601 and headings from the schema titles', async () => {
+    const csv = await server.app.inject({
+      method: 'POST', url: '/devices/export', headers: { authorization: `Bearer ${token()}` },
+      payload: { format: 'csv', query: 'Hostname = lt-7', fields: ['Hostname', 'Connections', 'ConnectionCount', 'LastSeen'] },
+    });
+    expect(csv.body.replace(/^\uFEFF/, '').split('\r\n')).toEqual([
+      'Hostname,Connections,Connection count,Last seen',
+      'lt-7,"CrowdStrike EMEA, CrowdStrike Americas, corp.example.com",3,2026-11-08T00:00:00.000Z',
+      '',
+    ]);
   });
 
   it('labels fields from the titles of the entity schema and offers the connection count', async () => {

@@ -33,6 +33,12 @@ function valueTypeOfSample(sample: unknown): FieldType {
   return 'text';
 }
 
+/** A field's label: its schema property's `title`, else the label spec §3 derives from the key. */
+export function fieldLabelOf(schemaId: string | undefined, key: string): string {
+  const property = schemaId ? ((schemaById(schemaId).properties ?? {}) as Record<string, PropertySchema>)[key] : undefined;
+  return property?.title ?? labelFor(key);
+}
+
 /** Cartograph's own fields of an entity, from its schema (adapter `cartograph`), labelled by the property's `title` where the schema gives one. */
 export function entityFieldMap(schemaId: string, productSlug: string): FieldMap {
   const properties = (schemaById(schemaId).properties ?? {}) as Record<string, PropertySchema>;
