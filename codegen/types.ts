@@ -6,6 +6,25 @@ function typeNameFor(schema: SchemaDocument): string {
   return words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
 }
 
+/**
+ * The schema without the `title`s of its properties: there they are labels for people (schemas/README.md), and
+ * json-schema-to-typescript would turn each into a named type.
+ */
+function withoutPropertyTitles(node: unknown, isProperty = false): unknown {
+  if (Array.isArray(node)) return node.map((item) => withoutPropertyTitles(item));
+  if (!node || typeof node !== 'object') return node;
+  return Object.fromEntries(
+    Object.entries(node as Record<string, unknown>)
+      .filter(([keyword]) => !(isProperty && keyword === 'title'))
+      .map(([keyword, value]) => [
+        keyword,
+        keyword === 'properties' && value && typeof value === 'object'
+          ? Object.fromEntries(Object.entries(value).map(([name, property]) => [name, withoutPropertyTitles(property, true)]))
+          : withoutPropertyTitles(value),
+      ]),
+  );
+}
+
 /** TypeScript declarations for schemas; cross-schema `$ref`s by `cartograph:` id resolve from the same set. */
 export async function generateTypes(schemas: SchemaDocument[], allSchemas: SchemaDocument[]): Promise<string> {
   const byId = new Map(allSchemas.map((schema) => [schema.$id, schema]));
@@ -22,7 +41,7 @@ export async function generateTypes(schemas: SchemaDocument[], allSchemas: Schem
   for (const schema of schemas) {
     // Title- and id-derived names collide or read badly; name each type after its schema path instead.
     const { title: _title, $id: _id, ...untitled } = schema;
-    const source = await compile(untitled as never, typeNameFor(schema), {
+    const source = await compile(withoutPropertyTitles(untitled) as never, typeNameFor(schema), {
       bannerComment: '',
       additionalProperties: false,
       declareExternallyReferenced: false,

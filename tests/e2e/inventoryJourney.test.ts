@@ -270,9 +270,10 @@ describe("a newcomer's journey through adapters, discoveries and the inventories
     await page.waitForURL(/#\/device-inventory\/detail\/[^/]+\/\d+$/);
     const tabs = page.getByRole('tablist').getByRole('tab');
     await page.getByRole('tab', { name: `Data sources (${sourceCount})` }).waitFor();
-    // One panel per source record, each named after its adapter, besides basic info, sources, tags, relations, merge.
-    expect(await tabs.filter({ hasText: /^csvfile$/ }).count()).toBe(sourceCount);
-    await tabs.filter({ hasText: /^csvfile$/ }).first().click();
+    // One panel per source record, each named after its connection, besides basic info, sources, tags, relations, merge.
+    const sourceTabs = tabs.filter({ hasText: / \(CSV export\)$/ });
+    expect(await sourceTabs.count()).toBe(sourceCount);
+    await sourceTabs.first().click();
     expect(await page.getByRole('tabpanel').locator('dt').count()).toBeGreaterThan(0);
     // Joining n records takes at least n - 1 merges, each with its reason.
     await page.getByRole('tab', { name: 'Why merged' }).click();
@@ -280,6 +281,29 @@ describe("a newcomer's journey through adapters, discoveries and the inventories
     await reasons.first().waitFor();
     expect(await reasons.count()).toBeGreaterThanOrEqual(sourceCount - 1);
     for (const reason of await reasons.allInnerTexts()) expect(reason.trim()).not.toBe('');
+  });
+
+  it('tells the five sources of a device apart, though all five are CSV exports through one adapter', async () => {
+    const fiveSources = 'ConnectionCount = 5';
+    const expected = await searchThroughApi('/devices/devices', fiveSources, ['AdapterCount']);
+    expect(expected.count).toBeGreaterThan(0);
+    expect(expected.results[0].AdapterCount).toEqual([1]);
+    await open('/device-inventory');
+    await page.getByLabel('Query', { exact: true }).fill(fiveSources);
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await waitForCount('devices', expected.count);
+    // The Adapters column shows a badge per connection: five names, not one "csvfile" five times.
+    const firstRow = page.locator('.inventory-page tbody tr[aria-rowindex]').first();
+    const badges = firstRow.locator('.inventory-source');
+    await expect.poll(() => badges.count(), patiently).toBe(5);
+    const deviceExports = ['CMDB configuration items (CSV export)', 'Directory computers (CSV export)', 'EDR hosts (CSV export)', 'MDM devices (CSV export)', 'Vulnerability scanner assets (CSV export)'];
+    expect((await badges.allInnerTexts()).map((text) => text.trim()).sort()).toEqual(deviceExports);
+    await firstRow.click();
+    await page.locator('aside.asset-preview').getByRole('link', { name: 'Open details' }).click();
+    await page.waitForURL(/#\/device-inventory\/detail\/[^/]+\/\d+$/);
+    await page.getByRole('tab', { name: 'Data sources (5)' }).waitFor();
+    const sourceTabs = page.getByRole('tablist').getByRole('tab').filter({ hasText: / \(CSV export\)$/ });
+    expect((await sourceTabs.allInnerTexts()).map((text) => text.trim()).sort()).toEqual(deviceExports);
   });
 
   it('shows merged users in the user inventory: fewer users than user records, and users with several sources', async () => {
@@ -305,7 +329,7 @@ describe("a newcomer's journey through adapters, discoveries and the inventories
     await page.locator('aside.asset-preview').getByRole('link', { name: 'Open details' }).click();
     await page.waitForURL(/#\/user-inventory\/detail\/[^/]+\/\d+$/);
     await page.getByRole('tab', { name: `Data sources (${sourceCount})` }).waitFor();
-    expect(await page.getByRole('tablist').getByRole('tab').filter({ hasText: /^csvfile$/ }).count()).toBe(sourceCount);
+    expect(await page.getByRole('tablist').getByRole('tab').filter({ hasText: / \(CSV export\)$/ }).count()).toBe(sourceCount);
   });
 
   it('logged no console errors and no uncaught exceptions during the journey', () => {

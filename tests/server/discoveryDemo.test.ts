@@ -42,6 +42,15 @@ describe('the demo data set', () => {
     const merged = await server.request('POST', '/devices/devices', { token, body: { query: 'Connections = *', size: 1000, fields: ['Connections'] } });
     const multiSource = merged.body.results.filter((row: { Connections: number[] }) => row.Connections.length >= 2).length;
     expect(multiSource / merged.body.results.length).toBeGreaterThan(0.6);
+    // Every export goes through the one CSV adapter, yet each is a source of its own: a machine in all five device
+    // exports counts five connections (and one adapter), and its detail names each.
+    const everywhere = await server.request('POST', '/devices/devices', { token, body: { query: 'ConnectionCount = 5', size: 1, fields: ['Adapters', 'AdapterCount'] } });
+    expect(everywhere.body.count).toBeGreaterThan(50);
+    expect(everywhere.body.results[0]).toMatchObject({ Adapters: ['csvfile'], AdapterCount: [1] });
+    const detail = await server.request('POST', `/devices/devices/${everywhere.body.results[0].PrimaryKey[0]}`, { token, body: {} });
+    expect(new Set(detail.body.sources.map((source: { connection_name: string }) => source.connection_name))).toEqual(
+      new Set(['Directory computers (CSV export)', 'EDR hosts (CSV export)', 'MDM devices (CSV export)', 'Vulnerability scanner assets (CSV export)', 'CMDB configuration items (CSV export)']),
+    );
     expect((await server.request('GET', '/devices/merge-recommendations', { token })).body.count).toBeGreaterThan(0);
     expect((await server.request('GET', '/devices/relations?kind=device-user&size=1', { token })).body.count).toBeGreaterThan(100);
 

@@ -88,7 +88,7 @@ describe.each(engines)('inventory tags, saved queries, exports and relations on 
     expect(csv.headers['content-type']).toContain('text/csv');
     expect(csv.headers['content-disposition']).toMatch(/^attachment; filename="devices-.*\.csv"$/);
     const rows: string[][] = parse(csv.body, { bom: true });
-    expect(rows[0]).toEqual(['Hostname', 'OS Type', 'Tags', 'IpAddresses']);
+    expect(rows[0]).toEqual(['Hostname', 'OS type', 'Tags', 'IP addresses']);
     expect(rows).toHaveLength(listed.body.count + 1);
     expect(rows.slice(1).map((row) => row[0])).toEqual(listed.body.results.map((row: { Hostname: string[] }) => row.Hostname.join(', ')));
     expect(rows.slice(1).map((row) => row[3])).toEqual(listed.body.results.map((row: { IpAddresses?: string[] }) => (row.IpAddresses ?? []).join(', ')));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acceptedDatePatterns, datePlaceholder, elapsedParts, formatDate, formatDiscoveryDate, formatElapsed, isNoDate, parseDate } from '../../src/core/dates/index.js';
+import { acceptedDatePatterns, datePlaceholder, elapsedParts, formatDate, formatElapsed, isNoDate, parseDate } from '../../src/core/dates/index.js';
 
 const local = (year: number, month: number, day: number, hours = 0, minutes = 0, seconds = 0) => new Date(year, month - 1, day, hours, minutes, seconds);
 
@@ -44,16 +44,21 @@ describe('date parsing', () => {
 });
 
 describe('date display', () => {
-  it('shows a discovery date as two-digit day, long month and year', () => {
-    expect(formatDiscoveryDate('2024-03-05T10:20:30')).toBe('05 March 2024');
+  it('writes every date one way: two-digit day, long month, year, and the time to the minute for a moment', () => {
+    expect(formatDate('2024-03-05T10:20:30')).toBe('05 March 2024, 10:20');
+    expect(formatDate(new Date(2024, 2, 5, 10, 20, 30))).toBe('05 March 2024, 10:20');
+    // The list's and the detail's values of one field, as a source wrote them, read the same.
+    expect(formatDate('2026-11-08 00:00:00')).toBe(formatDate('2026-11-08T00:00:00'));
+    expect(formatDate('2024-03-05', 'date')).toBe('05 March 2024');
   });
 
-  it('shows a dash for year 0001, a missing date and unreadable text', () => {
-    for (const value of ['0001-01-01T00:00:00', '0001-01-01T00:00:00Z', null, undefined, '', 'soon']) {
-      expect(formatDiscoveryDate(value), String(value)).toBe('-');
+  it('shows a dash for year 0001 and a missing date, and text that is no date as written', () => {
+    for (const value of ['0001-01-01T00:00:00', '0001-01-01T00:00:00Z', null, undefined, '']) {
+      expect(formatDate(value), String(value)).toBe('-');
       expect(isNoDate(value)).toBe(true);
     }
-    expect(formatDate('2024-03-05T10:20:30', 'yyyy-MM-dd HH:mm')).toBe('2024-03-05 10:20');
+    expect(isNoDate('soon')).toBe(true);
+    expect(formatDate('soon')).toBe('soon');
   });
 
   it('shows elapsed time in hours, minutes and seconds', () => {

@@ -10,18 +10,28 @@ export function isNoDate(value: unknown): boolean {
   return date === null || date.getFullYear() <= 1;
 }
 
-/** A date in a date-fns pattern, or "-" for no date. */
-export function formatDate(value: unknown, pattern = 'yyyy-MM-dd HH:mm:ss'): string {
-  const date = toDate(value);
-  return date === null || isNoDate(date) ? noDateText : format(date, pattern);
-}
+/**
+ * The date rule of spec §3, for every date the console shows (lists, details, previews, charts, discoveries): two-digit
+ * day, long month, numeric year, and for a moment in time the time to the minute. Exports keep ISO-8601.
+ */
+export const datePattern = 'dd MMMM yyyy';
+export const dateTimePattern = `${datePattern}, HH:mm`;
+/** The same rule in d3-time-format, which Vega-Lite charts take. */
+export const chartDatePattern = '%d %B %Y';
+export const chartDateTimePattern = `${chartDatePattern}, %H:%M`;
+
+/** A calendar day (`format: date`) or a moment in time (`format: date-time`, the inventories' date fields). */
+export type DatePrecision = 'date' | 'date-time';
 
 /**
- * The discovery date of spec §3: two-digit day, long month, numeric year.
- * Before: `"2024-03-05T10:20:30Z"`; after: `"05 March 2024"`. `"0001-01-01T00:00:00"` → `"-"`.
+ * The one formatter of dates: "-" for no date (missing or year 0001), and text that reads as no date as it is
+ * written (a source's own words are not hidden). Before: `"2024-03-05T10:20:30"`; after: `"05 March 2024, 10:20"`,
+ * or `"05 March 2024"` as a date.
  */
-export function formatDiscoveryDate(value: unknown): string {
-  return formatDate(value, 'dd MMMM yyyy');
+export function formatDate(value: unknown, precision: DatePrecision = 'date-time'): string {
+  const date = toDate(value);
+  if (date === null) return typeof value === 'string' && value.trim() ? value : noDateText;
+  return isNoDate(date) ? noDateText : format(date, precision === 'date' ? datePattern : dateTimePattern);
 }
 
 export type ElapsedParts = { hours: number; minutes: number; seconds: number };

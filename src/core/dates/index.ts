@@ -1,2 +1,4 @@
 export { acceptedDateFormats, acceptedDatePatterns, acceptedTimeSuffixes, parseDate, toDate } from './parseDate.js';
-export { datePlaceholder, elapsedParts, formatDate, formatDiscoveryDate, formatElapsed, isNoDate, noDateText, type ElapsedParts } from './formatDate.js';
+export {
+  chartDatePattern, chartDateTimePattern, datePattern, datePlaceholder, dateTimePattern, elapsedParts, formatDate, formatElapsed, isNoDate, noDateText, type DatePrecision, type ElapsedParts,
+} from './formatDate.js';

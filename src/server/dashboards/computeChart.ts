@@ -1,6 +1,7 @@
 import { documentSql, fieldColumn } from '../query/fieldColumns.js';
 import { compileCondition, latestSnapshot, andQueries } from './snapshotScope.js';
 import { equalsQuery, missingQuery, segmentQuery } from './segmentQueries.js';
+import { namedSegments } from './sourceSegments.js';
 import { emptyResult, noSnapshotMessage, withTimeout, type WidgetContext, type WidgetData } from './widgetData.js';
 
 /** A chart's settings as stored (with schema defaults). */
@@ -53,9 +54,11 @@ export async function computeChart(context: WidgetContext, chart: ChartSettings)
           where ${where} group by value order by 2 desc, 1 nulls last limit $${next + 1}`,
         [...base, field, chart.limit],
       );
+      const valued = await namedSegments(connection, snapshot.id, field, rows.filter((row): row is { label: string; value: number } => row.label !== null));
+      const segments = [...valued, ...rows.filter((row) => row.label === null).map((row) => ({ label: 'No value', value: row.value, condition: missingQuery(field) }))];
       return {
         ...header, display: 'table', index_id: snapshot.id, columns: [field, 'Count'],
-        rows: rows.map((row) => ({ [field]: row.label ?? 'No value', Count: row.value, query: segmentQuery(text, row.label === null ? missingQuery(field) : equalsQuery(field, row.label)) })),
+        rows: segments.map((row) => ({ [field]: row.label, Count: row.value, query: segmentQuery(text, row.condition) })),
       };
     }
     const records = await connection.query<{ asset_id: string; fields: Record<string, unknown[]> }>(

@@ -28,7 +28,7 @@ export const widgetComputations: Record<string, Computation> = {
   next_discoveries: nextDiscoveries,
 };
 
-export const widgetDefaults: Omit<WidgetSettings, 'kind'> = { inventory: 'device', query: '', saved_queries: [], field: '', days: 30, limit: 10 };
+export const widgetDefaults: Omit<WidgetSettings, 'kind'> = { inventory: 'device', query: '', saved_queries: [], field: '', days: 30, limit: 10, sources: 'adapter' };
 
 /** The settings a widget's document asks for, over the schema defaults. */
 export function widgetSettingsOf(document: Record<string, unknown>): WidgetSettings {

@@ -1,4 +1,5 @@
 import type { Database, Queryable } from '../db/database.js';
+import { widgetDefaults } from './computeWidget.js';
 import { dashboardKind, insertDocument, updateDocument, widgetKind, type Document } from './dashboardStore.js';
 
 type Tile = { widget: Document; w: number; h: number };
@@ -9,7 +10,8 @@ const defaultTiles: Tile[] = [
   { widget: { name: 'Devices and users', kind: 'totals', days: 7 }, w: 4, h: 3 },
   { widget: { name: 'Latest discovery', kind: 'discovery_info' }, w: 4, h: 3 },
   { widget: { name: 'Next discoveries', kind: 'next_discoveries', limit: 3 }, w: 4, h: 3 },
-  { widget: { name: 'Devices per adapter', kind: 'device_discovery' }, w: 6, h: 4 },
+  // Per connection: two tenants of one vendor, or four CSV exports, are four sources.
+  { widget: { name: 'Devices per source', kind: 'device_discovery', sources: 'connection' }, w: 6, h: 4 },
   { widget: { name: 'Devices by operating system', kind: 'group_by', field: 'OS.Type' }, w: 6, h: 4 },
   { widget: { name: 'Inventory trend', kind: 'trend', days: 30 }, w: 6, h: 4 },
   { widget: { name: 'Connection statuses', kind: 'connection_statuses' }, w: 6, h: 4 },
@@ -17,7 +19,6 @@ const defaultTiles: Tile[] = [
   { widget: { name: 'Certificate expiry', kind: 'certificate_expiry' }, w: 6, h: 4 },
 ];
 
-const widgetDefaults = { inventory: 'device', query: '', saved_queries: [], field: '', days: 30, limit: 10 };
 
 /** Creates the default dashboard of a company, with its widgets laid out two or three to a row. */
 export async function createDefaultDashboard(db: Queryable, companyId: number): Promise<number> {

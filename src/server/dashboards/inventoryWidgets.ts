@@ -1,6 +1,7 @@
 import { fieldColumn } from '../query/fieldColumns.js';
 import { compileCondition, latestSnapshot, snapshotDaysBefore } from './snapshotScope.js';
 import { compareQuery, equalsQuery, existsQuery, missingQuery, segmentQuery } from './segmentQueries.js';
+import { namedSegments, sourceFieldOf } from './sourceSegments.js';
 import { emptyResult, noSnapshotMessage, withTimeout, type WidgetContext, type WidgetData, type WidgetSettings } from './widgetData.js';
 
 /** Field names the dashboard reads where the device schema names none yet (security scores, certificates). */
@@ -43,7 +44,7 @@ export async function groupBy(context: WidgetContext, settings: WidgetSettings):
   if (!snapshot) return emptyResult(settings, 'pie', noSnapshotMessage);
   const { rows, total, missing } = await valueCounts(context, snapshot.id, settings.inventory, settings.field, settings.query, settings.limit);
   if (!total) return { ...emptyResult(settings, 'pie', 'No record of this inventory matches the query in the latest snapshot.', snapshot.id), total: 0 };
-  const segments = rows.map((row) => ({ ...row, query: segmentQuery(settings.query, equalsQuery(settings.field, row.label)) }));
+  const segments = (await namedSegments(context.db, snapshot.id, settings.field, rows)).map(({ condition, ...row }) => ({ ...row, query: segmentQuery(settings.query, condition) }));
   if (missing) segments.push({ label: 'No value', value: missing, query: segmentQuery(settings.query, missingQuery(settings.field)) });
   return { kind: settings.kind, display: 'pie', inventory: settings.inventory, index_id: snapshot.id, rows: segments, total };
 }
@@ -71,14 +72,18 @@ export async function totals(context: WidgetContext, settings: WidgetSettings): 
   return { kind: settings.kind, display: 'number', inventory: 'device', index_id: snapshot.id, rows };
 }
 
-/** Devices of the latest snapshot per adapter that reports them, beside the number of unique (correlated) devices. */
+/**
+ * Devices of the latest snapshot per source that reports them (each connection, or each adapter), beside the
+ * number of unique (correlated) devices.
+ */
 export async function deviceDiscovery(context: WidgetContext, settings: WidgetSettings): Promise<WidgetData> {
   const snapshot = await latestSnapshot(context.db, context.companyId);
   if (!snapshot) return emptyResult(settings, 'bar', noSnapshotMessage);
-  const { rows: adapters, total } = await valueCounts(context, snapshot.id, 'device', 'Adapters', '', null);
+  const field = sourceFieldOf(settings.sources);
+  const { rows: sources, total } = await valueCounts(context, snapshot.id, 'device', field, '', null);
   if (!total) return { ...emptyResult({ ...settings, inventory: 'device' }, 'bar', 'The latest snapshot holds no device: add a connection to an adapter that reports devices.', snapshot.id), total: 0 };
   const rows = [
-    ...adapters.map((row) => ({ ...row, query: equalsQuery('Adapters', row.label) })),
+    ...(await namedSegments(context.db, snapshot.id, field, sources)).map(({ condition, ...row }) => ({ ...row, query: condition })),
     { label: 'Unique devices', value: total, query: '' },
   ];
   return { kind: settings.kind, display: 'bar', inventory: 'device', index_id: snapshot.id, rows, total };

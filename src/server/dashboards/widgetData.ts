@@ -2,6 +2,7 @@ import type { Database, Queryable } from '../db/database.js';
 import { widgetStatementTimeoutMs } from './snapshotScope.js';
 import { snapshotReadSettings } from '../inventory/snapshots.js';
 import type { WidgetDataResponse, WidgetDisplay } from '../../core/dashboards/widgetData.js';
+import type { SourceGrouping } from './sourceSegments.js';
 
 
 // The shared answer shape (src/core/dashboards/widgetData.ts) under the names the computations use.
@@ -17,6 +18,8 @@ export type WidgetSettings = {
   field: string;
   days: number;
   limit: number;
+  /** Source-grouped widgets (device discovery, vulnerability by source): per connection or per adapter. */
+  sources: SourceGrouping;
 };
 
 /** What every computation is given. */

@@ -19,17 +19,26 @@ export type MergedAsset = {
   reasons: Cluster['reasons'];
 };
 
-/** Source precedence per field (the discovery configuration's `ordering`), with a default for unlisted fields. */
+/**
+ * Source precedence per field (the discovery configuration's `ordering`), with a default for unlisted fields. A
+ * source is named by its adapter's slug (`crowdstrike`: every connection of the adapter) or by one connection
+ * (`connection:7`), so two tenants of one vendor can be ranked apart.
+ */
 export type FieldOrdering = { byField: Record<string, string[]>; fallback: string[] };
+
+/** How a precedence list names one connection: `connection:7`. */
+export const connectionSourcePrefix = 'connection:';
+export const connectionSource = (connectionId: number): string => `${connectionSourcePrefix}${connectionId}`;
 
 /** A stable id for the asset: derived from its first source record, so it survives later discoveries. */
 export function assetIdFor(recordKeys: string[]): string {
   return createHash('sha256').update([...recordKeys].sort()[0]).digest('hex').slice(0, 20);
 }
 
-function rank(order: string[], adapter: string): number {
-  const position = order.indexOf(adapter);
-  return position === -1 ? order.length : position;
+/** A record's place in a precedence list: its connection's entry or its adapter's, whichever comes first. */
+function rank(order: string[], record: StoredRecord): number {
+  const positions = [order.indexOf(connectionSource(record.connectionId)), order.indexOf(record.adapter)].filter((position) => position >= 0);
+  return positions.length ? Math.min(...positions) : order.length;
 }
 
 function addValues(into: unknown[], values: unknown[]): void {
@@ -39,7 +48,8 @@ function addValues(into: unknown[], values: unknown[]): void {
 /**
  * Builds the merged asset of a cluster from its records: every source's values kept (de-duplicated, preferred
  * source first), the adapter preferred for each entity field, the raw fields apart, and the computed fields
- * Adapters, AdapterCount, Connections and PrimaryKey.
+ * Adapters and AdapterCount (the vendors, as the reference API counts them), Connections and ConnectionCount (the
+ * sources: two tenants of one vendor are two) and PrimaryKey.
  */
 export function mergeCluster(cluster: Cluster, records: StoredRecord[], ordering: FieldOrdering): MergedAsset {
   const fields: FieldValues = {};
@@ -53,7 +63,8 @@ export function mergeCluster(cluster: Cluster, records: StoredRecord[], ordering
       continue;
     }
     const order = ordering.byField[field] ?? ordering.fallback;
-    const sources = records.length === 1 ? records : records.filter((record) => record.fields[field]?.length).sort((left, right) => rank(order, left.adapter) - rank(order, right.adapter));
+    // Sources the field's list leaves out follow in the default order.
+    const sources = records.length === 1 ? records : records.filter((record) => record.fields[field]?.length).sort((left, right) => rank(order, left) - rank(order, right) || rank(ordering.fallback, left) - rank(ordering.fallback, right));
     const values: unknown[] = [];
     for (const source of sources) addValues(values, source.fields[field]);
     if (!values.length) continue;
@@ -65,10 +76,12 @@ export function mergeCluster(cluster: Cluster, records: StoredRecord[], ordering
   if (fields.Tags) fields.SourceTags = fields.Tags;
   const adapters = [...new Set(records.map((record) => record.adapter))].sort();
   const id = assetIdFor(cluster.records);
+  const connections = [...new Set(records.map((record) => record.connectionId))].sort((left, right) => left - right);
   Object.assign(fields, {
     Adapters: adapters,
     AdapterCount: [adapters.length],
-    Connections: [...new Set(records.map((record) => record.connectionId))],
+    Connections: connections,
+    ConnectionCount: [connections.length],
     PrimaryKey: [id],
   });
   return { id, fields, specifics, preferred, recordKeys: [...cluster.records].sort(), adapters, reasons: cluster.reasons };

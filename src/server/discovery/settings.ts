@@ -1,5 +1,6 @@
 import type { CatalogueAdapter } from '../adapters/catalogue.js';
 import type { Queryable } from '../db/database.js';
+import { connectionSourcePrefix } from './mergeAssets.js';
 import type { DiscoverySettings } from './pipeline.js';
 
 // When sources disagree and the configuration names no order for a field, prefer the sources closest to the
@@ -49,6 +50,17 @@ export async function loadSettingsDocument<T extends object>(db: Queryable, comp
 export async function saveSettingsDocument(db: Queryable, companyId: number, kind: string, document: object): Promise<void> {
   const updated = await db.query('update resources set document = $3, updated_at = now() where kind = $1 and company_id = $2 returning id', [kind, companyId, JSON.stringify(document)]);
   if (!updated.length) await db.query('insert into resources (kind, company_id, document) values ($1, $2, $3)', [kind, companyId, JSON.stringify(document)]);
+}
+
+/**
+ * The connections a precedence list names (`connection:7`) that the company does not have, so a settings page
+ * cannot rank a source that is not there (nor another company's).
+ */
+export async function unknownOrderingConnections(db: Queryable, companyId: number, ordering: Record<string, string[]>): Promise<number[]> {
+  const named = [...new Set(Object.values(ordering).flat().filter((source) => source.startsWith(connectionSourcePrefix)).map((source) => Number(source.slice(connectionSourcePrefix.length))))];
+  if (!named.length) return [];
+  const known = new Set((await db.query<{ id: number }>('select id from connections where company_id = $1 and id = any($2::int[])', [companyId, named])).map((row) => row.id));
+  return named.filter((id) => !known.has(id));
 }
 
 /** The settings a company's discoveries run with now. */

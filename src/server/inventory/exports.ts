@@ -3,8 +3,11 @@ import { PassThrough, Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { Database } from '../db/database.js';
 import { documentSql } from '../query/fieldColumns.js';
-import { labelFor } from './fieldMaps.js';
+import { connectionNameOf } from '../../core/connectionNames.js';
+import { fieldLabelOf } from './fieldMaps.js';
+import { inventorySchemas } from './indexedFields.js';
 import { planSnapshotQuery, withStatementTimeout, type InventorySearch } from './search.js';
+import { snapshotConnections } from './snapshotConnections.js';
 import { resolveSnapshot } from './snapshots.js';
 
 export type InventoryExport = { format: 'csv' | 'xlsx'; query?: string; fields: string[]; labels?: string[]; index_id?: number | null; ordering?: InventorySearch['ordering'] };
@@ -33,7 +36,10 @@ export function csvField(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** The rows of an export, in the list's order: asset ids are sorted once, then fields are read in chunks. */
+/**
+ * The rows of an export, in the list's order: asset ids are sorted once, then fields are read in chunks. Values
+ * are written as stored (dates stay ISO-8601), but connections by their names, as the list shows them.
+ */
 async function* exportRows(db: Database, companyId: number, entity: string, request: InventoryExport): AsyncGenerator<string[]> {
   const discoveryId = await resolveSnapshot(db, companyId, request.index_id);
   const ids = await withStatementTimeout(db, async (connection) => {
@@ -41,6 +47,12 @@ async function* exportRows(db: Database, companyId: number, entity: string, requ
     const rows = await connection.query<{ asset_id: string }>(`select asset_id from ${plan.table} where ${plan.where} order by ${plan.orderSql} limit ${maximumExportRows}`, plan.params);
     return rows.map((row) => row.asset_id);
   });
+  const connections = request.fields.includes('Connections') ? await snapshotConnections(db, discoveryId) : [];
+  const cellOf = (field: string, id: string, fields: Record<string, unknown[]>) => {
+    if (field === 'PrimaryKey') return cellText([id]);
+    if (field === 'Connections') return cellText((fields.Connections ?? []).map((connection) => connectionNameOf(connections, Number(connection))));
+    return cellText(fields[field]);
+  };
   for (let start = 0; start < ids.length; start += chunkSize) {
     const chunk = ids.slice(start, start + chunkSize);
     const rows = await db.query<{ asset_id: string; fields: Record<string, unknown[]> }>(
@@ -50,12 +62,12 @@ async function* exportRows(db: Database, companyId: number, entity: string, requ
     const byId = new Map(rows.map((row) => [row.asset_id, row.fields]));
     for (const id of chunk) {
       const fields = byId.get(id);
-      if (fields) yield request.fields.map((field) => cellText(field === 'PrimaryKey' ? [id] : fields[field]));
+      if (fields) yield request.fields.map((field) => cellOf(field, id, fields));
     }
   }
 }
 
-const headingsOf = (request: InventoryExport) => request.fields.map((field, index) => neutralizeFormula(request.labels?.[index] || labelFor(field)));
+const headingsOf = (entity: string, request: InventoryExport) => request.fields.map((field, index) => neutralizeFormula(request.labels?.[index] || fieldLabelOf(inventorySchemas[entity], field)));
 
 /**
  * Streams an export of exactly a list's view (its query, columns and sort). Errors in the query surface before
@@ -71,7 +83,7 @@ export async function exportInventory(db: Database, companyId: number, entity: s
   }
   if (request.format === 'csv') {
     return Readable.from((async function* () {
-      yield `\ufeff${headingsOf(request).map(csvField).join(',')}\r\n`;
+      yield `\ufeff${headingsOf(entity, request).map(csvField).join(',')}\r\n`;
       for await (const row of all()) yield `${row.map(csvField).join(',')}\r\n`;
     })());
   }
@@ -79,7 +91,7 @@ export async function exportInventory(db: Database, companyId: number, entity: s
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useSharedStrings: false, useStyles: false });
   const sheet = workbook.addWorksheet(entity === 'device' ? 'Devices' : 'Users');
   void (async () => {
-    sheet.addRow(headingsOf(request)).commit();
+    sheet.addRow(headingsOf(entity, request)).commit();
     for await (const row of all()) {
       sheet.addRow(row).commit();
       // Let a slow client pace the workbook instead of buffering it whole.

@@ -5,7 +5,7 @@ export type FieldType = 'text' | 'long' | 'double' | 'date' | 'ip' | 'boolean';
 export type FieldMapEntry = { value_type: FieldType; has_keyword?: true; label: string; adapter: string; image?: string };
 export type FieldMap = Record<string, FieldMapEntry>;
 
-type PropertySchema = { type?: string; format?: string; items?: PropertySchema };
+type PropertySchema = { type?: string; format?: string; title?: string; items?: PropertySchema };
 
 /** A label from a field key, as spec §3 derives it: `OS.FullOsString` → `OS FullOsString`, `last_seen` → `Last Seen`. */
 export function labelFor(key: string): string {
@@ -33,13 +33,19 @@ function valueTypeOfSample(sample: unknown): FieldType {
   return 'text';
 }
 
-/** Cartograph's own fields of an entity, from its schema (adapter `cartograph`). */
+/** A field's label: its schema property's `title`, else the label spec §3 derives from the key. */
+export function fieldLabelOf(schemaId: string | undefined, key: string): string {
+  const property = schemaId ? ((schemaById(schemaId).properties ?? {}) as Record<string, PropertySchema>)[key] : undefined;
+  return property?.title ?? labelFor(key);
+}
+
+/** Cartograph's own fields of an entity, from its schema (adapter `cartograph`), labelled by the property's `title` where the schema gives one. */
 export function entityFieldMap(schemaId: string, productSlug: string): FieldMap {
   const properties = (schemaById(schemaId).properties ?? {}) as Record<string, PropertySchema>;
   return Object.fromEntries(
     Object.entries(properties).map(([key, property]) => {
       const valueType = valueTypeOf(property);
-      return [key, { value_type: valueType, ...(valueType === 'text' && { has_keyword: true as const }), label: labelFor(key), adapter: productSlug }];
+      return [key, { value_type: valueType, ...(valueType === 'text' && { has_keyword: true as const }), label: property.title ?? labelFor(key), adapter: productSlug }];
     }),
   );
 }

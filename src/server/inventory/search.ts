@@ -6,6 +6,8 @@ import { documentSql, fieldColumn } from '../query/fieldColumns.js';
 import { expandSavedQueries } from '../query/savedQueries.js';
 import { loadSavedQueryText } from '../query/savedQueryStore.js';
 import type { IndexedField } from './indexedFields.js';
+import { connectionNameOf } from '../../core/connectionNames.js';
+import { snapshotConnections } from './snapshotConnections.js';
 import { snapshotIndexedFields } from './snapshotIndex.js';
 import { resolveSnapshot, snapshotReadSettings } from './snapshots.js';
 
@@ -76,7 +78,8 @@ function project(assetId: string, fields: Record<string, unknown[]>, wanted: str
 
 /**
  * Searches one entity of a snapshot: every answered field is a list (one value per source, de-duplicated), as in
- * the reference API. Paged answers carry the count; scrolling answers a scroll_id until results come back empty.
+ * the reference API. Paged answers carry the count and the snapshot's connections (id, name, adapter: what the
+ * ids of `Connections` stand for); scrolling answers a scroll_id until results come back empty.
  */
 export async function searchInventory(db: Database, companyId: number, entity: string, search: InventorySearch) {
   const discoveryId = await resolveSnapshot(db, companyId, search.index_id);
@@ -117,11 +120,15 @@ export async function searchInventory(db: Database, companyId: number, entity: s
       count = rows[0]?.total ?? (offset === 0 ? 0 : (await connection.query<{ count: number }>(countSql, plan.params))[0].count);
     }
     const documents = await readDocuments(page.map((row) => row.asset_id));
-    return { count, results: page.map((row) => project(row.asset_id, documents.get(row.asset_id) ?? {}, search.fields)), index_id: discoveryId };
+    const connections = await snapshotConnections(connection, discoveryId);
+    return { count, results: page.map((row) => project(row.asset_id, documents.get(row.asset_id) ?? {}, search.fields)), index_id: discoveryId, connections };
   });
 }
 
-/** One asset of a snapshot with every field, the preferred value per field, each source's record and the merge reasons. */
+/**
+ * One asset of a snapshot with every field, the preferred value per field, each source's record (with its
+ * connection's name) and the merge reasons.
+ */
 export async function inventoryDetail(db: Database, companyId: number, entity: string, idOrName: string, requestedSnapshot: number | null | undefined) {
   const discoveryId = await resolveSnapshot(db, companyId, requestedSnapshot);
   type AssetRow = { asset_id: string; fields: Record<string, unknown[]>; specifics: Record<string, unknown[]>; preferred: Record<string, string>; record_keys: string[]; reasons: object[] };
@@ -132,10 +139,12 @@ export async function inventoryDetail(db: Database, companyId: number, entity: s
     ? byId
     : await db.query<AssetRow>(`${select} and (lower(fields->'Hostname'->>0) = lower($3) or lower(fields->'Username'->>0) = lower($3)) order by asset_id limit 1`, [discoveryId, entity, idOrName]);
   if (!asset) throw new HttpError(404, { detail: 'Not found.' });
-  const sources = await db.query<{ record_key: string; adapter: string; connection_id: number; fields: object }>(
-    'select record_key, adapter, connection_id, fields from snapshot_records where discovery_id = $1 and record_key = any($2::text[]) order by adapter, record_key',
+  const records = await db.query<{ record_key: string; adapter: string; connection_id: number; fields: object }>(
+    'select record_key, adapter, connection_id, fields from snapshot_records where discovery_id = $1 and record_key = any($2::text[]) order by adapter, connection_id, record_key',
     [discoveryId, asset.record_keys],
   );
+  const connections = await snapshotConnections(db, discoveryId);
+  const sources = records.map((record) => ({ ...record, connection_name: connectionNameOf(connections, record.connection_id) }));
   const relations = await db.query<{ kind: string; relation: string; device_asset: string; related_asset: string | null; related_name: string }>(
     `select kind, relation, device_asset, related_asset, related_name from snapshot_relations
       where discovery_id = $1 and (device_asset = $2 or related_asset = $2) order by kind, related_name limit 500`,

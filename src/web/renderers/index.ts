@@ -10,4 +10,4 @@ export { listColumns, rowKeyOf } from './list/listColumns';
 export { defaultPageSize, listParams, pageSizes, resourceItemQuery, resourceListQuery, type ListQueryParams, type PageResponse } from './list/listQuery';
 export { entitySchemaQuery, loadEntitySchema, schemaFileKey, type EntitySchema, type PropertySchema, type ResourceSchema } from './schema/entitySchema';
 export { detailFields, fieldTitle, groupedFields, labelOf, listFields, orderedFields, pluralTitle, sortableFields, type SchemaField } from './schema/fields';
-export { emptyText, formatDate, formatDateTime, formatValue, secretText } from './schema/formatValue';
+export { emptyText, formatValue, secretText } from './schema/formatValue';

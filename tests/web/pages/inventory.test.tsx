@@ -14,15 +14,17 @@ const fieldMap = {
   Hostname: { value_type: 'text', label: 'Hostname', adapter: 'cartograph' },
   'OS.Type': { value_type: 'text', label: 'OS Type', adapter: 'cartograph' },
   Adapters: { value_type: 'text', label: 'Adapters', adapter: 'cartograph' },
-  LastSeen: { value_type: 'date', label: 'Last Seen', adapter: 'cartograph' },
+  LastSeen: { value_type: 'date', label: 'Last seen', adapter: 'cartograph' },
+  Connections: { value_type: 'long', label: 'Connections', adapter: 'cartograph' },
   'Specifics.crowdstrike.agent_version': { value_type: 'text', label: 'Agent Version', adapter: 'crowdstrike' },
 };
-const web01 = { PrimaryKey: ['a1'], Hostname: ['web-01'], 'OS.Type': ['Linux'], Adapters: ['crowdstrike', 'okta'], LastSeen: ['2026-11-20T10:00:00Z'] };
+const web01 = { PrimaryKey: ['a1'], Hostname: ['web-01'], 'OS.Type': ['Linux'], Adapters: ['crowdstrike', 'okta'], Connections: [3, 4], LastSeen: ['2026-11-20T10:00:00Z'] };
+const connections = [{ id: 3, name: 'CrowdStrike EMEA', adapter: 'crowdstrike' }, { id: 4, name: 'Okta workforce', adapter: 'okta' }, { id: 5, name: 'CrowdStrike Americas', adapter: 'crowdstrike' }];
 const detail = {
   ...web01, index_id: 12, preferred: {}, merge_reasons: [{ reason: 'Same serial number VMW-123' }], relations: [{ kind: 'device-user', relation: 'last logged in', device_asset: 'a1', related_asset: 'u1', related_name: 'ada' }],
   sources: [
-    { record_key: '3:aid-1', adapter: 'crowdstrike', connection_id: 3, fields: { Hostname: ['web-01'], 'Specifics.crowdstrike.agent_version': ['7.10'] } },
-    { record_key: '4:dev-9', adapter: 'okta', connection_id: 4, fields: { Hostname: ['WEB-01'] } },
+    { record_key: '3:aid-1', adapter: 'crowdstrike', connection_id: 3, connection_name: 'CrowdStrike EMEA', fields: { Hostname: ['web-01'], 'Specifics.crowdstrike.agent_version': ['7.10'], LastSeen: ['2026-11-20T10:00:00Z'] } },
+    { record_key: '4:dev-9', adapter: 'okta', connection_id: 4, connection_name: 'Okta workforce', fields: { Hostname: ['WEB-01'] } },
   ],
 };
 
@@ -43,7 +45,8 @@ describe('the device inventory list', () => {
     renderPage(DeviceInventory, '/device-inventory', '/device-inventory');
     await screen.findByText('web-01');
     expect(screen.getByRole('columnheader', { name: /OS Type/ })).toBeTruthy();
-    expect(searches(calls)[0]).toMatchObject({ query: '', fields: ['Hostname', 'OS.Type', 'Adapters'], ordering: [] });
+    // The Adapters column's badges need the rows' connections.
+    expect(searches(calls)[0]).toMatchObject({ query: '', fields: ['Hostname', 'OS.Type', 'Adapters', 'Connections'], ordering: [] });
 
     fireEvent.change(screen.getByLabelText('Query'), { target: { value: 'OS.Type = Linux' } });
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
@@ -55,6 +58,24 @@ describe('the device inventory list', () => {
 
     logout();
     expect(JSON.parse(localStorage.getItem('pconfig-device-inventory') ?? '{}')).toEqual({ columns: ['Hostname', 'OS.Type', 'Adapters'], size: 50 });
+  });
+
+  it('tells sources apart: a badge per connection in the Adapters column, connection names in the Connections column, one date format', async () => {
+    localStorage.setItem('pconfig-device-inventory', JSON.stringify({ columns: ['Hostname', 'Adapters', 'Connections', 'LastSeen'], size: 50 }));
+    const tenants = { ...web01, PrimaryKey: ['a2'], Hostname: ['web-02'], Adapters: ['crowdstrike'], Connections: [3, 5] };
+    serveApi({
+      'GET /configurations/discovery': { body: { field_map: fieldMap } },
+      'POST /devices/devices': { body: { count: 2, results: [web01, tenants], index_id: 12, connections } },
+    });
+    renderPage(DeviceInventory, '/device-inventory', '/device-inventory');
+    const row = (await screen.findByText('web-02')).closest('tr') as HTMLElement;
+    const badges = row.querySelectorAll('.inventory-source');
+    // Two tenants of one vendor: two badges, each with the vendor's icon and its own name.
+    expect([...badges].map((badge) => badge.textContent)).toEqual(['CrowdStrike EMEA', 'CrowdStrike Americas']);
+    expect([...badges].map((badge) => badge.querySelector('img')?.getAttribute('src'))).toEqual(['images/adapters/crowdstrike.svg', 'images/adapters/crowdstrike.svg']);
+    expect(row.querySelector('.inventory-values')?.getAttribute('title')).toBe('CrowdStrike EMEA\nCrowdStrike Americas');
+    expect(within(row).getByText('20 November 2026, ' + new Date('2026-11-20T10:00:00Z').toTimeString().slice(0, 5))).toBeTruthy();
+    expect(screen.getByRole('columnheader', { name: /Last seen/ })).toBeTruthy();
   });
 
   it('points at a syntax error as the user types and does not send the broken query', async () => {
@@ -103,8 +124,19 @@ describe('the device detail page', () => {
     renderPage(DeviceDetail, '/detail/$deviceId/$discoveryId', '/detail/a1/12');
     await screen.findByRole('heading', { name: 'web-01' });
     expect(screen.getByRole('tab', { name: 'Data sources (2)' })).toBeTruthy();
-    fireEvent.click(screen.getByRole('tab', { name: 'crowdstrike' }));
+    // Each source's panel is named after its connection, with its adapter's icon.
+    expect(screen.queryByRole('tab', { name: 'crowdstrike' })).toBeNull();
+    expect(screen.getByRole('tab', { name: 'Okta workforce' }).querySelector('img')?.getAttribute('src')).toBe('images/adapters/okta.svg');
+    // A date reads the same in the basic info, a source's panel and the list.
+    const shown = `20 November 2026, ${new Date('2026-11-20T10:00:00Z').toTimeString().slice(0, 5)}`;
+    expect(within(screen.getByRole('tabpanel')).getByText(shown)).toBeTruthy();
+    const connectionsShown = within(screen.getByRole('tabpanel')).getByText('Connections').nextElementSibling;
+    expect(connectionsShown?.querySelector('.inventory-values')?.getAttribute('title')).toBe('CrowdStrike EMEA\nOkta workforce');
+    fireEvent.click(screen.getByRole('tab', { name: 'CrowdStrike EMEA' }));
     expect(await screen.findByText('agent_version')).toBeTruthy();
+    expect(within(screen.getByRole('tabpanel')).getByText(shown)).toBeTruthy();
+    fireEvent.click(screen.getByRole('tab', { name: 'Data sources (2)' }));
+    expect(within(screen.getByRole('table', { name: 'Data sources' })).getByText('Okta workforce')).toBeTruthy();
     fireEvent.click(screen.getByRole('tab', { name: 'Relations (1)' }));
     expect(await screen.findByText('ada')).toBeTruthy();
     fireEvent.click(screen.getByRole('tab', { name: 'Why merged' }));

@@ -4,7 +4,7 @@ import userSchema from '../../../schemas/entities/user.json';
 import type { EntitySchema } from '../../../src/web/renderers/schema/entitySchema';
 import { loadEntitySchema, schemaFileKey } from '../../../src/web/renderers/schema/entitySchema';
 import { detailFields, fallbackColumnCount, groupedFields, labelOf, listFields, orderedFields, pluralTitle, sortableFields } from '../../../src/web/renderers/schema/fields';
-import { formatDateTime, formatValue } from '../../../src/web/renderers/schema/formatValue';
+import { formatValue } from '../../../src/web/renderers/schema/formatValue';
 
 const user = userSchema as unknown as EntitySchema;
 const device = deviceSchema as unknown as EntitySchema;
@@ -90,7 +90,8 @@ describe('formatValue', () => {
   });
 
   it('formats date-times with a two-digit day and long month, and year 0001 as a dash', () => {
-    expect(formatDateTime('2026-11-01T09:30:00')).toBe('01 November 2026, 09:30');
+    expect(formatValue('2026-11-01T09:30:00', { type: 'string', format: 'date-time' })).toBe('01 November 2026, 09:30');
+    expect(formatValue('2026-11-01', { type: 'string', format: 'date' })).toBe('01 November 2026');
     expect(formatValue('0001-01-01T00:00:00', { type: 'string', format: 'date-time' })).toBe('-');
     expect(formatValue('not a date', { type: 'string', format: 'date-time' })).toBe('not a date');
   });

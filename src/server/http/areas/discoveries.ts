@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import {
-  defaultScheduleDocument, defaultSettingsDocument, discoveryScheduleKind, discoverySettingsKind, loadSettingsDocument, saveSettingsDocument,
+  defaultScheduleDocument, defaultSettingsDocument, discoveryScheduleKind, discoverySettingsKind, loadSettingsDocument, saveSettingsDocument, unknownOrderingConnections,
   type DiscoveryScheduleDocument, type DiscoverySettingsDocument,
 } from '../../discovery/settings.js';
 import { nextRunsOf, scheduleProblem } from '../../jobs/scheduler.js';
@@ -106,6 +106,8 @@ function registerDiscoverySettingsRoutes(routes: RouteCatalogue, context: AppCon
     handler: async (request) => {
       const body = request.body as DiscoverySettingsDocument;
       const settings: DiscoverySettingsDocument = { ...defaultSettingsDocument, ...body, ordering: body.ordering ?? {} };
+      const unknown = await unknownOrderingConnections(db, callerOf(request).companyId, settings.ordering);
+      if (unknown.length) throw fieldError('ordering', `No connection ${unknown.map((id) => `#${id}`).join(', ')}: rank a connection by the id of one of yours.`);
       await saveSettingsDocument(db, callerOf(request).companyId, discoverySettingsKind, settings);
       return settings;
     },

@@ -9,7 +9,7 @@ import { Button, Card, Dialog, EmptyState, Table, TextInput, type TableColumn } 
 
 export type ApiToken = { id: number; name: string; created_at: string; expires_at: string | null; last_used_at: string | null };
 const tokensKey = ['/api/tokens'] as const;
-const dateTime = (value: string | null) => formatDate(value, 'dd MMMM yyyy, HH:mm');
+const dateTime = (value: string | null) => formatDate(value);
 
 function CreateTokenForm({ onCreated }: { onCreated: (token: string) => void }) {
   const serverErrors = useFieldErrors('/api/tokens');

@@ -1,13 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { Checkbox, Field, PageHeader, Select, Spinner, Textarea, TextInput } from '../../ui';
-import { savedQueriesQuery, widgetKindLabels, widgetKinds, type WidgetFormData, type WidgetKind } from './dashboardsApi';
+import { savedQueriesQuery, widgetKindLabels, widgetKinds, type SourceGrouping, type WidgetFormData, type WidgetKind } from './dashboardsApi';
 import { DashboardItemFormFooter, DashboardItemPreview, useDashboardItemForm } from './useDashboardItemForm';
 import { widgetKindHelp, widgetSettingsFor } from './widgetFields';
 import './dashboards.css';
 
 export const inventoryOptions = ['device', 'user', 'application', 'vulnerability', 'certificate', 'service', 'license'].map((value) => ({ value, label: value.charAt(0).toUpperCase() + value.slice(1) }));
 
-const emptyWidget = (dashboard: number): WidgetFormData => ({ name: '', dashboard, kind: 'group_by', inventory: 'device', query: '', saved_queries: [], field: 'OS.Type', days: 30, limit: 10 });
+const emptyWidget = (dashboard: number): WidgetFormData => ({ name: '', dashboard, kind: 'group_by', inventory: 'device', query: '', saved_queries: [], field: 'OS.Type', days: 30, limit: 10, sources: 'connection' });
+const sourceOptions: { value: SourceGrouping; label: string }[] = [{ value: 'connection', label: 'Each connection' }, { value: 'adapter', label: 'Each adapter' }];
 
 /** `/dashboard/add-widget/{dashboardId}` and `/dashboard/edit-widget/{dashboardId}/{id}`: a widget of the catalogue, previewed. */
 export function WidgetForm() {
@@ -24,7 +25,7 @@ export function WidgetForm() {
         <Select label="Kind" value={form.kind} options={widgetKinds.map((kind) => ({ value: kind, label: widgetKindLabels[kind] }))} onValueChange={(kind) => change({ kind: kind as WidgetKind })}
           message={widgetKindHelp[form.kind]} error={errors.kind} />
         {shown.has('inventory') && <Select label="Inventory" value={form.inventory} options={inventoryOptions} onValueChange={(inventory) => change({ inventory: inventory as WidgetFormData['inventory'] })} error={errors.inventory} />}
-        {shown.has('field') && <TextInput label="Group by field" value={form.field} onValueChange={(field) => change({ field })} message="A field of the inventory, e.g. OS.Type, Adapters, Category." error={errors.field} />}
+        {shown.has('field') && <TextInput label="Group by field" value={form.field} onValueChange={(field) => change({ field })} message="A field of the inventory, e.g. OS.Type, Connections (per source), Adapters, Category." error={errors.field} />}
         {shown.has('query') && <Textarea label="Query" monospace value={form.query} onValueChange={(query) => change({ query })} message="Narrows the records counted; empty counts everything." error={errors.query} />}
         {shown.has('saved_queries') && (
           <Field label="Saved queries" error={errors.saved_queries}>
@@ -38,6 +39,10 @@ export function WidgetForm() {
               </div>
             )}
           </Field>
+        )}
+        {shown.has('sources') && (
+          <Select label="Count per source" value={form.sources ?? 'adapter'} options={sourceOptions} onValueChange={(sources) => change({ sources: sources as SourceGrouping })}
+            message="Each connection tells two tenants of one vendor, or two exports through one adapter, apart." error={errors.sources} />
         )}
         {shown.has('days') && <TextInput label="Days" type="number" min={1} max={365} value={String(form.days)} onValueChange={(days) => change({ days: Number(days) })} error={errors.days} />}
         {shown.has('limit') && <TextInput label="At most (rows, bars or slices)" type="number" min={1} max={50} value={String(form.limit)} onValueChange={(limit) => change({ limit: Number(limit) })} error={errors.limit} />}

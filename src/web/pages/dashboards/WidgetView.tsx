@@ -1,4 +1,5 @@
 import { lazy, Suspense } from 'react';
+import { formatDate } from '../../../core/dates';
 import { EmptyState, Spinner } from '../../ui';
 import { inventoryLinkFor, type WidgetDataResponse } from './dashboardsApi';
 import { useDocumentTheme } from './useDocumentTheme';
@@ -18,7 +19,7 @@ const numberFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }
 const formatValue = (value: unknown): string => {
   if (typeof value === 'number') return numberFormat.format(value);
   if (Array.isArray(value)) return value.map(formatValue).join(', ');
-  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value)) return new Date(value).toLocaleString('en-US');
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value)) return formatDate(value);
   return value === null || value === undefined || value === '' ? '-' : String(value);
 };
 

@@ -17,7 +17,11 @@ export const widgetKinds = [
 ] as const;
 export type WidgetKind = (typeof widgetKinds)[number];
 export type Inventory = 'device' | 'user' | 'application' | 'vulnerability' | 'certificate' | 'service' | 'license';
-export type WidgetFormData = { name: string; dashboard: number; kind: WidgetKind; inventory: Inventory; query: string; saved_queries: number[]; field: string; days: number; limit: number };
+/** What a source-grouped widget counts per: each connection (tenants, domains, exports apart) or each adapter. */
+export type SourceGrouping = 'connection' | 'adapter';
+export type WidgetFormData = {
+  name: string; dashboard: number; kind: WidgetKind; inventory: Inventory; query: string; saved_queries: number[]; field: string; days: number; limit: number; sources?: SourceGrouping;
+};
 export type WidgetResponse = WidgetFormData & { id: number };
 export type ChartKind = 'score' | 'number' | 'table';
 export type ChartFormData = {

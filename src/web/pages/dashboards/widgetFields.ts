@@ -1,11 +1,11 @@
 import type { WidgetKind } from './widgetCatalogue';
 
-export type WidgetSetting = 'inventory' | 'query' | 'saved_queries' | 'field' | 'days' | 'limit';
+export type WidgetSetting = 'inventory' | 'query' | 'saved_queries' | 'field' | 'days' | 'limit' | 'sources';
 
 // Which settings each kind reads on the server (src/server/dashboards/*Widgets.ts); the form shows only those.
 const settingsByKind: Record<WidgetKind, WidgetSetting[]> = {
   connection_statuses: [],
-  device_discovery: [],
+  device_discovery: ['sources'],
   query_historical: ['inventory', 'query', 'saved_queries', 'days'],
   time_differential: ['inventory', 'query', 'days'],
   totals: ['days'],
@@ -18,7 +18,7 @@ const settingsByKind: Record<WidgetKind, WidgetSetting[]> = {
   vulnerability_by_os: ['query', 'limit'],
   vulnerability_by_severity: [],
   vulnerability_by_software: ['limit'],
-  vulnerability_by_source: ['limit'],
+  vulnerability_by_source: ['sources', 'limit'],
   discovery_info: [],
   next_discoveries: ['limit'],
 };
@@ -29,7 +29,7 @@ export const widgetSettingsFor = (kind: WidgetKind): WidgetSetting[] => settings
 /** What a widget kind shows, for the form's help text. */
 export const widgetKindHelp: Record<WidgetKind, string> = {
   connection_statuses: 'Connections by the state of their last fetch, with the disabled ones apart.',
-  device_discovery: 'Devices each adapter reports in the latest snapshot, beside the unique devices after correlation.',
+  device_discovery: 'Devices each source (connection or adapter) reports in the latest snapshot, beside the unique devices after correlation.',
   query_historical: 'One query counted in every snapshot of the period.',
   time_differential: 'A query now and in the snapshot the chosen days older, with the records added and removed.',
   totals: 'Devices and users now, beside the snapshot the chosen days older.',
@@ -42,7 +42,7 @@ export const widgetKindHelp: Record<WidgetKind, string> = {
   vulnerability_by_os: 'Vulnerability findings on devices per operating system.',
   vulnerability_by_severity: 'Vulnerabilities per severity (or CVSS band).',
   vulnerability_by_software: 'Vulnerabilities per affected software.',
-  vulnerability_by_source: 'Vulnerability findings per reporting adapter.',
+  vulnerability_by_source: 'Vulnerability findings per reporting source (connection or adapter).',
   discovery_info: 'The latest discovery: state, times, failed connections and what it published.',
   next_discoveries: 'The next start times of the discovery schedule.',
 };

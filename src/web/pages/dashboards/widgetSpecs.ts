@@ -1,3 +1,4 @@
+import { chartDatePattern, chartDateTimePattern } from '../../../core/dates';
 import type { WidgetDataResponse } from './widgetCatalogue';
 
 export type ChartTheme = 'light' | 'dark';
@@ -62,10 +63,10 @@ export function vegaSpecFor(data: WidgetDataResponse, theme: ChartTheme): VegaLi
       ...base(theme), data: { values },
       mark: { type: 'line', point: { size: 60, cursor: 'pointer' } },
       encoding: {
-        x: { field: 'date', type: 'temporal', title: null },
+        x: { field: 'date', type: 'temporal', title: null, axis: { format: chartDatePattern } },
         y: { field: 'value', type: 'quantitative', title: null },
         color: { field: 'series', type: 'nominal', title: null },
-        tooltip: [{ field: 'series', title: 'Series' }, { field: 'date', type: 'temporal', title: 'Snapshot', format: '%Y-%m-%d %H:%M' }, { field: 'value', title: 'Count', format: ',' }],
+        tooltip: [{ field: 'series', title: 'Series' }, { field: 'date', type: 'temporal', title: 'Snapshot', format: chartDateTimePattern }, { field: 'value', title: 'Count', format: ',' }],
       },
     };
   }

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect } from 'react';
-import { formatDiscoveryDate, formatElapsed } from '../../../core/dates';
+import { formatDate, formatElapsed } from '../../../core/dates';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
 import { Card, EmptyState, PageHeader, Table } from '../../ui';
 import { discoveryListQuery, lastDiscoveryPollMs, lastDiscoveryQuery } from './discoveriesApi';
@@ -34,7 +34,7 @@ export function Discoveries() {
           {lists.last ? (
             <dl className="discoveries-facts">
               <div><dt>Discovery</dt><dd><Link to="/discovery/detail/$discoveryId" params={{ discoveryId: String(lists.last.id) }}>#{lists.last.id}</Link> <DiscoveryStatusBadge status={lists.last.status} /></dd></div>
-              <div><dt>Started</dt><dd>{formatDiscoveryDate(lists.last.start_time)}</dd></div>
+              <div><dt>Started</dt><dd>{formatDate(lists.last.start_time)}</dd></div>
               <div><dt>Duration</dt><dd>{formatElapsed(lists.last.start_time, lists.last.end_time)}</dd></div>
             </dl>
           ) : (
@@ -46,7 +46,7 @@ export function Discoveries() {
             <div><dt>Running</dt><dd>{lists.running.length}</dd></div>
             <div><dt>Completed</dt><dd>{lists.completed.length}</dd></div>
             <div><dt>Failed</dt><dd>{lists.failed.length}</dd></div>
-            <div><dt>Latest completed</dt><dd>{lists.latestCompleted ? formatDiscoveryDate(lists.latestCompleted.end_time) : '-'}</dd></div>
+            <div><dt>Latest completed</dt><dd>{lists.latestCompleted ? formatDate(lists.latestCompleted.end_time) : '-'}</dd></div>
           </dl>
         </Card>
       </div>

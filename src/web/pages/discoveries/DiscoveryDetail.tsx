@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { useEffect } from 'react';
-import { formatDiscoveryDate, formatElapsed } from '../../../core/dates';
+import { formatDate, formatElapsed } from '../../../core/dates';
 import { hasPermission } from '../../app/session/session';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
 import { Card, EmptyState, ErrorState, PageHeader, Spinner, Table, type TableColumn } from '../../ui';
@@ -71,7 +71,7 @@ export function DiscoveryDetail() {
       <PageHeader
         title={`Discovery #${current.id}`}
         meta={<DiscoveryStatusBadge status={current.status} />}
-        description={`Started ${formatDiscoveryDate(current.start_time)} · ${running ? 'running for' : 'took'} ${formatElapsed(current.start_time, current.end_time)}`}
+        description={`Started ${formatDate(current.start_time)} · ${running ? 'running for' : 'took'} ${formatElapsed(current.start_time, current.end_time)}`}
       />
       <Card title="Connections">
         <Table caption="Connections of this discovery" columns={connectionColumns} rows={current.progress?.connections ?? []} rowKey={(row) => row.id} empty={<EmptyState title="No enabled connection" description="This discovery had nothing to fetch." />} />

@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { formatDiscoveryDate, formatElapsed } from '../../../core/dates';
+import { formatDate, formatElapsed } from '../../../core/dates';
 import type { TableColumn } from '../../ui';
 import type { DiscoveryResponse } from './discoveriesApi';
 import { DiscoveryStatusBadge } from './DiscoveryStatus';
@@ -11,7 +11,7 @@ export const discoveryColumns: TableColumn<DiscoveryResponse>[] = [
   { id: 'id', header: 'Discovery', cell: (row) => <Link to="/discovery/detail/$discoveryId" params={{ discoveryId: String(row.id) }}>#{row.id}</Link> },
   { id: 'status', header: 'Status', cell: (row) => <DiscoveryStatusBadge status={row.status} /> },
   { id: 'trigger', header: 'Started by', cell: (row) => (row.trigger === 'manual' ? 'Hand' : row.trigger === 'schedule' ? 'Schedule' : row.trigger) },
-  { id: 'start_time', header: 'Started', cell: (row) => formatDiscoveryDate(row.start_time) },
+  { id: 'start_time', header: 'Started', cell: (row) => formatDate(row.start_time) },
   { id: 'elapsed', header: 'Duration', cell: (row) => formatElapsed(row.start_time, row.end_time) },
   { id: 'connections', header: 'Connections', align: 'end', cell: (row) => row.progress?.connections?.length ?? 0 },
   { id: 'assets', header: 'Assets', align: 'end', cell: (row) => total(row).toLocaleString() },

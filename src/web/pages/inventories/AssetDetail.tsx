@@ -3,21 +3,24 @@ import { useParams } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
 import { Card, EmptyState, ErrorState, PageHeader, Spinner, Table, Tabs, type TableColumn } from '../../ui';
-import { adapterImage } from '../adapters/adapterSearch';
 import { fieldLabel, FieldValues } from './fieldValues';
-import { assetDetailQuery, discoveryConfigurationQuery, type AssetDetailResponse, type FieldMap, type RelationResponse, type SourceRecordResponse } from './inventoryApi';
+import { assetDetailQuery, discoveryConfigurationQuery, type AssetDetailResponse, type FieldMap, type FieldMapEntry, type RelationResponse, type SourceRecordResponse } from './inventoryApi';
 import type { InventoryKind } from './inventoryKinds';
 import { MergeReasons } from './MergeReasons';
+import { detailValue, SourceName, sourceTabLabels } from './sources';
 import './inventories.css';
 
-function Facts({ entries }: { entries: [string, unknown][] }) {
+/** Label, values and the field's type (so dates read as everywhere else) of each fact. */
+type Fact = [label: string, value: unknown, type?: FieldMapEntry['value_type']];
+
+function Facts({ entries }: { entries: Fact[] }) {
   if (!entries.length) return <EmptyState title="No values" />;
   return (
     <dl className="inventory-facts">
-      {entries.map(([label, value]) => (
+      {entries.map(([label, value, type]) => (
         <div key={label}>
           <dt>{label}</dt>
-          <dd><FieldValues values={value} /></dd>
+          <dd><FieldValues values={value} type={type} /></dd>
         </div>
       ))}
     </dl>
@@ -26,7 +29,7 @@ function Facts({ entries }: { entries: [string, unknown][] }) {
 
 /** A source's own fields: its normalized values, then the vendor's raw record under Specifics.<adapter>. */
 function SourcePanel({ source, fieldMap }: { source: SourceRecordResponse; fieldMap: FieldMap }) {
-  const entries = Object.entries(source.fields).map(([key, value]): [string, unknown] => [key.startsWith('Specifics.') ? key.split('.').slice(2).join('.') || key : fieldLabel(key, fieldMap[key]), value]);
+  const entries = Object.entries(source.fields).map(([key, value]): Fact => [key.startsWith('Specifics.') ? key.split('.').slice(2).join('.') || key : fieldLabel(key, fieldMap[key]), value, fieldMap[key]?.value_type]);
   return <Facts entries={entries} />;
 }
 
@@ -38,16 +41,17 @@ const relationColumns: TableColumn<RelationResponse>[] = [
 
 function panels(asset: AssetDetailResponse, fieldMap: FieldMap, entity: InventoryKind['entity']) {
   const own = Object.keys(fieldMap).filter((key) => !key.startsWith('Specifics.') && Array.isArray(asset[key]) && (asset[key] as unknown[]).length);
+  const labels = sourceTabLabels(asset.sources);
   return [
-    { id: 'basic', label: 'Basic info', content: <Facts entries={own.map((key) => [fieldLabel(key, fieldMap[key]), asset[key]])} /> },
+    { id: 'basic', label: 'Basic info', content: <Facts entries={own.map((key): Fact => [fieldLabel(key, fieldMap[key]), detailValue(asset, key), fieldMap[key]?.value_type])} /> },
     {
       id: 'sources', label: `Data sources (${asset.sources.length})`,
       content: (
         <Table
           caption="Data sources"
           columns={[
-            { id: 'adapter', header: 'Adapter', cell: (row: SourceRecordResponse) => <span className="inventory-adapters"><img src={adapterImage(row.adapter)} alt="" width={18} height={18} />{row.adapter}</span> },
-            { id: 'connection', header: 'Connection', cell: (row: SourceRecordResponse) => `#${row.connection_id}` },
+            { id: 'connection', header: 'Source', cell: (row: SourceRecordResponse) => <SourceName name={row.connection_name} adapter={row.adapter} /> },
+            { id: 'adapter', header: 'Adapter', cell: (row: SourceRecordResponse) => row.adapter },
             { id: 'record', header: 'Record', cell: (row: SourceRecordResponse) => row.record_key },
           ]}
           rows={asset.sources}
@@ -55,7 +59,8 @@ function panels(asset: AssetDetailResponse, fieldMap: FieldMap, entity: Inventor
         />
       ),
     },
-    ...asset.sources.map((source) => ({ id: `source-${source.record_key}`, label: source.adapter, content: <SourcePanel source={source} fieldMap={fieldMap} /> })),
+    // A panel per source record, named after its connection: four exports through one adapter are four sources.
+    ...asset.sources.map((source, index) => ({ id: `source-${source.record_key}`, label: <SourceName name={labels[index]} adapter={source.adapter} />, content: <SourcePanel source={source} fieldMap={fieldMap} /> })),
     { id: 'tags', label: 'Tags', content: <Facts entries={[['Tags', asset.Tags ?? []]]} /> },
     { id: 'relations', label: `Relations (${asset.relations.length})`, content: <Table caption="Relations" columns={relationColumns} rows={asset.relations} rowKey={(row, index) => `${row.related_name}-${index}`} empty={<EmptyState title="No relations reported" />} /> },
     {

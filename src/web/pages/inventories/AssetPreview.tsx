@@ -4,6 +4,7 @@ import { Button, ErrorState, Spinner } from '../../ui';
 import { fieldLabel, FieldValues } from './fieldValues';
 import { assetDetailQuery, type FieldMap } from './inventoryApi';
 import type { InventoryKind } from './inventoryKinds';
+import { detailValue } from './sources';
 
 type AssetPreviewProps = { kind: InventoryKind; id: string; discoveryId: number | null; fieldMap: FieldMap; onClose: () => void; canOpenDetail: boolean };
 
@@ -25,7 +26,7 @@ export function AssetPreview({ kind, id, discoveryId, fieldMap, onClose, canOpen
             {own.map((key) => (
               <div key={key}>
                 <dt>{fieldLabel(key, fieldMap[key])}</dt>
-                <dd><FieldValues values={asset?.[key]} type={fieldMap[key]?.value_type} /></dd>
+                <dd><FieldValues values={asset && detailValue(asset, key)} type={fieldMap[key]?.value_type} /></dd>
               </div>
             ))}
           </dl>

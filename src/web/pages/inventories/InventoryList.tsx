@@ -6,35 +6,17 @@ import { notify } from '../../app/notifications/notifications';
 import { hasPermission } from '../../app/session/session';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
 import { Button, EmptyState, PageHeader, Pagination, Select, VirtualTable, type SortState, type TableColumn } from '../../ui';
-import { adapterImage } from '../adapters/adapterSearch';
 import { AssetPreview } from './AssetPreview';
 import { ColumnPicker } from './ColumnPicker';
 import { canActOnChosenDevices, DeviceListActions, selectionColumn } from './DeviceListActions';
-import { fieldLabel, FieldValues } from './fieldValues';
+import { fieldLabel } from './fieldValues';
 import { discoveryConfigurationQuery, exportInventory, inventorySearchQuery, type AssetRow, type FieldMap } from './inventoryApi';
+import { inventoryColumns, requestedFields } from './inventoryColumns';
 import type { InventoryKind } from './inventoryKinds';
 import { pageSizes, readPageConfig, writePageConfig, type PageConfig } from './pageConfig';
 import { QueryBar } from './QueryBar';
 import { SaveQueryDialog } from './SaveQueryDialog';
 import './inventories.css';
-
-function AdapterIcons({ slugs }: { slugs: unknown[] }) {
-  return (
-    <span className="inventory-adapters">
-      {slugs.map((slug) => <img key={String(slug)} src={adapterImage(String(slug))} alt={String(slug)} title={String(slug)} width={18} height={18} />)}
-    </span>
-  );
-}
-
-/** Columns from the chosen field keys; the Adapters column shows each source's icon. */
-export function inventoryColumns(keys: string[], fieldMap: FieldMap): TableColumn<AssetRow>[] {
-  return keys.map((key) => ({
-    id: key,
-    header: fieldLabel(key, fieldMap[key]),
-    sortable: true,
-    cell: (row: AssetRow) => (key === 'Adapters' ? <AdapterIcons slugs={row[key] ?? []} /> : <FieldValues values={row[key]} type={fieldMap[key]?.value_type} />),
-  }));
-}
 
 /** A device or user inventory list: query bar with builder, chosen columns, sort, page size, preview and export. */
 export function InventoryList({ kind }: { kind: InventoryKind }) {
@@ -59,9 +41,10 @@ export function InventoryList({ kind }: { kind: InventoryKind }) {
   const fieldMap = (configuration.data?.[kind.fieldMapKey] ?? {}) as FieldMap;
   const fieldChoices = useMemo(() => Object.entries(fieldMap).map(([value, entry]) => ({ value, label: fieldLabel(value, entry), adapter: entry.adapter })), [fieldMap]);
   const ordering = sort ? [{ field: sort.id, order: sort.direction }] : [];
-  const list = useQuery(inventorySearchQuery(kind.searchPath, { query, fields: config.columns, page, size: config.size, ordering }));
+  const list = useQuery(inventorySearchQuery(kind.searchPath, { query, fields: requestedFields(config.columns), page, size: config.size, ordering }));
   const queryError = list.error instanceof ApiError && list.error.status === 400 ? list.error.message : null;
-  const columns = useMemo(() => inventoryColumns(config.columns, fieldMap), [config.columns, fieldMap]);
+  const connections = list.data?.connections;
+  const columns = useMemo(() => inventoryColumns(config.columns, fieldMap, connections), [config.columns, fieldMap, connections]);
 
   const applyQuery = (next: string) => {
     setQuery(next);

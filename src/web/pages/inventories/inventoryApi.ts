@@ -1,4 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type { SnapshotConnection } from '../../../core/connectionNames';
 import { apiFetch } from '../../app/http';
 
 export type FieldMapEntry = { value_type: 'text' | 'long' | 'double' | 'date' | 'ip' | 'boolean'; label: string; adapter: string; image?: string };
@@ -9,9 +10,10 @@ export type DiscoveryConfigurationResponse = Record<string, FieldMap | unknown>;
 export type AssetRow = Record<string, unknown[]> & { PrimaryKey: [string] };
 export type SortKey = { field: string; order: 'asc' | 'desc' };
 export type InventorySearchQueryParams = { query: string; fields: string[]; page: number; size: number; ordering: SortKey[]; index_id?: number | null };
-export type InventoryPageResponse = { count: number; results: AssetRow[]; index_id: number };
+/** A page of a list, with the snapshot's connections that the rows' `Connections` ids stand for. */
+export type InventoryPageResponse = { count: number; results: AssetRow[]; index_id: number; connections?: SnapshotConnection[] };
 
-export type SourceRecordResponse = { record_key: string; adapter: string; connection_id: number; fields: Record<string, unknown> };
+export type SourceRecordResponse = { record_key: string; adapter: string; connection_id: number; connection_name: string; fields: Record<string, unknown> };
 export type RelationResponse = { kind: string; relation: string; device_asset: string; related_asset: string | null; related_name: string };
 export type AssetDetailResponse = Record<string, unknown> & {
   PrimaryKey: [string];

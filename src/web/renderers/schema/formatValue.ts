@@ -1,25 +1,10 @@
-import { format, isValid, parseISO } from 'date-fns';
+import { formatDate } from '../../../core/dates';
 import type { PropertySchema } from './entitySchema';
 
 /** What an empty value, a missing date and the year-0001 "no date" show (spec §3, §5). */
 export const emptyText = '-';
 export const secretText = '**********';
 
-/** Year 0001 (0001-01-01T00:00:00) means "no date" in the API. */
-const isNoDate = (text: string) => /^0001-01-01/.test(text);
-
-/** A date-time as two-digit day, long month, numeric year and time. Before: `2026-11-21T09:30:00Z`; after: `21 November 2026, 09:30`. */
-export function formatDateTime(text: string): string {
-  if (!text || isNoDate(text)) return emptyText;
-  const date = parseISO(text);
-  return isValid(date) ? format(date, 'dd MMMM yyyy, HH:mm') : text;
-}
-
-export function formatDate(text: string): string {
-  if (!text || isNoDate(text)) return emptyText;
-  const date = parseISO(text);
-  return isValid(date) ? format(date, 'dd MMMM yyyy') : text;
-}
 
 function formatObject(value: Record<string, unknown>): string {
   for (const key of ['name', 'title', 'label', 'username', 'slug']) {
@@ -37,8 +22,7 @@ export function formatValue(value: unknown, property: PropertySchema = {}): stri
   if (value === undefined || value === null || value === '') return emptyText;
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
   if (typeof value === 'string') {
-    if (property.format === 'date-time') return formatDateTime(value);
-    if (property.format === 'date') return formatDate(value);
+    if (property.format === 'date-time' || property.format === 'date') return formatDate(value, property.format);
     return value;
   }
   if (typeof value === 'number') return String(value);
