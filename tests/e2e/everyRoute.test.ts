@@ -144,3 +144,30 @@ describe('every console route with a page, on the demo', () => {
     expect(outcome.failureScreen).toBe(false);
   }, 90_000);
 });
+
+describe('a list view is a link', () => {
+  it('restores the device inventory view (query, sort, page, size, columns) after a reload', async () => {
+    await page.goto('about:blank');
+    await page.goto(`${server.baseUrl}/#/device-inventory`);
+    await page.getByLabel('Query', { exact: true }).fill('Hostname = *');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByLabel('Page size').selectOption('20');
+    await page.locator('.inventory-page thead th button.ui-table__sort', { hasText: 'Hostname' }).click();
+    await page.getByRole('button', { name: 'Page 2' }).click();
+    await page.waitForURL(/page=2/);
+    // The first row of page 2 sorted by host name: the same row after the reload means the same view.
+    const firstHostname = async () => (await page.locator('.inventory-page tbody tr[aria-rowindex]').first().innerText()).trim();
+    await expect.poll(firstHostname, { timeout: 60_000 }).not.toBe('');
+    const before = { url: page.url(), first: await firstHostname() };
+    const search = new URLSearchParams(new URL(before.url).hash.split('?')[1]);
+    expect(Object.fromEntries(search)).toMatchObject({ query: 'Hostname = *', sort: 'Hostname', page: '2', size: '20' });
+    expect(search.get('columns')).toBeTruthy();
+
+    await page.reload();
+    await expect.poll(firstHostname, { timeout: 60_000 }).toBe(before.first);
+    expect(page.url()).toBe(before.url);
+    expect(await page.getByLabel('Query', { exact: true }).inputValue()).toBe('Hostname = *');
+    expect(await page.locator('.inventory-page thead th', { hasText: 'Hostname' }).first().getAttribute('aria-sort')).toBe('ascending');
+  }, 120_000);
+});
+
