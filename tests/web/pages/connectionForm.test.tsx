@@ -265,3 +265,65 @@ describe('the console\'s connection schema checks', () => {
     expect(compared).toBeGreaterThan(1000);
   });
 });
+
+describe('the connection form with stored secrets', () => {
+  const csvWithHeader = {
+    $id: 'cartograph:adapters/csvfile/connection', type: 'object', required: ['source'], additionalProperties: false,
+    properties: {
+      source: {
+        type: 'object', title: 'File source', 'x-order': 1, 'x-group': 'Connection',
+        oneOf: [
+          { type: 'object', title: 'Download from a URL', required: ['source_type', 'file_url'], properties: { source_type: { type: 'string', const: 'url' }, file_url: { type: 'string', title: 'File URL', format: 'uri' }, authorization_header: { type: 'string', title: 'Authorization header', 'x-secret': true } } },
+        ],
+      },
+    },
+  };
+  const savedExport = {
+    ...savedZabbix, id: 14, adapter: 'csvfile', adapter_name: 'CSV file', name: 'Nightly export',
+    option_connections: [{ name: 'source', typed_value: { source_type: 'url', file_url: 'https://files.corp.example.com/devices.csv', authorization_header: '**********' }, is_sensitive: false }],
+  };
+
+  it('tests edited settings without saving them: the test names the connection, whose stored secret the server uses', async () => {
+    const calls = serveApi({
+      'GET /adapters/connections/9': { body: savedZabbix }, 'GET /adapters/adapters/zabbix': adapterAnswer('zabbix', 'Zabbix'), 'GET /connectors/connectors': connectors,
+      'POST /adapters/test': { body: { success: true, detail: 'Signed in to Zabbix 7.0 as cartograph.' } },
+    });
+    renderForm(editRoute, '/adapters/connection/edit/9', { zabbix: zabbixLike });
+    await screen.findByRole('heading', { name: 'Edit Zabbix prod' });
+    type(/Zabbix URL/, 'https://zabbix-new.corp.example.com');
+    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    expect((await screen.findByRole('status')).textContent).toContain('Signed in to Zabbix 7.0 as cartograph.');
+    const test = calls.find((call) => call.method === 'POST' && call.url === '/adapters/test');
+    expect(test?.body).toMatchObject({
+      adapter: 'zabbix', connection: 9,
+      option_connections: expect.arrayContaining([
+        { name: 'base_url', typed_value: 'https://zabbix-new.corp.example.com' },
+        { name: 'auth', typed_value: { auth_type: 'user_password', username: 'cartograph', password: '**********' } },
+      ]),
+    });
+    expect(calls.some((call) => call.method === 'PUT')).toBe(false);
+  });
+
+  it('clears a stored optional secret: saving then leaves it out', async () => {
+    const calls = serveApi({
+      'GET /adapters/connections/14': { body: savedExport }, 'GET /adapters/adapters/csvfile': adapterAnswer('csvfile', 'CSV file'), 'GET /connectors/connectors': connectors,
+      'PUT /adapters/connections/14': { body: savedExport },
+    });
+    renderForm(editRoute, '/adapters/connection/edit/14', { csvfile: csvWithHeader });
+    await screen.findByRole('heading', { name: 'Edit Nightly export' });
+    fireEvent.click(screen.getByRole('button', { name: 'Clear the stored secret' }));
+    expect(describedText(/^Authorization header/)).toContain('The stored secret is removed when you save.');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.filter((call) => call.method === 'PUT')).toHaveLength(1));
+    expect((calls.find((call) => call.method === 'PUT')?.body as { option_connections: unknown }).option_connections).toEqual([
+      { name: 'source', typed_value: { source_type: 'url', file_url: 'https://files.corp.example.com/devices.csv' } },
+    ]);
+  });
+
+  it('offers no clearing of a required secret', async () => {
+    serveApi({ 'GET /adapters/connections/9': { body: savedZabbix }, 'GET /adapters/adapters/zabbix': adapterAnswer('zabbix', 'Zabbix'), 'GET /connectors/connectors': connectors });
+    renderForm(editRoute, '/adapters/connection/edit/9', { zabbix: zabbixLike });
+    await screen.findByRole('heading', { name: 'Edit Zabbix prod' });
+    expect(screen.queryByRole('button', { name: 'Clear the stored secret' })).toBeNull();
+  });
+});

@@ -59,6 +59,8 @@ describe('the device inventory keeps its view in the URL', () => {
     await screen.findByText('web-01');
     expect(searches()[0]).toMatchObject({ query: 'Adapters = okta', fields: ['Hostname', 'Adapters'] });
     await waitFor(() => expect(router.state.location.search).toEqual({ query: 'Adapters = okta', size: 50, columns: 'Hostname,Adapters' }));
+    // The query leads, as in the links saved queries make.
+    expect(router.history.location.search).toMatch(/^\?query=/);
   });
 
   it('makes each query, sort and page a history entry: back and forward show each again', async () => {

@@ -53,10 +53,11 @@ export function searchWithView(previous: SearchParams, view: ListView, defaults:
   const next: SearchParams = Object.fromEntries(Object.entries(previous).filter(([name]) => !viewParamNames(codec).includes(name)));
   const pinned = new Set(codec.pinned ?? []);
   const columns = view.columns?.join(',');
-  if (view.page !== 1) next.page = view.page;
-  if (pinned.has('size') || view.size !== defaults.size) next.size = view.size;
+  // In the order people read them: what is searched, how it is sorted, which page, then the layout.
   if (view.text !== '') next[codec.text] = view.text;
   if (view.sort) next.sort = orderingOf(view.sort);
+  if (view.page !== 1) next.page = view.page;
+  if (pinned.has('size') || view.size !== defaults.size) next.size = view.size;
   if (columns && (pinned.has('columns') || columns !== defaults.columns?.join(','))) next.columns = columns;
   return next;
 }
