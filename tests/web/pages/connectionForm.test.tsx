@@ -1,11 +1,12 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryHistory, createRootRoute, createRoute, createRouter, RouterProvider } from '@tanstack/react-router';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RouteEntry } from '../../../src/web/app/routeTable';
 import { validatorsById } from '../../../src/generated/validators.js';
 import { ConnectionForm } from '../../../src/web/pages/adapters/ConnectionForm';
 import { checkValue, type SchemaNode } from '../../../src/web/pages/adapters/connectionForm/schemaCheck';
+import { getNotifications } from '../../../src/web/app/notifications/notifications';
 import { serveApi } from '../app/helpers';
 import { signInWith } from './pageSession';
 
@@ -327,3 +328,104 @@ describe('the connection form with stored secrets', () => {
     expect(screen.queryByRole('button', { name: 'Clear the stored secret' })).toBeNull();
   });
 });
+
+/** Records the uploads the form sends (the browser's XMLHttpRequest, which reports upload progress) and answers them. */
+class RecordedUpload {
+  static sent: RecordedUpload[] = [];
+  method = '';
+  url = '';
+  headers: Record<string, string> = {};
+  body: FormData | null = null;
+  status = 0;
+  responseText = '';
+  upload: { onprogress: ((event: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = { onprogress: null };
+  onload: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  open(method: string, url: string) {
+    this.method = method;
+    this.url = url;
+  }
+  setRequestHeader(name: string, value: string) {
+    this.headers[name] = value;
+  }
+  send(body: FormData) {
+    this.body = body;
+    RecordedUpload.sent.push(this);
+  }
+  progress(loaded: number, total: number) {
+    this.upload.onprogress?.({ lengthComputable: true, loaded, total });
+  }
+  respond(status: number, body: unknown) {
+    this.status = status;
+    this.responseText = JSON.stringify(body);
+    this.onload?.();
+  }
+}
+
+describe('the connection form of a file source', () => {
+  const csvUpload = {
+    $id: 'cartograph:adapters/csvfile/connection', type: 'object', required: ['source'], additionalProperties: false,
+    properties: {
+      source: {
+        type: 'object', title: 'File source', 'x-order': 1, 'x-group': 'Connection',
+        oneOf: [
+          { type: 'object', title: 'Uploaded file', required: ['source_type'], properties: { source_type: { type: 'string', const: 'upload' }, file: { type: 'string', title: 'File', 'x-widget': 'file' }, file_name: { type: 'string', title: 'File name' } } },
+        ],
+      },
+    },
+  };
+  beforeEach(() => {
+    RecordedUpload.sent = [];
+    vi.stubGlobal('XMLHttpRequest', RecordedUpload);
+  });
+
+  it('saves the connection, then streams the chosen file to its upload endpoint with the progress shown, never inline', async () => {
+    const calls = serveApi({
+      'GET /adapters/adapters/csvfile': adapterAnswer('csvfile', 'CSV file'), 'GET /connectors/connectors': connectors,
+      'POST /adapters/connections': { status: 201, body: { ...savedZabbix, id: 12, adapter: 'csvfile', name: 'Asset export' } },
+    });
+    renderForm(createRoute_, '/adapters/connection/create/csvfile', { csvfile: csvUpload });
+    await screen.findByRole('heading', { name: 'Add CSV file connection' });
+    type(/^Name/, 'Asset export');
+    const devices = new File(['hostname,serial\nweb-01,SRV123\n'], 'devices.csv', { type: 'text/csv' });
+    fireEvent.change(screen.getByLabelText('File'), { target: { files: [devices] } });
+    expect(screen.getByText(/devices\.csv \(0\.00 MB\) is uploaded when you save\./)).toBeTruthy();
+
+    // A test cannot read a file that is not uploaded yet: it says so instead of testing something else.
+    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    await screen.findByText(/devices\.csv is uploaded when the connection is saved/);
+    expect(calls.some((call) => call.url.startsWith('/adapters/test'))).toBe(false);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Create connection' }));
+    await waitFor(() => expect(RecordedUpload.sent).toHaveLength(1));
+    const created = calls.find((call) => call.method === 'POST' && call.url === '/adapters/connections');
+    expect((created?.body as { option_connections: unknown }).option_connections).toEqual([{ name: 'source', typed_value: { source_type: 'upload' } }]);
+    const [upload] = RecordedUpload.sent;
+    expect([upload!.method, upload!.url]).toEqual(['POST', '/adapters/connections/12/file']);
+    expect(upload!.headers.authorization).toMatch(/^Bearer /);
+    expect((upload!.body!.get('file') as File).name).toBe('devices.csv');
+
+    act(() => upload!.progress(512, 1024));
+    expect(screen.getByText('Uploading devices.csv: 50%')).toBeTruthy();
+    expect(navigations).toEqual([]);
+    act(() => upload!.respond(200, { id: 12, file_name: 'devices.csv', size: 1024 }));
+    await waitFor(() => expect(navigations.map((entry) => entry.to)).toContain('/adapters/connections/12'));
+  });
+
+  it('opens the saved connection for another try when the upload is refused, with the server\'s reason', async () => {
+    serveApi({
+      'GET /adapters/adapters/csvfile': adapterAnswer('csvfile', 'CSV file'), 'GET /connectors/connectors': connectors,
+      'POST /adapters/connections': { status: 201, body: { ...savedZabbix, id: 12, adapter: 'csvfile', name: 'Asset export' } },
+    });
+    renderForm(createRoute_, '/adapters/connection/create/csvfile', { csvfile: csvUpload });
+    await screen.findByRole('heading', { name: 'Add CSV file connection' });
+    type(/^Name/, 'Asset export');
+    fireEvent.change(screen.getByLabelText('File'), { target: { files: [new File(['\u0000\u0001'], 'devices.csv')] } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create connection' }));
+    await waitFor(() => expect(RecordedUpload.sent).toHaveLength(1));
+    act(() => RecordedUpload.sent[0]!.respond(400, { file: ['The file is not CSV text: its content was checked, whatever its name says.'] }));
+    await waitFor(() => expect(navigations.map((entry) => entry.to)).toEqual(['/adapters/connection/edit/12']));
+    expect(getNotifications().map((notification) => notification.text)).toContainEqual(expect.stringContaining('The file is not CSV text'));
+  });
+});
+

@@ -3,8 +3,14 @@ import { useState } from 'react';
 import { Button, TextInput } from '../../../ui';
 import { maskedSecret } from './connectionModel';
 
-/** The form context of connection forms: the renderer's sections and labels, and which secrets are stored already. */
-export type ConnectionFormContext = { groups: Record<string, string>; labels: Record<string, string>; storedSecretIds: ReadonlySet<string> };
+/** A file chosen for the connection's upload endpoint, and the share of it sent while it uploads. */
+export type FileUpload = { file: File | null; progress: number | null; onChoose: (file: File | null) => void };
+
+/**
+ * The form context of connection forms: the renderer's sections and labels, which secrets are stored already, and the
+ * file to upload.
+ */
+export type ConnectionFormContext = { groups: Record<string, string>; labels: Record<string, string>; storedSecretIds: ReadonlySet<string>; upload?: FileUpload };
 
 /**
  * A secret (`x-secret`) as a password input. A stored secret comes back from the API masked: the input then starts

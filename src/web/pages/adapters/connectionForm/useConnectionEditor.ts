@@ -2,11 +2,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import connectionWriteSchema from '../../../../../schemas/api/connection-write.json';
 import { validateValue } from '../../../../core/validation/index.js';
-import { apiFetch, ApiError } from '../../../app/http';
+import { apiFetch, apiUpload, ApiError } from '../../../app/http';
 import { navigateTo } from '../../../app/navigation';
 import { notify } from '../../../app/notifications/notifications';
 import type { ConnectionResponse, ConnectivityResponse } from '../connectionsApi';
 import type { AdapterResponse } from './connectionFormApi';
+import type { FileUpload } from './SecretWidget';
 import { maskedSecret, optionsOfValues, settingsMessages, valueAt, withDefaults, type ConnectionFormModel, type ConnectionValues } from './connectionModel';
 
 /** The connection's own fields, around the adapter's settings. */
@@ -42,6 +43,9 @@ export function useConnectionEditor({ adapter, model, connection, initialValues,
   const [dirty, setDirty] = useState(false);
   const [busy, setBusy] = useState<'save' | 'test' | null>(null);
   const [outcome, setOutcome] = useState<TestOutcome | null>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const [uploaded, setUploaded] = useState<number | null>(null);
+  const upload: FileUpload = useMemo(() => ({ file, progress: uploaded, onChoose: (chosen) => { setFile(chosen); setDirty(true); } }), [file, uploaded]);
 
   // Secrets the API answered masked: their inputs start empty and keep the stored secret unless re-typed.
   const storedSecretIds = useMemo(
@@ -112,6 +116,7 @@ export function useConnectionEditor({ adapter, model, connection, initialValues,
     setServerErrors({});
     try {
       const saved = await apiFetch<ConnectionResponse>(connection ? `/adapters/connections/${connection.id}` : '/adapters/connections', { method: connection ? 'PUT' : 'POST', body: body() });
+      if (file && !(await sendFile(saved))) return;
       await queryClient.invalidateQueries({ queryKey: ['connections'] });
       queryClient.setQueryData(['connection', saved.id], saved);
       setDirty(false);
@@ -125,6 +130,25 @@ export function useConnectionEditor({ adapter, model, connection, initialValues,
   };
 
   /**
+   * Sends the chosen file to the saved connection's upload endpoint, showing its progress. A failed upload (its
+   * notification already shown) leaves the saved connection's edit form open, where the upload can be tried again.
+   */
+  const sendFile = async (saved: ConnectionResponse): Promise<boolean> => {
+    setUploaded(0);
+    try {
+      await apiUpload(`/adapters/connections/${saved.id}/file`, file!, { onProgress: setUploaded });
+      setFile(null);
+      return true;
+    } catch {
+      await queryClient.invalidateQueries({ queryKey: ['connections'] });
+      if (!connection) navigateTo(`/adapters/connection/edit/${saved.id}`);
+      return false;
+    } finally {
+      setUploaded(null);
+    }
+  };
+
+  /**
    * Tests the saved connection while nothing changed, otherwise the values on screen (spec §7 POST /adapters/test);
    * an edit names its connection, whose stored secrets the server uses for those left as they were.
    */
@@ -133,6 +157,10 @@ export function useConnectionEditor({ adapter, model, connection, initialValues,
     setOutcome(null);
     const unsaved = !connection || dirty;
     if (unsaved && !(await checkAll(true))) return;
+    if (file) {
+      setOutcome({ kind: 'notice', title: 'Save to upload the file', detail: `${file.name} is uploaded when the connection is saved: save, then test the connection.` });
+      return;
+    }
     setBusy('test');
     setServerErrors({});
     try {
@@ -160,5 +188,5 @@ export function useConnectionEditor({ adapter, model, connection, initialValues,
     target[path] = [...(target[path] ?? []), ...messages.filter((message) => !target[path]?.includes(message))];
   }
 
-  return { general, values, changeGeneral, changeValues, checkField, save, test, busy, outcome, dirty, storedSecretIds, settingsErrors, generalErrors, otherErrors };
+  return { general, values, changeGeneral, changeValues, checkField, save, test, busy, outcome, dirty, storedSecretIds, upload, settingsErrors, generalErrors, otherErrors };
 }
