@@ -1,7 +1,7 @@
 import { fieldLabel } from './fieldLabel.js';
 import { validateValue } from './validate.js';
 
-type RuledProperty = { title?: unknown; 'x-rules'?: string };
+type RuledProperty = { title?: unknown; 'x-rules'?: string; [keyword: string]: unknown };
 /** The part of a JSON Schema the form rules read: top-level properties with their title and `x-rules`. */
 export type RuledSchema = { properties?: Record<string, RuledProperty> };
 
