@@ -155,15 +155,23 @@ describe('a list view is a link', () => {
     await page.locator('.inventory-page thead th button.ui-table__sort', { hasText: 'Hostname' }).click();
     await page.getByRole('button', { name: 'Page 2' }).click();
     await page.waitForURL(/page=2/);
+    // The list keeps the previous page on screen while the next loads: wait until the second page of 20 has come.
+    const range = page.locator('.inventory-page .ui-pagination__range');
+    await expect.poll(() => range.innerText(), { timeout: 60_000 }).toMatch(/^21–40 of /);
+    await page.waitForLoadState('networkidle');
     // The first row of page 2 sorted by host name: the same row after the reload means the same view.
     const firstHostname = async () => (await page.locator('.inventory-page tbody tr[aria-rowindex]').first().innerText()).trim();
-    await expect.poll(firstHostname, { timeout: 60_000 }).not.toBe('');
     const before = { url: page.url(), first: await firstHostname() };
     const search = new URLSearchParams(new URL(before.url).hash.split('?')[1]);
     expect(Object.fromEntries(search)).toMatchObject({ query: 'Hostname = *', sort: 'Hostname', page: '2', size: '20' });
     expect(search.get('columns')).toBeTruthy();
+    const expected = await api<{ results: { Hostname: string[] }[] }>(server.baseUrl, '/devices/devices', {
+      method: 'POST', token, body: { query: 'Hostname = *', fields: ['Hostname'], page: 2, size: 20, ordering: [{ field: 'Hostname', order: 'asc' }] },
+    });
+    expect(before.first).toContain(expected.body.results[0]!.Hostname[0]);
 
     await page.reload();
+    await expect.poll(() => range.innerText(), { timeout: 60_000 }).toMatch(/^21–40 of /);
     await expect.poll(firstHostname, { timeout: 60_000 }).toBe(before.first);
     expect(page.url()).toBe(before.url);
     expect(await page.getByLabel('Query', { exact: true }).inputValue()).toBe('Hostname = *');
