@@ -374,19 +374,24 @@ describe('the connection form of a file source', () => {
       },
     },
   };
+  /** The create form of a CSV connection named "Asset export", whose save answers connection 12. */
+  async function openAssetExportForm(schema: unknown) {
+    const calls = serveApi({
+      'GET /adapters/adapters/csvfile': adapterAnswer('csvfile', 'CSV file'), 'GET /connectors/connectors': connectors,
+      'POST /adapters/connections': { status: 201, body: { ...savedZabbix, id: 12, adapter: 'csvfile', name: 'Asset export' } },
+    });
+    renderForm(createRoute_, '/adapters/connection/create/csvfile', { csvfile: schema });
+    await screen.findByRole('heading', { name: 'Add CSV file connection' });
+    type(/^Name/, 'Asset export');
+    return calls;
+  }
   beforeEach(() => {
     RecordedUpload.sent = [];
     vi.stubGlobal('XMLHttpRequest', RecordedUpload);
   });
 
   it('saves the connection, then streams the chosen file to its upload endpoint with the progress shown, never inline', async () => {
-    const calls = serveApi({
-      'GET /adapters/adapters/csvfile': adapterAnswer('csvfile', 'CSV file'), 'GET /connectors/connectors': connectors,
-      'POST /adapters/connections': { status: 201, body: { ...savedZabbix, id: 12, adapter: 'csvfile', name: 'Asset export' } },
-    });
-    renderForm(createRoute_, '/adapters/connection/create/csvfile', { csvfile: csvUpload });
-    await screen.findByRole('heading', { name: 'Add CSV file connection' });
-    type(/^Name/, 'Asset export');
+    const calls = await openAssetExportForm(csvUpload);
     const devices = new File(['hostname,serial\nweb-01,SRV123\n'], 'devices.csv', { type: 'text/csv' });
     fireEvent.change(screen.getByLabelText('File'), { target: { files: [devices] } });
     expect(screen.getByText(/devices\.csv \(0\.00 MB\) is uploaded when you save\./)).toBeTruthy();
@@ -412,14 +417,21 @@ describe('the connection form of a file source', () => {
     await waitFor(() => expect(navigations.map((entry) => entry.to)).toContain('/adapters/connections/12'));
   });
 
+  it('uploads nothing when another source is chosen after the file', async () => {
+    const withUrl = { ...csvUpload, properties: { source: { ...csvUpload.properties.source, oneOf: [...csvUpload.properties.source.oneOf, { type: 'object', title: 'Download from a URL', required: ['source_type', 'file_url'], properties: { source_type: { type: 'string', const: 'url' }, file_url: { type: 'string', title: 'File URL', format: 'uri' } } }] } } };
+    const calls = await openAssetExportForm(withUrl);
+    fireEvent.change(screen.getByLabelText('File'), { target: { files: [new File(['hostname\n'], 'devices.csv')] } });
+    fireEvent.change(screen.getByLabelText('File source'), { target: { value: '1' } });
+    await screen.findByLabelText(/File URL/);
+    type(/File URL/, 'https://files.corp.example.com/devices.csv');
+    fireEvent.click(screen.getByRole('button', { name: 'Create connection' }));
+    await waitFor(() => expect(navigations.map((entry) => entry.to)).toContain('/adapters/connections/12'));
+    expect(calls.some((call) => call.method === 'POST' && call.url === '/adapters/connections')).toBe(true);
+    expect(RecordedUpload.sent).toEqual([]);
+  });
+
   it('opens the saved connection for another try when the upload is refused, with the server\'s reason', async () => {
-    serveApi({
-      'GET /adapters/adapters/csvfile': adapterAnswer('csvfile', 'CSV file'), 'GET /connectors/connectors': connectors,
-      'POST /adapters/connections': { status: 201, body: { ...savedZabbix, id: 12, adapter: 'csvfile', name: 'Asset export' } },
-    });
-    renderForm(createRoute_, '/adapters/connection/create/csvfile', { csvfile: csvUpload });
-    await screen.findByRole('heading', { name: 'Add CSV file connection' });
-    type(/^Name/, 'Asset export');
+    await openAssetExportForm(csvUpload);
     fireEvent.change(screen.getByLabelText('File'), { target: { files: [new File(['\u0000\u0001'], 'devices.csv')] } });
     fireEvent.click(screen.getByRole('button', { name: 'Create connection' }));
     await waitFor(() => expect(RecordedUpload.sent).toHaveLength(1));

@@ -1,4 +1,5 @@
 import type { WidgetProps } from '@rjsf/utils';
+import { useEffect, useRef } from 'react';
 import type { ConnectionFormContext } from './SecretWidget';
 
 const megabytes = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(bytes < 1024 ** 2 ? 2 : 1)} MB`;
@@ -12,6 +13,10 @@ export function FileUploadWidget({ id, value, label, disabled, readonly, schema,
   const upload = (registry.formContext as ConnectionFormContext | undefined)?.upload;
   const chosen = upload?.file ?? null;
   const progress = upload?.progress ?? null;
+  // Choosing another source (a URL, a path) removes this field: the file chosen for it is then not uploaded.
+  const choose = useRef(upload?.onChoose);
+  choose.current = upload?.onChoose;
+  useEffect(() => () => choose.current?.(null), []);
   const status = progress !== null
     ? `Uploading ${chosen?.name ?? 'the file'}: ${Math.round(progress * 100)}%`
     : chosen

@@ -45,7 +45,13 @@ export function useConnectionEditor({ adapter, model, connection, initialValues,
   const [outcome, setOutcome] = useState<TestOutcome | null>(null);
   const [file, setFile] = useState<File | null>(null);
   const [uploaded, setUploaded] = useState<number | null>(null);
-  const upload: FileUpload = useMemo(() => ({ file, progress: uploaded, onChoose: (chosen) => { setFile(chosen); setDirty(true); } }), [file, uploaded]);
+  const upload: FileUpload = useMemo(() => ({
+    file, progress: uploaded,
+    onChoose: (chosen) => {
+      setFile(chosen);
+      if (chosen) setDirty(true);
+    },
+  }), [file, uploaded]);
 
   // Secrets the API answered masked: their inputs start empty and keep the stored secret unless re-typed.
   const storedSecretIds = useMemo(
