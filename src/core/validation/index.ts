@@ -3,4 +3,5 @@ export { isRuleName, parseRule, parseRules, rulesRequire, UnknownRuleError, type
 export { isEmptyValue, ruleImplementations, type FileLike, type ImageSize, type RuleContext } from './rules.js';
 export { defaultMessageFor, ruleMessage, validateValue, validateValues, type ValidationContext } from './validate.js';
 export { fieldLabel } from './fieldLabel.js';
+export { propertyLabel, schemaRuleMessages, type RuledSchema } from './schemaRules.js';
 export { defaultValidationMessage, validationRuleCatalogue, validationRuleNames, type ValidationRuleName } from '../../generated/validationRules.js';

@@ -3,7 +3,7 @@ import { verifyAccessToken } from '../auth/accessTokens.js';
 import type { AppContext } from '../context.js';
 import { loadCaller, type Caller } from '../identity/callers.js';
 import { detailError } from './errors.js';
-import { schemaById } from './validators.js';
+import { enforceFormRules, schemaById } from './validators.js';
 
 /**
  * Who may call a route: `public` (anyone), `account` (any signed-in user, even with an expired password:
@@ -82,6 +82,8 @@ export class RouteCatalogue {
       config: { routeName: definition.name, ...(rateLimitPerMinute && { rateLimit: { max: rateLimitPerMinute, timeWindow: 60_000 } }) },
       // Authentication runs before validation: a caller without rights learns nothing about the body's shape.
       onRequest: access === 'public' ? undefined : (request) => authenticate(this.context, request, access),
+      // After the schema's checks: the rules its form applies (x-rules), so an API client cannot save what it refuses.
+      preHandler: definition.body ? (request) => enforceFormRules(definition.body!, request.body) : undefined,
       handler: async (request, reply) => {
         const result = await definition.handler(request, reply);
         if (reply.sent) return reply;

@@ -1,8 +1,10 @@
 import type { ValidateFunction } from 'ajv';
 import { patchVariant } from '../../core/schemaVariants.js';
+import { schemaRuleMessages, type RuledSchema } from '../../core/validation/index.js';
 import { validatorsById as queryValidatorsById } from '../../generated/queryValidators.js';
 import { schemaRegistry } from '../../generated/schemaRegistry.js';
 import { validatorsById as bodyValidatorsById } from '../../generated/validators.js';
+import { HttpError } from './errors.js';
 
 /** The precompiled validator of a schema id; a missing one is a programming error found at start-up. */
 export function validatorFor(schemaId: string): ValidateFunction {
@@ -59,3 +61,15 @@ export function bodyValidatorFor(schemaId: string): ValidateFunction {
   };
   return Object.defineProperty(withoutNulls, 'errors', { get: () => validate.errors }) as unknown as ValidateFunction;
 }
+
+/**
+ * Refuses what the schema's form would refuse: the `x-rules` of its properties (spec §5: whitespace is not a name,
+ * `scanner_target`, …), checked after the schema itself, with the form's messages. A `-patch` body is checked on
+ * the properties it sends. Before: `{"name": "   "}`; after: 400 `{"name": ["The Name field is required."]}`.
+ */
+export async function enforceFormRules(schemaId: string, body: unknown): Promise<void> {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return;
+  const messages = await schemaRuleMessages(schemaById(schemaId) as RuledSchema, body as Record<string, unknown>, { partial: schemaId.endsWith('-patch') });
+  if (Object.keys(messages).length) throw new HttpError(400, Object.fromEntries(Object.entries(messages).map(([field, message]) => [field, [message]])));
+}
+

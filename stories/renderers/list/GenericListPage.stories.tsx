@@ -5,6 +5,7 @@ import { routeByPath } from '../../../src/web/app/routeTable';
 import { GenericListPage } from '../../../src/web/renderers/list/GenericListPage';
 import { defaultPageSize, resourceListQuery } from '../../../src/web/renderers/list/listQuery';
 import { entitySchemaQuery } from '../../../src/web/renderers/schema/entitySchema';
+import { withMemoryRouter } from '../withMemoryRouter';
 import { withSeededQueries } from '../seededQueries';
 
 const route = routeByPath('/settings/user')!;
@@ -14,7 +15,8 @@ const firstPageKey = resourceListQuery('/users/users', { page: 1, size: defaultP
 const meta = {
   title: 'Renderers/GenericListPage',
   component: GenericListPage,
-  decorators: [withSeededQueries],
+  // The page keeps its view in the URL: it runs inside a router, itself inside the seeded query cache.
+  decorators: [withMemoryRouter, withSeededQueries],
   args: { route, schema: route.schema },
 } satisfies Meta<typeof GenericListPage>;
 export default meta;
@@ -29,7 +31,7 @@ export const SettingsUsers: Story = {
     ],
   },
   play: async ({ canvasElement }) => {
-    await expect(within(canvasElement).getByRole('heading', { level: 1, name: 'Users' })).toBeTruthy();
+    await expect(await within(canvasElement).findByRole('heading', { level: 1, name: 'Users' })).toBeTruthy();
   },
 };
 
@@ -37,4 +39,7 @@ export const SettingsUsers: Story = {
 export const UnknownSchema: Story = {
   args: { schema: 'cartograph:entities/missing' },
   parameters: { seeds: [{ queryKey: entitySchemaQuery('cartograph:entities/missing').queryKey, error: new Error('Unknown schema: cartograph:entities/missing') }] },
+  play: async ({ canvasElement }) => {
+    await expect((await within(canvasElement).findByRole('alert')).textContent).toContain('Unknown schema');
+  },
 };

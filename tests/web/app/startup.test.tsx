@@ -7,8 +7,10 @@ import { adminUser, freshSession, serveApi, tokenWith } from './helpers';
 afterEach(() => vi.unstubAllGlobals());
 
 const adapter = (slug: string) => ({ id: slug, name: slug, slug, categories: ['device'], status: 4 });
+// An administrator: custom adapters need customs.view_data.
+const administrator = { ...adminUser, permissions: [...adminUser.permissions, 'customs.view_data'] };
 const everything = {
-  'GET /api/me': { body: adminUser },
+  'GET /api/me': { body: administrator },
   'GET /api/company': { body: { id: 1, name: 'Acme', domain: 'acme.test' } },
   'GET /configurations/license': { body: { modules: ['device_inventory'] } },
   'GET /configurations/company': { body: { password_expiry_days: 90 } },
@@ -64,6 +66,14 @@ describe('the start-up load', () => {
     await loadStartup();
     expect(getSession().enrichments).toEqual([]);
     expect(calls.some((call) => call.url.startsWith('/avm/'))).toBe(false);
+  });
+
+  it('asks for no custom adapters without customs.view_data', async () => {
+    freshSession(tokenWith({ adapters: ['*'] }));
+    const calls = serveApi({ ...everything, 'GET /api/me': { body: adminUser } });
+    await loadStartup();
+    expect(calls.some((call) => call.url.startsWith('/customs/'))).toBe(false);
+    expect(getSession().adapters.map((entry) => entry.slug)).toEqual(['cartograph', 'okta', 'azure']);
   });
 
   it('logs out when the company cannot be loaded', async () => {

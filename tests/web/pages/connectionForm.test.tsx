@@ -1,11 +1,12 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryHistory, createRootRoute, createRoute, createRouter, RouterProvider } from '@tanstack/react-router';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RouteEntry } from '../../../src/web/app/routeTable';
 import { validatorsById } from '../../../src/generated/validators.js';
 import { ConnectionForm } from '../../../src/web/pages/adapters/ConnectionForm';
 import { checkValue, type SchemaNode } from '../../../src/web/pages/adapters/connectionForm/schemaCheck';
+import { getNotifications } from '../../../src/web/app/notifications/notifications';
 import { serveApi } from '../app/helpers';
 import { signInWith } from './pageSession';
 
@@ -265,3 +266,178 @@ describe('the console\'s connection schema checks', () => {
     expect(compared).toBeGreaterThan(1000);
   });
 });
+
+describe('the connection form with stored secrets', () => {
+  const csvWithHeader = {
+    $id: 'cartograph:adapters/csvfile/connection', type: 'object', required: ['source'], additionalProperties: false,
+    properties: {
+      source: {
+        type: 'object', title: 'File source', 'x-order': 1, 'x-group': 'Connection',
+        oneOf: [
+          { type: 'object', title: 'Download from a URL', required: ['source_type', 'file_url'], properties: { source_type: { type: 'string', const: 'url' }, file_url: { type: 'string', title: 'File URL', format: 'uri' }, authorization_header: { type: 'string', title: 'Authorization header', 'x-secret': true } } },
+        ],
+      },
+    },
+  };
+  const savedExport = {
+    ...savedZabbix, id: 14, adapter: 'csvfile', adapter_name: 'CSV file', name: 'Nightly export',
+    option_connections: [{ name: 'source', typed_value: { source_type: 'url', file_url: 'https://files.corp.example.com/devices.csv', authorization_header: '**********' }, is_sensitive: false }],
+  };
+
+  it('tests edited settings without saving them: the test names the connection, whose stored secret the server uses', async () => {
+    const calls = serveApi({
+      'GET /adapters/connections/9': { body: savedZabbix }, 'GET /adapters/adapters/zabbix': adapterAnswer('zabbix', 'Zabbix'), 'GET /connectors/connectors': connectors,
+      'POST /adapters/test': { body: { success: true, detail: 'Signed in to Zabbix 7.0 as cartograph.' } },
+    });
+    renderForm(editRoute, '/adapters/connection/edit/9', { zabbix: zabbixLike });
+    await screen.findByRole('heading', { name: 'Edit Zabbix prod' });
+    type(/Zabbix URL/, 'https://zabbix-new.corp.example.com');
+    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    expect((await screen.findByRole('status')).textContent).toContain('Signed in to Zabbix 7.0 as cartograph.');
+    const test = calls.find((call) => call.method === 'POST' && call.url === '/adapters/test');
+    expect(test?.body).toMatchObject({
+      adapter: 'zabbix', connection: 9,
+      option_connections: expect.arrayContaining([
+        { name: 'base_url', typed_value: 'https://zabbix-new.corp.example.com' },
+        { name: 'auth', typed_value: { auth_type: 'user_password', username: 'cartograph', password: '**********' } },
+      ]),
+    });
+    expect(calls.some((call) => call.method === 'PUT')).toBe(false);
+  });
+
+  it('clears a stored optional secret: saving then leaves it out', async () => {
+    const calls = serveApi({
+      'GET /adapters/connections/14': { body: savedExport }, 'GET /adapters/adapters/csvfile': adapterAnswer('csvfile', 'CSV file'), 'GET /connectors/connectors': connectors,
+      'PUT /adapters/connections/14': { body: savedExport },
+    });
+    renderForm(editRoute, '/adapters/connection/edit/14', { csvfile: csvWithHeader });
+    await screen.findByRole('heading', { name: 'Edit Nightly export' });
+    fireEvent.click(screen.getByRole('button', { name: 'Clear the stored secret' }));
+    expect(describedText(/^Authorization header/)).toContain('The stored secret is removed when you save.');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.filter((call) => call.method === 'PUT')).toHaveLength(1));
+    expect((calls.find((call) => call.method === 'PUT')?.body as { option_connections: unknown }).option_connections).toEqual([
+      { name: 'source', typed_value: { source_type: 'url', file_url: 'https://files.corp.example.com/devices.csv' } },
+    ]);
+  });
+
+  it('offers no clearing of a required secret', async () => {
+    serveApi({ 'GET /adapters/connections/9': { body: savedZabbix }, 'GET /adapters/adapters/zabbix': adapterAnswer('zabbix', 'Zabbix'), 'GET /connectors/connectors': connectors });
+    renderForm(editRoute, '/adapters/connection/edit/9', { zabbix: zabbixLike });
+    await screen.findByRole('heading', { name: 'Edit Zabbix prod' });
+    expect(screen.queryByRole('button', { name: 'Clear the stored secret' })).toBeNull();
+  });
+});
+
+/** Records the uploads the form sends (the browser's XMLHttpRequest, which reports upload progress) and answers them. */
+class RecordedUpload {
+  static sent: RecordedUpload[] = [];
+  method = '';
+  url = '';
+  headers: Record<string, string> = {};
+  body: FormData | null = null;
+  status = 0;
+  responseText = '';
+  upload: { onprogress: ((event: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = { onprogress: null };
+  onload: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  open(method: string, url: string) {
+    this.method = method;
+    this.url = url;
+  }
+  setRequestHeader(name: string, value: string) {
+    this.headers[name] = value;
+  }
+  send(body: FormData) {
+    this.body = body;
+    RecordedUpload.sent.push(this);
+  }
+  progress(loaded: number, total: number) {
+    this.upload.onprogress?.({ lengthComputable: true, loaded, total });
+  }
+  respond(status: number, body: unknown) {
+    this.status = status;
+    this.responseText = JSON.stringify(body);
+    this.onload?.();
+  }
+}
+
+describe('the connection form of a file source', () => {
+  const csvUpload = {
+    $id: 'cartograph:adapters/csvfile/connection', type: 'object', required: ['source'], additionalProperties: false,
+    properties: {
+      source: {
+        type: 'object', title: 'File source', 'x-order': 1, 'x-group': 'Connection',
+        oneOf: [
+          { type: 'object', title: 'Uploaded file', required: ['source_type'], properties: { source_type: { type: 'string', const: 'upload' }, file: { type: 'string', title: 'File', 'x-widget': 'file' }, file_name: { type: 'string', title: 'File name' } } },
+        ],
+      },
+    },
+  };
+  /** The create form of a CSV connection named "Asset export", whose save answers connection 12. */
+  async function openAssetExportForm(schema: unknown) {
+    const calls = serveApi({
+      'GET /adapters/adapters/csvfile': adapterAnswer('csvfile', 'CSV file'), 'GET /connectors/connectors': connectors,
+      'POST /adapters/connections': { status: 201, body: { ...savedZabbix, id: 12, adapter: 'csvfile', name: 'Asset export' } },
+    });
+    renderForm(createRoute_, '/adapters/connection/create/csvfile', { csvfile: schema });
+    await screen.findByRole('heading', { name: 'Add CSV file connection' });
+    type(/^Name/, 'Asset export');
+    return calls;
+  }
+  beforeEach(() => {
+    RecordedUpload.sent = [];
+    vi.stubGlobal('XMLHttpRequest', RecordedUpload);
+  });
+
+  it('saves the connection, then streams the chosen file to its upload endpoint with the progress shown, never inline', async () => {
+    const calls = await openAssetExportForm(csvUpload);
+    const devices = new File(['hostname,serial\nweb-01,SRV123\n'], 'devices.csv', { type: 'text/csv' });
+    fireEvent.change(screen.getByLabelText('File'), { target: { files: [devices] } });
+    expect(screen.getByText(/devices\.csv \(0\.00 MB\) is uploaded when you save\./)).toBeTruthy();
+
+    // A test cannot read a file that is not uploaded yet: it says so instead of testing something else.
+    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    await screen.findByText(/devices\.csv is uploaded when the connection is saved/);
+    expect(calls.some((call) => call.url.startsWith('/adapters/test'))).toBe(false);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Create connection' }));
+    await waitFor(() => expect(RecordedUpload.sent).toHaveLength(1));
+    const created = calls.find((call) => call.method === 'POST' && call.url === '/adapters/connections');
+    expect((created?.body as { option_connections: unknown }).option_connections).toEqual([{ name: 'source', typed_value: { source_type: 'upload' } }]);
+    const [upload] = RecordedUpload.sent;
+    expect([upload!.method, upload!.url]).toEqual(['POST', '/adapters/connections/12/file']);
+    expect(upload!.headers.authorization).toMatch(/^Bearer /);
+    expect((upload!.body!.get('file') as File).name).toBe('devices.csv');
+
+    act(() => upload!.progress(512, 1024));
+    expect(screen.getByText('Uploading devices.csv: 50%')).toBeTruthy();
+    expect(navigations).toEqual([]);
+    act(() => upload!.respond(200, { id: 12, file_name: 'devices.csv', size: 1024 }));
+    await waitFor(() => expect(navigations.map((entry) => entry.to)).toContain('/adapters/connections/12'));
+  });
+
+  it('uploads nothing when another source is chosen after the file', async () => {
+    const withUrl = { ...csvUpload, properties: { source: { ...csvUpload.properties.source, oneOf: [...csvUpload.properties.source.oneOf, { type: 'object', title: 'Download from a URL', required: ['source_type', 'file_url'], properties: { source_type: { type: 'string', const: 'url' }, file_url: { type: 'string', title: 'File URL', format: 'uri' } } }] } } };
+    const calls = await openAssetExportForm(withUrl);
+    fireEvent.change(screen.getByLabelText('File'), { target: { files: [new File(['hostname\n'], 'devices.csv')] } });
+    fireEvent.change(screen.getByLabelText('File source'), { target: { value: '1' } });
+    await screen.findByLabelText(/File URL/);
+    type(/File URL/, 'https://files.corp.example.com/devices.csv');
+    fireEvent.click(screen.getByRole('button', { name: 'Create connection' }));
+    await waitFor(() => expect(navigations.map((entry) => entry.to)).toContain('/adapters/connections/12'));
+    expect(calls.some((call) => call.method === 'POST' && call.url === '/adapters/connections')).toBe(true);
+    expect(RecordedUpload.sent).toEqual([]);
+  });
+
+  it('opens the saved connection for another try when the upload is refused, with the server\'s reason', async () => {
+    await openAssetExportForm(csvUpload);
+    fireEvent.change(screen.getByLabelText('File'), { target: { files: [new File(['\u0000\u0001'], 'devices.csv')] } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create connection' }));
+    await waitFor(() => expect(RecordedUpload.sent).toHaveLength(1));
+    act(() => RecordedUpload.sent[0]!.respond(400, { file: ['The file is not CSV text: its content was checked, whatever its name says.'] }));
+    await waitFor(() => expect(navigations.map((entry) => entry.to)).toEqual(['/adapters/connection/edit/12']));
+    expect(getNotifications().map((notification) => notification.text)).toContainEqual(expect.stringContaining('The file is not CSV text'));
+  });
+});
+

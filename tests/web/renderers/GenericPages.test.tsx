@@ -5,7 +5,7 @@ import { routeByPath, toRouterPath, type RouteEntry } from '../../../src/web/app
 import { updateSession } from '../../../src/web/app/session/session';
 import * as renderers from '../../../src/web/renderers';
 import { adminUser, freshSession, tokenWith } from '../app/helpers';
-import { renderWithQuery, userRows } from './render';
+import { renderWithQuery, renderWithRouter, userRows } from './render';
 import { serveResourceForTests } from './resourceServer';
 
 const server = serveResourceForTests('/users/users', userRows(4), ['username']);
@@ -23,7 +23,7 @@ describe('GenericListPage', () => {
 
   it('loads the schema of the /settings/user route and lists users with the signed-in token', async () => {
     const route = routeByPath('/settings/user')!;
-    renderWithQuery(<renderers.GenericListPage route={route} schema={route.schema} />);
+    renderWithRouter(<renderers.GenericListPage route={route} schema={route.schema} />, route.path);
     expect(await screen.findByText('user04')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Create user' })).toBeTruthy();
     expect(server.requests.at(-1)?.authorization).toMatch(/^Bearer /);
@@ -31,7 +31,7 @@ describe('GenericListPage', () => {
 
   it('says so when the route names an unknown schema', async () => {
     const route = { ...routeByPath('/settings/user')!, schema: 'cartograph:entities/missing' };
-    renderWithQuery(<renderers.GenericListPage route={route} schema={route.schema} />);
+    renderWithRouter(<renderers.GenericListPage route={route} schema={route.schema} />, route.path);
     expect((await screen.findByRole('alert')).textContent).toContain('Unknown schema: cartograph:entities/missing');
   });
 });

@@ -1,4 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryHistory, createRootRoute, createRoute, createRouter, RouterProvider } from '@tanstack/react-router';
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 
@@ -6,6 +7,14 @@ import type { ReactElement } from 'react';
 export function renderWithQuery(element: ReactElement) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, gcTime: Infinity } } });
   return { client, ...render(<QueryClientProvider client={client}>{element}</QueryClientProvider>) };
+}
+
+/** Renders at `url` (search included) under a memory-history router whose one route is `path`; answers the router too. */
+export function renderWithRouter(element: ReactElement, path: string, url: string = path) {
+  const root = createRootRoute();
+  const route = createRoute({ getParentRoute: () => root, path, component: () => element });
+  const router = createRouter({ routeTree: root.addChildren([route]), history: createMemoryHistory({ initialEntries: [url] }) });
+  return { router, ...renderWithQuery(<RouterProvider router={router} />) };
 }
 
 /** Users as the API answers them (schemas/entities/user.json). */

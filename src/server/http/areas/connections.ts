@@ -7,11 +7,11 @@ import type { Caller } from '../../identity/callers.js';
 import { detailError, fieldError, fieldErrorsFromAjv, HttpError, notFound } from '../errors.js';
 import { likePattern, orderByClause, pageWindow, paginated, type ListQuery } from '../pagination.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
-import { validatorFor } from '../validators.js';
+import { enforceFormRules, validatorFor } from '../validators.js';
 import { adapterStatus, mayUseAdapter } from './adapters.js';
 
 type Option = { name: string; typed_value: unknown };
-type ConnectionBody = { adapter?: string; name?: string; description?: string; connector?: number; enabled?: boolean; option_connections?: Option[] };
+type ConnectionBody = { adapter?: string; name?: string; description?: string; connector?: number; enabled?: boolean; option_connections?: Option[]; connection?: number };
 type ConnectionRow = {
   id: number; adapter: string; name: string; description: string; connector_id: number; connector_name: string; enabled: boolean;
   config: Record<string, unknown>; status: number; status_detail: string; last_checked_at: Date | null; created_at: Date; updated_at: Date;
@@ -46,12 +46,17 @@ export function registerConnectionRoutes(routes: RouteCatalogue, context: AppCon
     if (!row || !mayUseAdapter(caller, row.adapter)) throw notFound();
     return row;
   };
-  /** The plain config from the options, with kept secrets, validated by the adapter's own connection schema. */
-  const configFrom = (adapter: CatalogueAdapter, options: Option[], stored: Record<string, unknown> | null) => {
+  /** The plain config from the options, with kept secrets, validated by the adapter's own connection schema and its form's rules. */
+  const configFrom = async (adapter: CatalogueAdapter, options: Option[], stored: Record<string, unknown> | null) => {
     const config = keepUnchangedSecrets(Object.fromEntries(options.map((option) => [option.name, option.typed_value])), stored, adapter.secretFields);
     const validate = validatorFor(adapter.connectionSchemaId);
     if (!validate(config)) throw new HttpError(400, fieldErrorsFromAjv(validate.errors ?? []));
+    await enforceFormRules(adapter.connectionSchemaId, config);
     return config;
+  };
+  // `connection` names the saved connection an unsaved test starts from; saving takes it from the URL.
+  const refuseTestOnly = (body: ConnectionBody) => {
+    if (body.connection !== undefined) throw fieldError('connection', 'Only a connection test (POST /adapters/test) names a saved connection in its body.');
   };
   const connectorFor = async (caller: Caller, requested: number | undefined): Promise<number> => {
     const [row] = await db.query<{ id: number }>('select id from connectors where company_id = $1 and ($2::int is null and is_default or id = $2)', [caller.companyId, requested ?? null]);
@@ -89,8 +94,9 @@ export function registerConnectionRoutes(routes: RouteCatalogue, context: AppCon
     handler: async (request) => {
       const caller = callerOf(request);
       const body = request.body as Required<Pick<ConnectionBody, 'adapter' | 'name' | 'option_connections'>> & ConnectionBody;
+      refuseTestOnly(body);
       const adapter = usableAdapter(caller, body.adapter);
-      const config = configFrom(adapter, body.option_connections, null);
+      const config = await configFrom(adapter, body.option_connections, null);
       await checkName(caller, adapter.slug, body.name, null);
       const [row] = await db.query<{ id: number }>(
         'insert into connections (company_id, adapter, name, description, connector_id, enabled, config) values ($1, $2, $3, $4, $5, $6, $7) returning id',
@@ -114,10 +120,11 @@ export function registerConnectionRoutes(routes: RouteCatalogue, context: AppCon
         const caller = callerOf(request);
         const existing = await load(caller, (request.params as { id: number }).id);
         const body = request.body as ConnectionBody;
+        refuseTestOnly(body);
         if (body.adapter !== undefined && body.adapter !== existing.adapter) throw fieldError('adapter', 'A connection cannot change its adapter.');
         const adapter = usableAdapter(caller, existing.adapter);
         const stored = openSecrets(context.keys.secretsKey, existing.config, adapter.secretFields);
-        const config = body.option_connections ? configFrom(adapter, body.option_connections, stored) : stored;
+        const config = body.option_connections ? await configFrom(adapter, body.option_connections, stored) : stored;
         const name = body.name ?? existing.name;
         await checkName(caller, adapter.slug, name, existing.id);
         await db.query(
@@ -153,13 +160,25 @@ export function registerConnectionRoutes(routes: RouteCatalogue, context: AppCon
       return { success: result.ok, ...(result.ok ? {} : { reason: result.reason }), detail: result.detail };
     },
   });
+  /** The stored config (secrets open) of the saved connection an edit is tested from; the caller must be able to change it. */
+  const storedForTest = async (caller: Caller, adapter: CatalogueAdapter, id: number) => {
+    if (!caller.permissions.has('adapters.change_connection')) throw detailError(403, 'You do not have permission to perform this action.', 'permission_denied');
+    const existing = await load(caller, id).catch(() => {
+      throw fieldError('connection', `Invalid pk "${id}" - object does not exist.`);
+    });
+    if (existing.adapter !== adapter.slug) throw fieldError('connection', `That connection belongs to the adapter ${existing.adapter}, not ${adapter.slug}.`);
+    return openSecrets(context.keys.secretsKey, existing.config, adapter.secretFields);
+  };
   routes.add({
-    method: 'POST', url: '/adapters/test', name: 'connections.test_unsaved', summary: 'Check a connection before saving it', access: 'adapters.add_connection',
-    body: 'cartograph:api/connection-write',
+    method: 'POST', url: '/adapters/test', name: 'connections.test_unsaved',
+    summary: 'Check connection settings before saving them; with `connection`, the edits of that saved connection (secrets sent as ********** are its stored ones)',
+    access: 'adapters.add_connection', body: 'cartograph:api/connection-write',
     handler: async (request) => {
-      const body = request.body as Required<Pick<ConnectionBody, 'adapter' | 'option_connections'>>;
-      const adapter = usableAdapter(callerOf(request), body.adapter);
-      const result = await runCheck(adapter, configFrom(adapter, body.option_connections, null));
+      const caller = callerOf(request);
+      const body = request.body as Required<Pick<ConnectionBody, 'adapter' | 'option_connections'>> & ConnectionBody;
+      const adapter = usableAdapter(caller, body.adapter);
+      const stored = body.connection === undefined ? null : await storedForTest(caller, adapter, body.connection);
+      const result = await runCheck(adapter, await configFrom(adapter, body.option_connections, stored));
       return { success: result.ok, ...(result.ok ? {} : { reason: result.reason }), detail: result.detail };
     },
   });

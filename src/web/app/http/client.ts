@@ -79,9 +79,57 @@ export async function apiFetch<T>(path: string, options: RequestOptions = {}): P
     if (method !== 'GET') setFieldErrors(routePath, callPath, {});
     return body as T;
   }
+  return failedCall(response.status, body, routePath, callPath, Boolean(options.silent));
+}
+
+/** Records and reports a failed call (spec §8), then throws its ApiError. */
+function failedCall(status: number, body: unknown, routePath: string, callPath: string, silent: boolean): never {
   const carriesData = typeof body === 'object' && body !== null && typeof (body as { data?: unknown }).data === 'object';
-  const fieldErrors = response.status === 400 || carriesData ? fieldErrorsOf(body) : {};
+  const fieldErrors = status === 400 || carriesData ? fieldErrorsOf(body) : {};
   setFieldErrors(routePath, callPath, fieldErrors);
-  reportFailure(response.status, body, Boolean(options.silent));
-  throw new ApiError(response.status, body, fieldErrors);
+  reportFailure(status, body, silent);
+  throw new ApiError(status, body, fieldErrors);
+}
+
+/**
+ * Uploads a file as `multipart/form-data` (field `file`) with the bearer token, reporting the share sent so far
+ * (0–1) as it goes: XMLHttpRequest, because fetch tells nothing of an upload's progress. The file is streamed by the
+ * browser whatever its size. Answers the parsed body; a failure is handled as apiFetch handles it.
+ */
+export function apiUpload<T>(path: string, file: File, options: { onProgress?: (share: number) => void; silent?: boolean } = {}): Promise<T> {
+  const routePath = currentRoutePath();
+  const callPath = path.split('?')[0] ?? path;
+  const form = new FormData();
+  form.append('file', file, file.name);
+  return new Promise<T>((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('POST', path);
+    request.setRequestHeader('accept', 'application/json');
+    const token = getSession().token;
+    if (token) request.setRequestHeader('authorization', `Bearer ${token}`);
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) options.onProgress?.(event.loaded / event.total);
+    };
+    request.onerror = () => reject(new Error(`The upload of ${file.name} was interrupted.`));
+    request.onload = () => {
+      const text = request.responseText;
+      let body: unknown = text || null;
+      try {
+        body = text ? JSON.parse(text) : null;
+      } catch {
+        // Not JSON (a proxy's error page): kept as text.
+      }
+      if (request.status >= 200 && request.status < 300) {
+        setFieldErrors(routePath, callPath, {});
+        resolve(body as T);
+        return;
+      }
+      try {
+        failedCall(request.status, body, routePath, callPath, Boolean(options.silent));
+      } catch (error) {
+        reject(error);
+      }
+    };
+    request.send(form);
+  });
 }

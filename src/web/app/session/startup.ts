@@ -17,11 +17,12 @@ const logOnly = (what: string) => (error: unknown) => {
 };
 const quietly = () => null;
 
-async function loadAdapters(allowed: string[] | undefined): Promise<Adapter[]> {
-  // The catalogue and the custom adapters are fetched in parallel and merged; both are silent on error.
+async function loadAdapters(user: CurrentUser, allowed: string[] | undefined): Promise<Adapter[]> {
+  // The catalogue and the custom adapters are fetched in parallel and merged; both are silent on error. Custom
+  // adapters need customs.view_data (spec §6): without it there are none to ask for.
   const [catalogue, customs] = await Promise.all([
     apiFetch<Page<Adapter>>('/adapters/adapters', { query: adapterPage, silent: true }).catch(quietly),
-    apiFetch<Page<Adapter>>('/customs/adapters', { query: adapterPage, silent: true }).catch(quietly),
+    user.permissions.includes('customs.view_data') ? apiFetch<Page<Adapter>>('/customs/adapters', { query: adapterPage, silent: true }).catch(quietly) : null,
   ]);
   return permittedAdapters(mergeAdapters(catalogue, customs), allowed);
 }
@@ -47,7 +48,7 @@ async function loadEverything(): Promise<void> {
   const token = getSession().token;
   const stillSignedIn = () => getSession().token === token;
   await Promise.all([
-    loadAdapters(getSession().decoded?.adapters).then((adapters) => stillSignedIn() && updateSession({ adapters })),
+    loadAdapters(user, getSession().decoded?.adapters).then((adapters) => stillSignedIn() && updateSession({ adapters })),
     apiFetch<Company>('/api/company', { silent: true }).then(
       (company) => stillSignedIn() && updateSession({ company }),
       () => stillSignedIn() && logout(), // Errors are silent; a failed company fetch logs out.

@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useEffect, useMemo, useState } from 'react';
 import { ApiError } from '../../app/http';
 import { notify } from '../../app/notifications/notifications';
 import { hasPermission } from '../../app/session/session';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
-import { Button, EmptyState, PageHeader, Pagination, Select, VirtualTable, type SortState, type TableColumn } from '../../ui';
+import type { ListView, ViewCodec } from '../../renderers/list/listView';
+import { useUrlListView } from '../../renderers/list/useUrlListView';
+import { Button, EmptyState, PageHeader, Pagination, Select, VirtualTable, type TableColumn } from '../../ui';
 import { AssetPreview } from './AssetPreview';
 import { ColumnPicker } from './ColumnPicker';
 import { canActOnChosenDevices, DeviceListActions, selectionColumn } from './DeviceListActions';
@@ -13,19 +14,27 @@ import { fieldLabel } from './fieldValues';
 import { discoveryConfigurationQuery, exportInventory, inventorySearchQuery, type AssetRow, type FieldMap } from './inventoryApi';
 import { inventoryColumns, requestedFields } from './inventoryColumns';
 import type { InventoryKind } from './inventoryKinds';
-import { pageSizes, readPageConfig, writePageConfig, type PageConfig } from './pageConfig';
+import { pageSizes, readPageConfig, writePageConfig } from './pageConfig';
 import { QueryBar } from './QueryBar';
 import { SaveQueryDialog } from './SaveQueryDialog';
 import './inventories.css';
 
-/** A device or user inventory list: query bar with builder, chosen columns, sort, page size, preview and export. */
+// The view in the URL: `?query=OS.Type+%3D+Linux&sort=-Hostname&page=2&size=50&columns=Hostname,OS.Type`. Columns and
+// page size are always written, so a copied link shows the same columns whatever the recipient chose before.
+const inventoryCodec: ViewCodec = { text: 'query', sizes: pageSizes, pinned: ['size', 'columns'] };
+
+/**
+ * A device or user inventory list: query bar with builder, chosen columns, sort, page size, preview and export. The
+ * view lives in the URL; the list's local configuration (`pconfig-`) remembers columns, size and query for the next
+ * visit through a bare link (the menu), and the columns and size a link leaves out.
+ */
 export function InventoryList({ kind }: { kind: InventoryKind }) {
-  const search = useSearch({ strict: false }) as { query?: string };
-  const navigate = useNavigate();
-  const [config, setConfig] = useState<PageConfig>(() => readPageConfig(kind.configKey, kind.defaultColumns));
-  const [query, setQuery] = useState(search.query ?? config.query ?? '');
-  const [page, setPage] = useState(1);
-  const [sort, setSort] = useState<SortState>(null);
+  const stored = useMemo(() => readPageConfig(kind.configKey, kind.defaultColumns), [kind]);
+  const fallback = useMemo<ListView>(() => ({ page: 1, size: stored.size, text: '', sort: null, columns: stored.columns }), [stored]);
+  const seed = useMemo<ListView>(() => ({ ...fallback, text: stored.query ?? '' }), [fallback, stored]);
+  const [view, changeView] = useUrlListView(fallback, inventoryCodec, seed);
+  const { page, size, text: query, sort } = view;
+  const columnKeys = view.columns ?? kind.defaultColumns;
   const [picking, setPicking] = useState(false);
   const [saving, setSaving] = useState(false);
   const [previewed, setPreviewed] = useState<AssetRow | null>(null);
@@ -34,29 +43,26 @@ export function InventoryList({ kind }: { kind: InventoryKind }) {
   const [chosen, setChosen] = useState<AssetRow[]>([]);
   const choosing = kind.entity === 'device' && canActOnChosenDevices();
   useEffect(() => setBreadcrumb([{ label: kind.title }]), [kind]);
-  useEffect(() => writePageConfig(kind.configKey, { ...config, query }), [kind, config, query]);
-  useEffect(() => { if (search.query !== undefined) setQuery(search.query); }, [search.query]);
+  useEffect(() => writePageConfig(kind.configKey, { columns: columnKeys, size, query }), [kind, columnKeys, size, query]);
 
   const configuration = useQuery(discoveryConfigurationQuery());
   const fieldMap = (configuration.data?.[kind.fieldMapKey] ?? {}) as FieldMap;
   const fieldChoices = useMemo(() => Object.entries(fieldMap).map(([value, entry]) => ({ value, label: fieldLabel(value, entry), adapter: entry.adapter })), [fieldMap]);
   const ordering = sort ? [{ field: sort.id, order: sort.direction }] : [];
-  const list = useQuery(inventorySearchQuery(kind.searchPath, { query, fields: requestedFields(config.columns), page, size: config.size, ordering }));
+  const list = useQuery(inventorySearchQuery(kind.searchPath, { query, fields: requestedFields(columnKeys), page, size, ordering }));
   const queryError = list.error instanceof ApiError && list.error.status === 400 ? list.error.message : null;
   const connections = list.data?.connections;
-  const columns = useMemo(() => inventoryColumns(config.columns, fieldMap, connections), [config.columns, fieldMap, connections]);
+  const columns = useMemo(() => inventoryColumns(columnKeys, fieldMap, connections), [columnKeys, fieldMap, connections]);
 
   const applyQuery = (next: string) => {
-    setQuery(next);
-    setPage(1);
+    changeView({ text: next, page: 1 });
     setChosen([]);
-    void navigate({ to: '.', search: next ? { query: next } : {}, replace: true });
   };
   const download = async (format: 'csv' | 'xlsx') => {
     setExporting(true);
     try {
-      const labels = config.columns.map((key) => fieldLabel(key, fieldMap[key]));
-      await exportInventory(kind.exportPath, format, { query, fields: config.columns, labels, ordering, index_id: list.data?.index_id });
+      const labels = columnKeys.map((key) => fieldLabel(key, fieldMap[key]));
+      await exportInventory(kind.exportPath, format, { query, fields: columnKeys, labels, ordering, index_id: list.data?.index_id });
       notify('success', `The ${kind.title.toLowerCase()} list was exported as ${format.toUpperCase()}.`);
     } finally {
       setExporting(false);
@@ -86,7 +92,7 @@ export function InventoryList({ kind }: { kind: InventoryKind }) {
           rows={list.data?.results ?? []}
           rowKey={(row) => row.PrimaryKey[0]}
           sort={sort}
-          onSortChange={(next) => { setSort(next); setPage(1); }}
+          onSortChange={(next) => changeView({ sort: next, page: 1 })}
           height={560}
           empty={
             list.isPending ? <EmptyState title="Loading…" /> :
@@ -107,11 +113,11 @@ export function InventoryList({ kind }: { kind: InventoryKind }) {
         )}
       </div>
       <div className="inventory-footer">
-        <Select label="Page size" value={String(config.size)} options={pageSizes.map((size) => ({ value: String(size), label: String(size) }))} onValueChange={(size) => { setConfig({ ...config, size: Number(size) }); setPage(1); }} />
-        <Pagination page={page} pageSize={config.size} count={list.data?.count ?? 0} onPageChange={setPage} />
+        <Select label="Page size" value={String(size)} options={pageSizes.map((choice) => ({ value: String(choice), label: String(choice) }))} onValueChange={(choice) => changeView({ size: Number(choice), page: 1 })} />
+        <Pagination page={page} pageSize={size} count={list.data?.count ?? 0} onPageChange={(next) => changeView({ page: next })} />
       </div>
       {saving && <SaveQueryDialog open onClose={() => setSaving(false)} query={query} type={kind.entity} />}
-      {picking && <ColumnPicker open onClose={() => setPicking(false)} fields={fieldChoices} columns={config.columns} defaultColumns={kind.defaultColumns} onColumnsChange={(next) => setConfig({ ...config, columns: next })} />}
+      {picking && <ColumnPicker open onClose={() => setPicking(false)} fields={fieldChoices} columns={columnKeys} defaultColumns={kind.defaultColumns} onColumnsChange={(next) => changeView({ columns: next })} />}
     </section>
   );
 }

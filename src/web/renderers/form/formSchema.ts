@@ -1,5 +1,5 @@
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
-import { fieldLabel, rulesRequire } from '../../../core/validation/index.js';
+import { propertyLabel, rulesRequire } from '../../../core/validation/index.js';
 
 type Property = RJSFSchema & {
   readOnly?: boolean;
@@ -76,8 +76,7 @@ export function formModelOf(entity: EntitySchema, mode: FormMode = 'create'): Fo
   for (const { name, property } of ordered) {
     const { anyOf, readOnly: _readOnly, writeOnly: _writeOnly, examples: _examples, ...rest } = property as Property & { examples?: unknown };
     properties[name] = (constraintOnly(anyOf) ? rest : { ...rest, ...(anyOf && { anyOf }) }) as RJSFSchema;
-    // `group_ids` reads as "Groups": people pick groups, the ids are the wire format.
-    labels[name] = typeof property.title === 'string' ? property.title : fieldLabel(name.endsWith('_ids') ? `${name.slice(0, -4)}s` : name);
+    labels[name] = propertyLabel(name, property);
     const secret = property['x-secret'] === true;
     if (secret) secrets.push(name);
     const widget = secret ? 'password' : property['x-widget'] ? widgetFor[property['x-widget']] : idPickers[name];

@@ -5,14 +5,24 @@ import { ErrorState } from '../../ui/ErrorState/ErrorState';
 import { Spinner } from '../../ui/Spinner/Spinner';
 import { entitySchemaQuery } from '../schema/entitySchema';
 import { entityLinks } from './entityRoutes';
+import { defaultPageSize, pageSizes } from './listParams';
+import type { ListView, ViewCodec } from './listView';
 import { SchemaList } from './SchemaList';
+import { useUrlListView } from './useUrlListView';
 
-/** The page of a `generic:list` route: loads the route's entity schema, then lists the entity's resource. */
+const listCodec: ViewCodec = { text: 'search', sizes: pageSizes };
+const listDefaults: ListView = { page: 1, size: defaultPageSize, text: '', sort: null };
+
+/**
+ * The page of a `generic:list` route: loads the route's entity schema, then lists the entity's resource. Page, size,
+ * search and sort are kept in the URL (`?page=2&search=ops&sort=-username`).
+ */
 export function GenericListPage({ route, schema: schemaId = route.schema }: PageProps) {
   const permissions = useSession().user?.permissions ?? [];
   const schema = useQuery({ ...entitySchemaQuery(schemaId ?? ''), enabled: Boolean(schemaId) });
+  const [view, changeView] = useUrlListView(listDefaults, listCodec);
   if (!schemaId) return <ErrorState message={`The route ${route.path} names no schema.`} />;
   if (schema.isError) return <ErrorState message={schema.error.message} />;
   if (!schema.data) return <Spinner label="Loading page" />;
-  return <SchemaList schema={schema.data} links={entityLinks(schemaId, permissions)} />;
+  return <SchemaList schema={schema.data} links={entityLinks(schemaId, permissions)} view={view} onViewChange={changeView} />;
 }

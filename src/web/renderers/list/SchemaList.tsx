@@ -15,6 +15,8 @@ import { pluralTitle } from '../schema/fields';
 import { hrefOf, type EntityLinks } from './entityRoutes';
 import { listColumns, rowKeyOf, type Row } from './listColumns';
 import { defaultPageSize, pageSizes, resourceListQuery } from './listQuery';
+import type { ListView } from './listView';
+import type { ViewChange } from './useUrlListView';
 import '../renderers.css';
 
 export type SchemaListProps = {
@@ -23,6 +25,9 @@ export type SchemaListProps = {
   /** Pause after typing before the search is sent (ms). */
   searchDebounce?: number;
   initialPageSize?: number;
+  /** The view shown, when the page keeps it (in the URL); otherwise the list keeps its own. */
+  view?: ListView;
+  onViewChange?: ViewChange;
 };
 
 /** Why the list could not be loaded, in the words of spec §8 (the HTTP client already notified the user). */
@@ -32,13 +37,12 @@ const failureText = (error: unknown) => (error instanceof ApiError || error inst
  * A server-paged, sortable, searchable list of an entity, driven by its schema: columns from `x-list`, the API path
  * from `x-resource`, page/size/search/ordering sent as the query string (all of them in the query key).
  */
-export function SchemaList({ schema, links, searchDebounce = 300, initialPageSize = defaultPageSize }: SchemaListProps) {
+export function SchemaList({ schema, links, searchDebounce = 300, initialPageSize = defaultPageSize, view: shownView, onViewChange }: SchemaListProps) {
   const resource = schema['x-resource'];
   const title = pluralTitle(schema.title ?? 'Item');
-  const [page, setPage] = useState(1);
-  const [size, setSize] = useState(initialPageSize);
-  const [search, setSearch] = useState('');
-  const [sort, setSort] = useState<SortState>(null);
+  const [ownView, setOwnView] = useState<ListView>({ page: 1, size: initialPageSize, text: '', sort: null });
+  const { page, size, text: search, sort } = shownView ?? ownView;
+  const changeView: ViewChange = onViewChange ?? ((changes) => setOwnView((current) => ({ ...current, ...changes })));
   const list = useQuery({ ...resourceListQuery<Row>(resource?.path ?? '', { page, size, search, ordering: orderingOf(sort) }), enabled: Boolean(resource) });
 
   if (!resource) return <ErrorState title="This list cannot be shown" message={`${schema.title ?? schema.$id} has no API resource.`} />;
@@ -48,10 +52,11 @@ export function SchemaList({ schema, links, searchDebounce = 300, initialPageSiz
   const rows = list.data?.results ?? [];
   const count = list.data?.count ?? 0;
   const searchable = (resource.search ?? []).length > 0;
-  const restart = <T,>(apply: (value: T) => void) => (value: T) => {
-    apply(value);
-    setPage(1); // A new search, sort or page size starts again on page 1.
-  };
+  // A new search, sort or page size starts again on page 1; typing replaces the history entry instead of adding one.
+  const setSearch = (text: string) => changeView({ text, page: 1 }, { replace: true });
+  const setSort = (next: SortState) => changeView({ sort: next, page: 1 });
+  const setSize = (next: number) => changeView({ size: next, page: 1 });
+  const setPage = (next: number) => changeView({ page: next });
 
   return (
     <div className="generic-list">
@@ -62,7 +67,7 @@ export function SchemaList({ schema, links, searchDebounce = 300, initialPageSiz
       />
       <div className="generic-list__toolbar">
         {searchable ? (
-          <TextInput className="generic-list__search" type="search" label="Search" value={search} onValueChange={restart(setSearch)} debounce={searchDebounce} placeholder={`Search ${title.toLowerCase()}`} />
+          <TextInput className="generic-list__search" type="search" label="Search" value={search} onValueChange={setSearch} debounce={searchDebounce} placeholder={`Search ${title.toLowerCase()}`} />
         ) : null}
       </div>
       {list.isError && !list.data ? (
@@ -75,17 +80,17 @@ export function SchemaList({ schema, links, searchDebounce = 300, initialPageSiz
             rows={rows}
             rowKey={rowKeyOf}
             sort={sort}
-            onSortChange={restart(setSort)}
+            onSortChange={setSort}
             loading={list.isFetching}
             empty={
               search.trim() ? (
-                <EmptyState title="No data found" description={`Nothing matches “${search.trim()}”.`} action={<Button variant="secondary" onClick={() => restart(setSearch)('')}>Clear search</Button>} />
+                <EmptyState title="No data found" description={`Nothing matches “${search.trim()}”.`} action={<Button variant="secondary" onClick={() => setSearch('')}>Clear search</Button>} />
               ) : (
                 <EmptyState title="No data found" />
               )
             }
           />
-          <Pagination page={page} pageSize={size} count={count} onPageChange={setPage} pageSizes={pageSizes} onPageSizeChange={restart(setSize)} disabled={list.isFetching && !list.data} />
+          <Pagination page={page} pageSize={size} count={count} onPageChange={setPage} pageSizes={pageSizes} onPageSizeChange={setSize} disabled={list.isFetching && !list.data} />
         </>
       )}
     </div>

@@ -89,6 +89,7 @@ export function ConnectionEditor({ adapter, model, initialValues, connection }: 
           onFieldBlur={(path, values) => void editor.checkField(path, general, values)}
           errors={editor.settingsErrors}
           storedSecretIds={editor.storedSecretIds}
+          upload={editor.upload}
           disabled={inert}
           onSubmit={() => void editor.save()}
         />

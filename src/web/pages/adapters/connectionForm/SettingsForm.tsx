@@ -6,10 +6,11 @@ import { templates } from '../../../renderers/form/templates';
 import { connectionValidator, errorSchemaOf } from './connectionValidator';
 import { pathOfId, type ConnectionFormModel, type ConnectionValues } from './connectionModel';
 import { ConnectionObjectTemplate, KeyValueField } from './formParts';
-import { SecretWidget, type ConnectionFormContext } from './SecretWidget';
+import { FileUploadWidget } from './FileUploadWidget';
+import { SecretWidget, type ConnectionFormContext, type FileUpload } from './SecretWidget';
 import './connectionForm.css';
 
-const widgets: RegistryWidgetsType = { ...formWidgets, secret: SecretWidget };
+const widgets: RegistryWidgetsType = { ...formWidgets, secret: SecretWidget, file: FileUploadWidget };
 const connectionTemplates = { ...templates, ObjectFieldTemplate: ConnectionObjectTemplate };
 const fields: RegistryFieldsType = { keyValue: KeyValueField };
 
@@ -22,6 +23,8 @@ export type SettingsFormProps = {
   /** Messages to show, by dotted path (`auth.client_secret`). */
   errors: Record<string, readonly string[]>;
   storedSecretIds: ReadonlySet<string>;
+  /** The file an uploaded-file source sends to the upload endpoint on save. */
+  upload?: FileUpload;
   disabled?: boolean;
   onSubmit?: () => void;
 };
@@ -31,8 +34,8 @@ export type SettingsFormProps = {
  * templates, auth variants as a choice between the oneOf branches by title, secrets as password inputs.
  * Validation is the page's: it passes the messages to show.
  */
-export function SettingsForm({ model, values, onValuesChange, onFieldBlur, errors, storedSecretIds, disabled = false, onSubmit }: SettingsFormProps) {
-  const context: ConnectionFormContext = useMemo(() => ({ groups: model.groups, labels: model.labels, storedSecretIds }), [model, storedSecretIds]);
+export function SettingsForm({ model, values, onValuesChange, onFieldBlur, errors, storedSecretIds, upload, disabled = false, onSubmit }: SettingsFormProps) {
+  const context: ConnectionFormContext = useMemo(() => ({ groups: model.groups, labels: model.labels, storedSecretIds, upload }), [model, storedSecretIds, upload]);
   return (
     <div className="schema-form connection-settings-form">
       <Form

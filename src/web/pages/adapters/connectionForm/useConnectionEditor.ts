@@ -1,11 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
+import connectionWriteSchema from '../../../../../schemas/api/connection-write.json';
 import { validateValue } from '../../../../core/validation/index.js';
-import { apiFetch, ApiError } from '../../../app/http';
+import { apiFetch, apiUpload, ApiError } from '../../../app/http';
 import { navigateTo } from '../../../app/navigation';
 import { notify } from '../../../app/notifications/notifications';
 import type { ConnectionResponse, ConnectivityResponse } from '../connectionsApi';
 import type { AdapterResponse } from './connectionFormApi';
+import type { FileUpload } from './SecretWidget';
 import { maskedSecret, optionsOfValues, settingsMessages, valueAt, withDefaults, type ConnectionFormModel, type ConnectionValues } from './connectionModel';
 
 /** The connection's own fields, around the adapter's settings. */
@@ -13,6 +15,9 @@ export type GeneralValues = { name: string; description: string; enabled: boolea
 export type TestOutcome = { kind: 'success' | 'failure' | 'notice'; title: string; detail: string };
 
 const generalFields = new Set(['name', 'description', 'enabled', 'connector']);
+// The server holds the same rules (x-rules of the connection body's schema).
+const nameRules = connectionWriteSchema.properties.name['x-rules'];
+const descriptionRules = connectionWriteSchema.properties.description['x-rules'];
 
 type EditorInput = {
   adapter: AdapterResponse;
@@ -38,6 +43,15 @@ export function useConnectionEditor({ adapter, model, connection, initialValues,
   const [dirty, setDirty] = useState(false);
   const [busy, setBusy] = useState<'save' | 'test' | null>(null);
   const [outcome, setOutcome] = useState<TestOutcome | null>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const [uploaded, setUploaded] = useState<number | null>(null);
+  const upload: FileUpload = useMemo(() => ({
+    file, progress: uploaded,
+    onChoose: (chosen) => {
+      setFile(chosen);
+      if (chosen) setDirty(true);
+    },
+  }), [file, uploaded]);
 
   // Secrets the API answered masked: their inputs start empty and keep the stored secret unless re-typed.
   const storedSecretIds = useMemo(
@@ -47,9 +61,9 @@ export function useConnectionEditor({ adapter, model, connection, initialValues,
 
   const messagesFor = async (nextGeneral: GeneralValues, nextValues: ConnectionValues): Promise<Record<string, string>> => {
     const messages: Record<string, string> = {};
-    const nameMessage = await validateValue(nextGeneral.name, 'required|max:200', { field: 'Name' });
+    const nameMessage = await validateValue(nextGeneral.name, nameRules, { field: 'Name' });
     if (nameMessage) messages.name = nameMessage;
-    const descriptionMessage = await validateValue(nextGeneral.description, 'max:2000', { field: 'Description' });
+    const descriptionMessage = await validateValue(nextGeneral.description, descriptionRules, { field: 'Description' });
     if (descriptionMessage) messages.description = descriptionMessage;
     const settings = await settingsMessages(model, nextValues);
     // A custom form's own check says precisely what is wrong (which target term); it follows the rule's message.
@@ -108,6 +122,7 @@ export function useConnectionEditor({ adapter, model, connection, initialValues,
     setServerErrors({});
     try {
       const saved = await apiFetch<ConnectionResponse>(connection ? `/adapters/connections/${connection.id}` : '/adapters/connections', { method: connection ? 'PUT' : 'POST', body: body() });
+      if (file && !(await sendFile(saved))) return;
       await queryClient.invalidateQueries({ queryKey: ['connections'] });
       queryClient.setQueryData(['connection', saved.id], saved);
       setDirty(false);
@@ -120,21 +135,43 @@ export function useConnectionEditor({ adapter, model, connection, initialValues,
     }
   };
 
-  /** Tests the saved connection while nothing changed, otherwise the values on screen (spec §7 POST /adapters/test). */
+  /**
+   * Sends the chosen file to the saved connection's upload endpoint, showing its progress. A failed upload (its
+   * notification already shown) leaves the saved connection's edit form open, where the upload can be tried again.
+   */
+  const sendFile = async (saved: ConnectionResponse): Promise<boolean> => {
+    setUploaded(0);
+    try {
+      await apiUpload(`/adapters/connections/${saved.id}/file`, file!, { onProgress: setUploaded });
+      setFile(null);
+      return true;
+    } catch {
+      await queryClient.invalidateQueries({ queryKey: ['connections'] });
+      if (!connection) navigateTo(`/adapters/connection/edit/${saved.id}`);
+      return false;
+    } finally {
+      setUploaded(null);
+    }
+  };
+
+  /**
+   * Tests the saved connection while nothing changed, otherwise the values on screen (spec §7 POST /adapters/test);
+   * an edit names its connection, whose stored secrets the server uses for those left as they were.
+   */
   const test = async () => {
     if (!adapter.can_fetch) return;
     setOutcome(null);
     const unsaved = !connection || dirty;
     if (unsaved && !(await checkAll(true))) return;
-    if (connection && dirty && model.secretPaths.some((path) => valueAt(values, path) === maskedSecret)) {
-      setOutcome({ kind: 'notice', title: 'Save before testing', detail: 'These changes keep stored secrets, which only the saved connection can use: save, then test the connection.' });
+    if (file) {
+      setOutcome({ kind: 'notice', title: 'Save to upload the file', detail: `${file.name} is uploaded when the connection is saved: save, then test the connection.` });
       return;
     }
     setBusy('test');
     setServerErrors({});
     try {
       const result = unsaved
-        ? await apiFetch<ConnectivityResponse>('/adapters/test', { method: 'POST', body: body(general.name.trim() || adapter.name), silent: true })
+        ? await apiFetch<ConnectivityResponse>('/adapters/test', { method: 'POST', body: { ...body(general.name.trim() || adapter.name), ...(connection && { connection: connection.id }) }, silent: true })
         : await apiFetch<ConnectivityResponse>(`/adapters/test/${connection!.id}`, { method: 'POST', silent: true });
       if (!unsaved) void queryClient.invalidateQueries({ queryKey: ['connection', connection!.id] });
       setOutcome(result.success
@@ -157,5 +194,5 @@ export function useConnectionEditor({ adapter, model, connection, initialValues,
     target[path] = [...(target[path] ?? []), ...messages.filter((message) => !target[path]?.includes(message))];
   }
 
-  return { general, values, changeGeneral, changeValues, checkField, save, test, busy, outcome, dirty, storedSecretIds, settingsErrors, generalErrors, otherErrors };
+  return { general, values, changeGeneral, changeValues, checkField, save, test, busy, outcome, dirty, storedSecretIds, upload, settingsErrors, generalErrors, otherErrors };
 }

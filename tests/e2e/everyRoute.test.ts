@@ -1,0 +1,181 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Page, Response } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import routeData from '../../schemas/routes.json';
+import { api, defaultAdminPassword, launchBrowser, signInThroughApi, signInThroughForm, startServer, waitForLastDiscovery, type Browser, type RunningServer } from './harness';
+
+// Every route of schemas/routes.json that has a page, opened by a full page load as the administrator on the demo
+// data (a discovery done): no console error, no uncaught exception, and no API answer of 400 or more unless the page
+// asks for it on purpose (listed below with the reason). Routes whose page is not built yet are skipped by the same
+// rule the console applies (src/web/app/pageModules.ts): a `generic:*` page needs a schema, any other page a module
+// under src/web/pages. As pages are built, they join this test without a change to it.
+
+type RouteEntry = { path: string; page: string; schema?: string; public?: boolean };
+
+const pagesFolder = fileURLToPath(new URL('../../src/web/pages/', import.meta.url));
+
+function hasPage(route: RouteEntry): boolean {
+  if (route.page.startsWith('generic:')) return Boolean(route.schema);
+  const exportName = route.page.split('/').at(-1) ?? route.page;
+  return existsSync(`${pagesFolder}${route.page}.tsx`) || existsSync(`${pagesFolder}${route.page}/${exportName}.tsx`);
+}
+
+/** Answers of 400 or more a page provokes on purpose, by route: a regular expression over "STATUS METHOD /path". */
+const deliberateFailures: Record<string, { answer: RegExp; reason: string }[]> = {};
+
+const routes = (routeData.routes as RouteEntry[]).filter(hasPage);
+
+let server: RunningServer;
+let browser: Browser;
+let page: Page;
+let token: string;
+const parameters: Record<string, string> = {};
+
+/** The route's path with its `{param}`s filled from the demo's objects (and the asset a preview link names). */
+function concretePath(route: RouteEntry): string {
+  const preview = { '/device-inventory/preview': 'deviceId', '/user-inventory/preview': 'userId' }[route.path];
+  const search = preview ? `?id=${encodeURIComponent(parameters[preview]!)}&discoveryId=${parameters.discoveryId}` : '';
+  return route.path.replace(/\{(\w+)\}/g, (_whole, name: string) => {
+    // `{id}` names a different object on each route: the form of an adapter takes its slug, an edit its object's id.
+    const key = name === 'id' ? `${route.path}#id` : name;
+    const value = parameters[key] ?? parameters[name];
+    if (value === undefined) throw new Error(`no demo value for {${name}} of ${route.path}`);
+    return encodeURIComponent(value);
+  }) + search;
+}
+
+async function createdId(path: string, body: unknown): Promise<string> {
+  const answer = await api<{ id: number }>(server.baseUrl, path, { method: 'POST', token, body });
+  if (answer.status !== 201) throw new Error(`POST ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  return String(answer.body.id);
+}
+
+/** Ids of the demo's objects (and of a few the test creates where the demo has none: a saved query, a tag, tiles). */
+async function collectParameters(): Promise<void> {
+  const connections = await api<{ results: { id: number; adapter: string }[] }>(server.baseUrl, '/adapters/connections?size=1', { token });
+  const [connection] = connections.body.results;
+  const device = await api<{ results: { PrimaryKey: string[] }[]; index_id: number }>(server.baseUrl, '/devices/devices', { method: 'POST', token, body: { query: '', fields: ['Hostname'], page: 1, size: 1, ordering: [] } });
+  const person = await api<{ results: { PrimaryKey: string[] }[] }>(server.baseUrl, '/userinventory/users', { method: 'POST', token, body: { query: '', fields: ['Username'], page: 1, size: 1, ordering: [] } });
+  const dashboards = await api<{ results: { id: number }[] }>(server.baseUrl, '/dashboards/dashboards?size=500', { token });
+  const dashboardId = String(dashboards.body.results[0]!.id);
+  Object.assign(parameters, {
+    discoveryId: String(device.body.index_id),
+    deviceId: device.body.results[0]!.PrimaryKey[0],
+    userId: person.body.results[0]!.PrimaryKey[0],
+    tool: connection!.adapter,
+    dashboardId,
+    queryId: await createdId('/queries/queries', { name: 'Every route (e2e)', text: 'Hostname = srv*', type: 'device' }),
+    tagId: await createdId('/devices/tags', { name: 'every-route-e2e', description: 'Made by the every-route test', color: '#c0392b' }),
+    '/adapters/connection/create/{id}#id': connection!.adapter,
+    '/adapters/connection/edit/{id}#id': String(connection!.id),
+    '/adapters/connections/{id}#id': String(connection!.id),
+    '/dashboard/edit-chart/{dashboardId}/{id}#id': await createdId('/dashboards/charts', { name: 'EDR coverage (e2e)', dashboard: Number(dashboardId), kind: 'score', inventory: 'device', query: 'Groups = edr' }),
+    '/dashboard/edit-widget/{dashboardId}/{id}#id': await createdId('/dashboards/widgets', { name: 'Devices by OS (e2e)', dashboard: Number(dashboardId), kind: 'group_by', field: 'OS.Type' }),
+    // The administrator, the provider company and its Administrators group.
+    '/settings/user/{id}/edit#id': '1',
+    '/settings/company/{id}/edit#id': '1',
+    '/settings/group/{id}/edit#id': '1',
+  });
+}
+
+beforeAll(async () => {
+  server = await startServer({ env: { CARTOGRAPH_DEMO: '1' } });
+  token = await signInThroughApi(server.baseUrl, 'admin', defaultAdminPassword);
+  // The demo's sources are loaded at boot and its first discovery runs then: every inventory page has a snapshot.
+  await waitForLastDiscovery(server.baseUrl, token, 170_000);
+  await collectParameters();
+  browser = await launchBrowser();
+  page = await browser.context.newPage();
+  page.setDefaultTimeout(60_000);
+  await page.goto(`${server.baseUrl}/#/login`);
+  await signInThroughForm(page, 'admin', defaultAdminPassword);
+  await page.locator('.top-bar__user', { hasText: 'Cartograph Administrator' }).waitFor();
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Loads a console path from scratch (start-up calls included) and answers what went wrong while it settled. */
+async function visit(path: string): Promise<{ errors: string[]; failedAnswers: string[]; failureScreen: boolean }> {
+  const errors: string[] = [];
+  const failedAnswers: string[] = [];
+  const onConsole = (message: { type: () => string; text: () => string }) => {
+    // Chromium logs every answer >= 400 as "Failed to load resource"; those are judged below, by their answer.
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) errors.push(message.text());
+  };
+  const onPageError = (error: Error) => errors.push(`pageerror: ${error.message}`);
+  const onResponse = (response: Response) => {
+    if (response.status() >= 400) failedAnswers.push(`${response.status()} ${response.request().method()} ${new URL(response.url()).pathname}`);
+  };
+  page.on('console', onConsole);
+  page.on('pageerror', onPageError);
+  page.on('response', onResponse);
+  try {
+    await page.goto('about:blank');
+    await page.goto(`${server.baseUrl}/#${path}`);
+    await page.waitForLoadState('networkidle');
+    // A lazy page and its queries start after the guards: wait until something is drawn and no spinner is left.
+    await page.waitForFunction(() => Boolean(document.querySelector('#app')?.textContent?.trim()) && !document.querySelector('.ui-spinner'));
+    await page.waitForLoadState('networkidle');
+    const failureScreen = await page.locator('h1', { hasText: /^(Page Not Found|Something went wrong)$/ }).count();
+    return { errors, failedAnswers, failureScreen: failureScreen > 0 };
+  } finally {
+    page.off('console', onConsole);
+    page.off('pageerror', onPageError);
+    page.off('response', onResponse);
+  }
+}
+
+describe('every console route with a page, on the demo', () => {
+  it('has pages to visit and skips only routes without one', () => {
+    expect(routes.length).toBeGreaterThan(40);
+    expect(routes.map((route) => route.path)).toEqual(expect.arrayContaining(['/adapters', '/device-inventory', '/settings/user']));
+  });
+
+  it.each(routes.map((route) => [route.path, route] as const))('%s loads without a console error or a failing call', async (_path, route) => {
+    const outcome = await visit(concretePath(route));
+    const deliberate = deliberateFailures[route.path] ?? [];
+    const unexpected = outcome.failedAnswers.filter((answer) => !deliberate.some((failure) => failure.answer.test(answer)));
+    expect({ errors: outcome.errors, failedAnswers: unexpected }).toEqual({ errors: [], failedAnswers: [] });
+    // A built page is never the Not Found or error screen.
+    expect(outcome.failureScreen).toBe(false);
+  }, 90_000);
+});
+
+describe('a list view is a link', () => {
+  it('restores the device inventory view (query, sort, page, size, columns) after a reload', async () => {
+    await page.goto('about:blank');
+    await page.goto(`${server.baseUrl}/#/device-inventory`);
+    await page.getByLabel('Query', { exact: true }).fill('Hostname = *');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByLabel('Page size').selectOption('20');
+    await page.locator('.inventory-page thead th button.ui-table__sort', { hasText: 'Hostname' }).click();
+    await page.getByRole('button', { name: 'Page 2' }).click();
+    await page.waitForURL(/page=2/);
+    // The list keeps the previous page on screen while the next loads: wait until the second page of 20 has come.
+    const range = page.locator('.inventory-page .ui-pagination__range');
+    await expect.poll(() => range.innerText(), { timeout: 60_000 }).toMatch(/^21–40 of /);
+    await page.waitForLoadState('networkidle');
+    // The first row of page 2 sorted by host name: the same row after the reload means the same view.
+    const firstHostname = async () => (await page.locator('.inventory-page tbody tr[aria-rowindex]').first().innerText()).trim();
+    const before = { url: page.url(), first: await firstHostname() };
+    const search = new URLSearchParams(new URL(before.url).hash.split('?')[1]);
+    expect(Object.fromEntries(search)).toMatchObject({ query: 'Hostname = *', sort: 'Hostname', page: '2', size: '20' });
+    expect(search.get('columns')).toBeTruthy();
+    const expected = await api<{ results: { Hostname: string[] }[] }>(server.baseUrl, '/devices/devices', {
+      method: 'POST', token, body: { query: 'Hostname = *', fields: ['Hostname'], page: 2, size: 20, ordering: [{ field: 'Hostname', order: 'asc' }] },
+    });
+    expect(before.first).toContain(expected.body.results[0]!.Hostname[0]);
+
+    await page.reload();
+    await expect.poll(() => range.innerText(), { timeout: 60_000 }).toMatch(/^21–40 of /);
+    await expect.poll(firstHostname, { timeout: 60_000 }).toBe(before.first);
+    expect(page.url()).toBe(before.url);
+    expect(await page.getByLabel('Query', { exact: true }).inputValue()).toBe('Hostname = *');
+    expect(await page.locator('.inventory-page thead th', { hasText: 'Hostname' }).first().getAttribute('aria-sort')).toBe('ascending');
+  }, 120_000);
+});
+
