@@ -35,7 +35,7 @@ const parserFor = (listElements: readonly string[]) => {
     processEntities: { enabled: true, maxEntityCount: 0 },
     // Qualys nests HOST_LIST/HOST/DETECTION_LIST/DETECTION: deeper than 100 levels is not a vendor answer.
     maxNestedTags: 100,
-    isArray: (name) => lists.has(name),
+    isArray: (name, _path, _isLeaf, isAttribute) => !isAttribute && lists.has(name),
   });
 };
 
