@@ -47,10 +47,11 @@ export const deviceManagement: AdapterSource[] = [
     groups: ['mdm'], categories: ['device', 'application'], engine: 'http',
     location: [microsoftCloud(), ...microsoftHosts()],
     auth: [entraAppAuth('Tokens are requested for Microsoft Graph (scope https://graph.microsoft.com/.default).')],
+    options: [flag('fetch_software', 'Fetch detected apps', 'Also read the apps Intune detected and the managed devices each one is installed on (one request per app).', true)],
     guide: {
       prerequisites: ['Intune licences in the tenant and an account that can grant admin consent.'],
       grant: ['Register an app in the Entra admin center (App registrations → New registration).', 'Add Microsoft Graph → Application permissions → DeviceManagementManagedDevices.Read.All, then Grant admin consent.', 'Create a client secret under Certificates & secrets and copy its Value.'],
-      collects: ['Managed devices from /v1.0/deviceManagement/managedDevices: Intune device id, device name, serial number, Wi-Fi and Ethernet MAC, IMEI, OS and version, manufacturer, model, Entra device id, primary user UPN and e-mail, enrolled and last sync times, compliance state, management agent, ownership, encryption.', 'Detected apps with versions and the devices they run on.'],
+      collects: ['Managed devices from /v1.0/deviceManagement/managedDevices: Intune device id, device name, serial number, Wi-Fi and Ethernet MAC, IMEI, OS and version, manufacturer, model, Entra device id, primary user UPN and e-mail, enrolled and last sync times, compliance state, management agent, ownership, encryption.', 'Detected apps from /v1.0/deviceManagement/detectedApps (name, publisher, version) and, per app, the managed devices it is installed on.'],
       troubleshooting: [['403 "Application is not authorized to perform this operation"', 'Admin consent for DeviceManagementManagedDevices.Read.All is missing.'], ['Empty list', 'The tenant has no Intune licence or the device is managed by another MDM authority.']],
     },
   },

@@ -15,15 +15,18 @@ export const endpointSecurity: AdapterSource[] = [
       secretDescription: 'The Secret shown once when the API client was created (or reset).',
       extra: [optionalText('member_cid', 'Member CID', 'Only for Flight Control (MSSP) parents: the child CID to read.', ['0123456789ABCDEF0123456789ABCDEF-12'])],
     })],
-    options: [flag('fetch_vulnerabilities', 'Fetch Spotlight vulnerabilities', 'Also read open Spotlight vulnerabilities (needs the Vulnerabilities: Read scope and a Spotlight licence).', true)],
+    options: [
+      flag('fetch_vulnerabilities', 'Fetch Spotlight vulnerabilities', 'Also read open Spotlight vulnerabilities (needs the Vulnerabilities: Read scope and a Spotlight licence).', true),
+      flag('fetch_software', 'Fetch Discover applications', 'Also read the applications installed on each host (needs the Falcon Discover: Read scope and a Falcon Discover licence).', true),
+    ],
     guide: {
       prerequisites: ['A Falcon Insight or Prevent subscription; Falcon Spotlight for vulnerabilities.', 'Outbound HTTPS from Cartograph to the API host of your Falcon cloud.'],
       grant: [
         'In the Falcon console open Support and resources → API clients and keys and choose Create API client.',
-        'Give it read-only scopes: Hosts (Read), Host groups (Read) and, for vulnerabilities, Vulnerabilities (Read) (Spotlight).',
+        'Give it read-only scopes: Hosts (Read), Host groups (Read) and, for vulnerabilities, Vulnerabilities (Read) (Spotlight); for applications, Falcon Discover (Read).',
         'Copy the Client ID and Secret; the secret is shown only once. Note the Base URL Falcon shows for your cloud.',
       ],
-      collects: ['Hosts from /devices/combined/devices/v1: device id (AID), hostname, local and external IP, MAC, serial number, OS version and build, platform, agent version, domain, OU, first and last seen, containment status, tags.', 'Open Spotlight findings from /spotlight/combined/vulnerabilities/v1: CVE, base score, severity, ExPRT rating and the affected product.'],
+      collects: ['Hosts from /devices/combined/devices/v1: device id (AID), hostname, local and external IP, MAC, serial number, OS version and build, platform, agent version, domain, OU, first and last seen, containment status, tags.', 'Open Spotlight findings from /spotlight/combined/vulnerabilities/v1: CVE, base score, severity, vector, exploit status, the affected products, host and first and last seen.', 'Installed applications from Falcon Discover (/discover/combined/applications/v1): name, vendor, version, category, install date and path, with the host they run on.'],
       troubleshooting: [
         ['401 on /oauth2/token or with the token', 'The Client ID or Secret is wrong (the secret is shown only once; reset it if unsure), or the client belongs to another Falcon cloud: pick the cloud shown in the console URL (falcon.us-2.crowdstrike.com means US-2) in the `Falcon cloud` field.'],
         ['403 "access denied, authorization failed"', 'The API client lacks a scope: edit it and add Hosts (Read) or Vulnerabilities (Read).'],
@@ -37,6 +40,10 @@ export const endpointSecurity: AdapterSource[] = [
     groups: ['edr'], categories: ['device', 'vulnerability', 'application'], engine: 'http',
     location: [apiHost('The Defender for Endpoint API host: the global host, the regional host nearest your data (US, EU, UK, AU) or the US Government host.', ['https://api.security.microsoft.com', 'https://us.api.security.microsoft.com', 'https://eu.api.security.microsoft.com', 'https://uk.api.security.microsoft.com', 'https://au.api.security.microsoft.com', 'https://api-gcc.securitycenter.microsoft.us', 'https://api-gov.securitycenter.microsoft.us'], 'API host'), microsoftHosts()[0]],
     auth: [entraAppAuth('Tokens are requested for the WindowsDefenderATP resource (scope https://api.securitycenter.microsoft.com/.default).')],
+    options: [
+      flag('fetch_software', 'Fetch software inventory', 'Also read the software installed on each machine (needs Software.Read.All and Defender Vulnerability Management).', true),
+      flag('fetch_vulnerabilities', 'Fetch vulnerabilities', 'Also read the software vulnerabilities found on each machine (needs Vulnerability.Read.All and Defender Vulnerability Management).', true),
+    ],
     guide: {
       prerequisites: ['Defender for Endpoint Plan 2 (or Defender for Business); vulnerability data needs Defender Vulnerability Management.', 'An Entra ID account allowed to register applications and grant admin consent.'],
       grant: [
@@ -45,7 +52,7 @@ export const endpointSecurity: AdapterSource[] = [
         'Choose Grant admin consent for the tenant.',
         'Under Certificates & secrets create a client secret and copy its Value.',
       ],
-      collects: ['Machines from /api/machines: id, computerDnsName, osPlatform, version and build, last internal and external IP, IP and MAC addresses, health and onboarding status, risk score, exposure level, Entra device id, machine tags, first and last seen.', 'Vulnerabilities per machine (CVE, product, fixing KB, severity) and the installed software list.'],
+      collects: ['Machines from /api/machines: id, computerDnsName, osPlatform, version and build, last internal and external IP, IP and MAC addresses, health and onboarding status, risk score, exposure level, Entra device id, machine tags, first and last seen.', 'Software per machine from /api/machines/SoftwareInventoryByMachine: vendor, name, version, first seen, install path.', 'Software vulnerabilities per machine from /api/machines/SoftwareVulnerabilitiesByMachine: CVE, severity, CVSS score, exploitability, affected software and version, recommended update, first and last seen.'],
       troubleshooting: [
         ['AADSTS7000215 invalid client secret', 'The secret ID was pasted instead of the secret Value, or the secret expired: create a new one and paste it into the `Client secret` field.'],
         ['403 Forbidden on /api/machines', 'Admin consent is missing or the permission was added as Delegated instead of Application.'],

@@ -1,5 +1,9 @@
-/** The six kinds of inventory record an adapter can produce (spec §3 categories). */
-export type EntityKind = 'device' | 'user' | 'vulnerability' | 'application' | 'certificate' | 'service';
+/**
+ * The kinds of inventory record an adapter can produce. `software` is one installed software on one device and
+ * `vulnerability` one finding on one device (fields in src/server/adapters/http/README.md); `application` is the
+ * catalogue's name for the software category (spec §3), kept for the adapter catalogue's categories.
+ */
+export type EntityKind = 'device' | 'user' | 'software' | 'vulnerability' | 'application' | 'certificate' | 'service';
 
 /**
  * One record as an engine hands it over: entity fields under Cartograph's merged field names (dotted keys,

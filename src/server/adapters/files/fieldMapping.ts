@@ -4,7 +4,17 @@ import type { EntityKind, FetchedRecord } from '../engine.js';
  * Column → Cartograph field, for the headers exports commonly use. Headers are compared after lower-casing and
  * dropping everything but letters and digits, so "Computer Name", "computer_name" and "ComputerName" all match.
  */
-const commonHeaders: Record<EntityKind, Record<string, string[]>> = {
+/** How exports name the device a software or vulnerability row is about (the contract's device identifiers). */
+const deviceIdentifierHeaders: Record<string, string[]> = {
+  Hostname: ['hostname', 'host', 'asset', 'assetname', 'computername', 'computer', 'devicename', 'machinename', 'dnsname', 'fqdn'],
+  DeviceId: ['deviceid', 'assetid', 'hostid', 'machineid'],
+  AgentId: ['agentid', 'aid', 'sensorid', 'agentuuid'],
+  SerialNumber: ['serial', 'serialnumber', 'serialno', 'servicetag'],
+  IpAddresses: ['ip', 'ips', 'ipaddress', 'ipaddresses', 'hostip', 'ipv4'],
+  MacAddresses: ['mac', 'macaddress', 'macaddresses'],
+};
+
+const commonHeaders: Partial<Record<EntityKind, Record<string, string[]>>> = {
   device: {
     Hostname: ['hostname', 'host', 'hostnames', 'computername', 'computer', 'devicename', 'machinename', 'machine', 'dnsname', 'fqdn', 'assetname', 'name', 'nodename'],
     Domain: ['domain', 'dnsdomain', 'domainname'],
@@ -45,20 +55,38 @@ const commonHeaders: Record<EntityKind, Record<string, string[]>> = {
     CreatedTime: ['created', 'createdat', 'whencreated', 'creationdate'],
     LastLogOnTime: ['lastlogon', 'lastlogin', 'lastsignin', 'lastlogontimestamp', 'lastseen'],
   },
+  software: {
+    SoftwareName: ['name', 'software', 'softwarename', 'application', 'applicationname', 'product', 'productname', 'displayname', 'program'],
+    SoftwareVersion: ['version', 'softwareversion', 'displayversion', 'productversion'],
+    SoftwareVendor: ['vendor', 'publisher', 'manufacturer', 'softwarevendor'],
+    SoftwareCpe: ['cpe', 'cpe23', 'cpename', 'softwarecpe'],
+    SoftwareCategory: ['category', 'softwarecategory'],
+    InstallDate: ['installdate', 'installed', 'installedon', 'installtime'],
+    InstallPath: ['installpath', 'path', 'installlocation'],
+    ...deviceIdentifierHeaders,
+  },
   vulnerability: {
     CveId: ['cve', 'cveid', 'cves', 'vulnerabilityid'],
-    Hostname: ['hostname', 'host', 'asset', 'assetname', 'computername', 'devicename'],
-    IpAddresses: ['ip', 'ipaddress', 'hostip'],
-    Severity: ['severity', 'risk', 'criticality'],
-    CvssScore: ['cvss', 'cvssscore', 'cvss3', 'cvssv3', 'score'],
-    Title: ['title', 'name', 'vulnerability', 'pluginname'],
-    SoftwareName: ['software', 'product', 'softwarename'],
-  },
-  application: {
-    SoftwareName: ['name', 'software', 'softwarename', 'application', 'applicationname', 'product', 'displayname'],
-    SoftwareVersion: ['version', 'softwareversion', 'displayversion'],
-    SoftwareVendor: ['vendor', 'publisher', 'manufacturer'],
-    Hostname: ['hostname', 'host', 'computername', 'devicename'],
+    VendorVulnerabilityId: ['qid', 'pluginid', 'plugin', 'checkid', 'vulnid', 'findingid', 'vendorid', 'vendorvulnerabilityid'],
+    Title: ['title', 'name', 'vulnerability', 'pluginname', 'vulnerabilityname', 'vulnerabilitytitle'],
+    Description: ['description', 'summary'],
+    Solution: ['solution', 'remediation', 'fix'],
+    Severity: ['severity', 'risk', 'criticality', 'riskfactor'],
+    CvssScore: ['cvss', 'cvssscore', 'cvss3', 'cvssv3', 'cvss3basescore', 'cvssv3basescore', 'cvssv30basescore', 'cvssv31basescore', 'cvssbasescore', 'cvssv2basescore', 'cvssv20basescore', 'basescore', 'score'],
+    CvssVector: ['cvssvector', 'cvss3vector', 'cvssv3vector', 'vector'],
+    Cwe: ['cwe', 'cweid', 'cwes'],
+    PublishedDate: ['published', 'publisheddate', 'publicationdate'],
+    References: ['references', 'reference', 'seealso', 'urls'],
+    ExploitKnown: ['exploit', 'exploitknown', 'exploitavailable', 'exploitable'],
+    Status: ['status', 'state', 'findingstatus'],
+    Port: ['port'],
+    Protocol: ['protocol', 'proto'],
+    Evidence: ['evidence', 'output', 'pluginoutput', 'results', 'proof'],
+    SoftwareName: ['software', 'product', 'softwarename', 'affectedsoftware'],
+    SoftwareVersion: ['softwareversion', 'productversion', 'version'],
+    FirstSeen: ['firstseen', 'firstfound', 'firstdetected', 'detected'],
+    LastSeen: ['lastseen', 'lastfound', 'lastdetected'],
+    ...deviceIdentifierHeaders,
   },
   certificate: {
     Fingerprint: ['fingerprint', 'sha256', 'sha256fingerprint', 'thumbprint', 'sha1'],
@@ -80,10 +108,21 @@ const commonHeaders: Record<EntityKind, Record<string, string[]>> = {
 };
 
 /** Fields that hold several values: a cell such as "10.0.0.1; 10.0.0.2" is split into its items. */
-const listFields = new Set(['IpAddresses', 'MacAddresses', 'Subnets', 'Groups', 'Tags', 'LastUsedUsers', 'CveId', 'InstalledSoftware.SoftwareName', 'OpenPorts.PortNumber', 'VulnerableSoftware.CveId']);
+const listFields = new Set(['IpAddresses', 'MacAddresses', 'Subnets', 'Groups', 'Tags', 'LastUsedUsers', 'CveId', 'Cwe', 'References', 'InstalledSoftware.SoftwareName', 'OpenPorts.PortNumber', 'VulnerableSoftware.CveId']);
 const listSeparator = /[,;|\s]+/;
 /** Cell values that mean "nothing here": they are dropped instead of becoming field values. */
 const emptyValues = new Set(['', 'null', 'none', 'n/a', 'na', '-', '--', 'undefined', '(null)']);
+
+/** Fields the contract gives a number or a yes/no: text cells that read as one become one, others stay as written. */
+const numberFields = new Set(['CvssScore', 'Port']);
+const booleanFields = new Set(['ExploitKnown']);
+const booleanWords = new Map([['true', true], ['yes', true], ['1', true], ['y', true], ['false', false], ['no', false], ['0', false], ['n', false]]);
+
+function typedText(field: string, text: string): unknown {
+  if (numberFields.has(field) && /^-?\d+(\.\d+)?$/.test(text)) return Number(text);
+  if (booleanFields.has(field)) return booleanWords.get(text.toLowerCase()) ?? text;
+  return text;
+}
 
 export const headerKey = (header: string): string => header.toLowerCase().replace(/[^a-z0-9]/g, '');
 
@@ -131,7 +170,7 @@ function cleanValue(field: string, value: unknown): unknown[] {
   const text = value.trim();
   if (emptyValues.has(text.toLowerCase())) return [];
   if (listFields.has(field)) return text.split(listSeparator).filter((item) => !emptyValues.has(item.toLowerCase()));
-  return [text];
+  return [typedText(field, text)];
 }
 
 /**

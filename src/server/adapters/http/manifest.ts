@@ -16,7 +16,8 @@ export type RequestSpec = {
   body?: unknown;
   body_format?: 'json' | 'form';
   basic?: { username: string; password: string };
-  response_format?: 'json' | 'text';
+  response_format?: 'json' | 'text' | 'xml';
+  xml_lists?: string[];
   success_statuses?: number[];
   empty_statuses?: number[];
   error_when?: { condition: string; message: string }[];
@@ -44,16 +45,25 @@ export type AuthenticatorSpec = { when?: string } & (
   | { type: 'session'; login: RequestSpec; token: string; expires_in?: string; headers?: TemplateMap; logout?: RequestSpec }
 );
 
+/** What to do when the vendor says a cursor expired: start the chain again, skipping records already handed over. */
+export type RestartSpec = { when: string; key: string; checkpoint?: string; max_restarts?: number };
+
 export type PaginatorSpec = { max_pages?: number } & (
   | { type: 'none' }
   | { type: 'page'; start_page?: number; page_size: number; total_pages?: string; total?: string }
   | { type: 'offset'; start_offset?: number; limit: number; total?: string }
-  | { type: 'cursor'; cursor: string; stop_when?: string; page_size?: number }
-  | { type: 'next_url'; next_url: string; page_size?: number }
+  | { type: 'cursor'; cursor: string; stop_when?: string; page_size?: number; restart?: RestartSpec }
+  | { type: 'next_url'; next_url: string; page_size?: number; restart?: RestartSpec }
   | { type: 'link'; page_size?: number }
 );
 
 export type RetrieverSpec = { request: RequestSpec; paginator?: PaginatorSpec; records: string };
+
+/** An asynchronous export job: started once, polled until done, its chunks downloaded by the stream's request. */
+export type ExportSpec = {
+  start: { request: RequestSpec; job_id: string };
+  poll: { request: RequestSpec; done: string; failed?: string; status?: string; chunks?: string; interval_seconds?: number; max_interval_seconds?: number; max_wait_seconds?: number };
+};
 export type ChildrenSpec = RetrieverSpec & { batch_size?: number; children?: ChildrenSpec };
 
 export type StreamSpec = RetrieverSpec & {
@@ -61,7 +71,9 @@ export type StreamSpec = RetrieverSpec & {
   entity: EntityKind;
   when?: string;
   for_each?: string;
+  export?: ExportSpec;
   children?: ChildrenSpec;
+  expand?: string;
   mapping: Record<string, string | string[]>;
 };
 
@@ -72,6 +84,7 @@ export type Manifest = {
   auth?: AuthenticatorSpec | AuthenticatorSpec[];
   retry?: { max_attempts?: number; statuses?: number[]; base_delay_ms?: number; max_delay_seconds?: number; reset_header?: string };
   max_response_bytes?: number;
+  max_record_bytes?: number;
   check: { request: RequestSpec; detail?: string };
   streams: StreamSpec[];
 };

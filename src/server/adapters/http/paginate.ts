@@ -1,5 +1,6 @@
 // Walks the pages of one request chain: asks for a page, hands its records over, then decides from the answer
 // whether and how to ask for the next one. Only one page is held at a time.
+import { CursorRestarts } from './cursorRestart.js';
 import type { PaginatorSpec, RetrieverSpec } from './manifest.js';
 import type { ResponseScope } from './response.js';
 import type { HttpSession } from './session.js';
@@ -8,7 +9,7 @@ import { TransportError } from './transport.js';
 
 export type Page = { records: unknown[]; response: ResponseScope };
 
-type PageState = { number: number; offset: number; limit?: number; cursor?: unknown; next_url?: string };
+type PageState = { number: number; offset: number; limit?: number; cursor?: unknown; next_url?: string; checkpoint?: unknown };
 
 const defaultMaxPages = 100_000;
 
@@ -34,13 +35,15 @@ function selectRecords(template: string, scope: Scope, label: string): unknown[]
 
 /**
  * Yields each page of `retriever` in order. `label` names the chain in errors and warnings (e.g. `stream users`).
- * A repeating cursor or next URL, and reaching max_pages, stop with a warning rather than looping.
+ * A repeating cursor or next URL, and reaching max_pages, stop with a warning rather than looping. An expired
+ * cursor (the paginator's `restart.when`) starts the chain again, at most `max_restarts` times.
  */
 export async function* pages(session: HttpSession, retriever: RetrieverSpec, baseScope: Scope, label: string): AsyncGenerator<Page> {
   const paginator: PaginatorSpec = retriever.paginator ?? { type: 'none' };
   const maxPages = paginator.max_pages ?? defaultMaxPages;
-  const state = initialState(paginator);
+  let state = initialState(paginator);
   const seen = new Set<string>();
+  const restarts = 'restart' in paginator && paginator.restart ? new CursorRestarts(paginator.restart) : null;
   let received = 0;
   let nextUrl: string | undefined;
   for (let index = 1; ; index += 1) {
@@ -48,15 +51,28 @@ export async function* pages(session: HttpSession, retriever: RetrieverSpec, bas
     const scope = { ...baseScope, page };
     const pageLabel = `${label}, page ${index}`;
     let response: ResponseScope;
+    let expired = false;
+    const intercept = restarts ? (answer: ResponseScope) => (expired = truthy(render(restarts.spec.when, { ...scope, response: answer }))) : undefined;
     try {
-      response = await session.call(retriever.request, scope, pageLabel, true, nextUrl);
+      response = await session.call(retriever.request, scope, pageLabel, true, nextUrl, intercept);
     } catch (error) {
       // Transport errors name only the URL path: add which stream and page failed.
       if (error instanceof TransportError) error.message = `${error.message} (${pageLabel})`;
       throw error;
     }
+    if (expired && restarts) {
+      if (restarts.count >= restarts.maxRestarts) throw new Error(`${label}: the vendor's cursor expired again at page ${index} after ${restarts.count} restarts; ${received} records were fetched`);
+      restarts.count += 1;
+      const from = restarts.checkpoint === undefined ? 'the first page' : `the checkpoint ${toText(restarts.checkpoint).slice(0, 80)}`;
+      session.warn(`${label}: the vendor's cursor expired at page ${index}; restarted from ${from} (restart ${restarts.count} of ${restarts.maxRestarts}), records already fetched are skipped`);
+      state = { ...initialState(paginator), checkpoint: restarts.checkpoint };
+      nextUrl = undefined;
+      seen.clear();
+      continue;
+    }
     const method = retriever.request.method ?? 'GET';
-    const records = selectRecords(retriever.records, { ...scope, response }, `${method} ${new URL(response.url).pathname} (${pageLabel})`);
+    const all = selectRecords(retriever.records, { ...scope, response }, `${method} ${new URL(response.url).pathname} (${pageLabel})`);
+    const records = restarts ? restarts.fresh(all, { ...scope, response }) : all;
     received += records.length;
     yield { records, response };
     if (paginator.type === 'none') return;
@@ -64,7 +80,7 @@ export async function* pages(session: HttpSession, retriever: RetrieverSpec, bas
       session.warn(`${label}: stopped after ${maxPages} pages (max_pages); later records were not fetched`);
       return;
     }
-    const after = { ...scope, response, records, last_record: records[records.length - 1] };
+    const after = { ...scope, response, records: all, last_record: all[all.length - 1] };
     switch (paginator.type) {
       case 'page': {
         if (!records.length) return;

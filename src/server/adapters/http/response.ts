@@ -1,10 +1,13 @@
 // Turns a raw HTTP answer into the `response` templates see: parsed body, lower-case headers, Link relations,
 // Content-Range numbers and cookies.
 import type { RawResponse } from './transport.js';
+import { parseXmlBody, XmlBodyError } from './xmlBody.js';
 
 export type ResponseScope = {
   url: string;
   status: number;
+  /** Size of the body as received, in bytes. */
+  bytes: number;
   headers: Record<string, string>;
   body: unknown;
   links: Record<string, string>;
@@ -50,20 +53,28 @@ function parseCookies(setCookies: string[]): Record<string, string> {
   return cookies;
 }
 
-/** Parses the body as JSON (or keeps text); `label` names the request and page in the error. */
-export function toResponseScope(raw: RawResponse, format: 'json' | 'text', label: string): ResponseScope {
-  const text = raw.body.toString('utf8');
-  let body: unknown = text;
-  if (format === 'json' && text.trim() !== '') {
-    try {
-      body = JSON.parse(text);
-    } catch (error) {
-      throw new ResponseParseError(`invalid or truncated JSON in the answer to ${label} (${raw.body.length} bytes, status ${raw.status}): ${(error as Error).message}`);
-    }
-  } else if (format === 'json') body = null;
+export type BodyFormat = 'json' | 'text' | 'xml';
+
+function parseBody(text: string, format: BodyFormat, xmlLists: readonly string[]): unknown {
+  if (format === 'text') return text;
+  if (text.trim() === '') return null;
+  return format === 'xml' ? parseXmlBody(text, xmlLists) : JSON.parse(text);
+}
+
+/** Parses the body as JSON or XML (or keeps text); `label` names the request and page in the error. */
+export function toResponseScope(raw: RawResponse, format: BodyFormat, label: string, xmlLists: readonly string[] = []): ResponseScope {
+  let body: unknown;
+  try {
+    body = parseBody(raw.body.toString('utf8'), format, xmlLists);
+  } catch (error) {
+    const where = `the answer to ${label} (${raw.body.length} bytes, status ${raw.status})`;
+    if (error instanceof XmlBodyError) throw new ResponseParseError(`${where}: ${error.message}`);
+    throw new ResponseParseError(`invalid or truncated JSON in ${where}: ${(error as Error).message}`);
+  }
   return {
     url: raw.url,
     status: raw.status,
+    bytes: raw.body.length,
     headers: raw.headers,
     body,
     links: parseLinkHeader(raw.headers.link),

@@ -3,9 +3,9 @@
 import type { Dispatcher } from 'undici';
 import type { ConnectionConfig } from '../engine.js';
 import type { AuthenticatorSpec, Manifest, RequestSpec, TemplateMap } from './manifest.js';
-import { toResponseScope, vendorMessage, type ResponseScope } from './response.js';
+import { toResponseScope, vendorMessage, type BodyFormat, type ResponseScope } from './response.js';
 import { render, renderDeep, toText, truthy, type Scope } from './template.js';
-import { createDispatcher, send, type OutgoingRequest, type TransportOptions } from './transport.js';
+import { createDispatcher, send, type OutgoingRequest, type RawResponse, type TransportOptions } from './transport.js';
 
 /** A non-success HTTP status from the vendor; `vendorMessage` is a short excerpt safe to show. */
 export class HttpStatusError extends Error {
@@ -155,15 +155,17 @@ export class HttpSession {
   /**
    * Sends one request spec. `label` names it in errors (e.g. `GET /api/v1/users (stream users, page 3)` is built by
    * the caller); `signed` false skips the authenticator (token and login calls). A 401 on a token-based
-   * authenticator logs in again once. Empty statuses answer a null body.
+   * authenticator logs in again once. Empty statuses answer a null body. `intercept` sees every answer first
+   * (an error status's body read leniently): when it returns true the answer is handed back as it is, neither
+   * checked against the success statuses nor error_when (how a paginator notices an expired cursor).
    */
-  async call(spec: RequestSpec, scope: Scope, label: string, signed = true, urlOverride?: string): Promise<ResponseScope> {
+  async call(spec: RequestSpec, scope: Scope, label: string, signed = true, urlOverride?: string, intercept?: (response: ResponseScope) => boolean): Promise<ResponseScope> {
     for (let attempt = 0; ; attempt += 1) {
       const credentials = signed ? await this.credentials() : { headers: {}, query: {} };
       const requestScope = { ...scope, auth: { token: this.token?.value } };
       const query = urlOverride ? {} : { ...renderMap(spec.query, requestScope), ...credentials.query };
       const url = urlOverride ? this.resolveUrl(urlOverride, credentials.query) : this.resolveUrl(toText(render(spec.url, requestScope)), query);
-      const headers: Record<string, string> = { 'user-agent': 'Cartograph', accept: 'application/json', ...lower(renderMap(this.manifest.headers, requestScope)), ...lower(credentials.headers), ...lower(renderMap(spec.headers, requestScope)) };
+      const headers: Record<string, string> = { 'user-agent': 'Cartograph', accept: spec.response_format === 'xml' ? 'application/xml, text/xml' : 'application/json', ...lower(renderMap(this.manifest.headers, requestScope)), ...lower(credentials.headers), ...lower(renderMap(spec.headers, requestScope)) };
       if (spec.basic) headers.authorization = basicHeader(render(spec.basic.username, requestScope), render(spec.basic.password, requestScope));
       const outgoing: OutgoingRequest = { method: spec.method ?? 'GET', url, headers };
       if (spec.body !== undefined) {
@@ -186,11 +188,16 @@ export class HttpSession {
       }
       if (spec.empty_statuses?.includes(raw.status)) return { ...toResponseScope({ ...raw, body: Buffer.alloc(0) }, 'json', label), body: null };
       const ok = spec.success_statuses ? spec.success_statuses.includes(raw.status) : raw.status >= 200 && raw.status < 300;
+      const format = spec.response_format ?? 'json';
+      if (intercept) {
+        const seen = ok ? toResponseScope(raw, format, `${method} ${path} (${label})`, spec.xml_lists) : lenientResponseScope(raw, format, spec.xml_lists);
+        if (intercept(seen)) return seen;
+      }
       if (!ok) {
         const message = vendorMessage(raw);
         throw new HttpStatusError(`${raw.status} from ${method} ${path} (${label})${message ? `: ${message}` : ''}`, raw.status, new URL(url).host, message);
       }
-      const response = toResponseScope(raw, spec.response_format ?? 'json', `${method} ${path} (${label})`);
+      const response = toResponseScope(raw, format, `${method} ${path} (${label})`, spec.xml_lists);
       for (const rule of spec.error_when ?? []) {
         const ruleScope = { ...requestScope, response };
         if (truthy(render(rule.condition, ruleScope))) throw new HttpStatusError(`${method} ${path} (${label}) answered an error: ${toText(render(rule.message, ruleScope)).slice(0, 300)}`, raw.status, new URL(url).host, '');
@@ -206,6 +213,15 @@ export class HttpSession {
       await this.call(spec.logout, this.scope(), 'logout').catch(() => undefined);
     }
     await this.dispatcher.close().catch(() => undefined);
+  }
+}
+
+/** An error answer as templates see it: its body parsed when it can be, else kept as text. */
+function lenientResponseScope(raw: RawResponse, format: BodyFormat, xmlLists: readonly string[] | undefined): ResponseScope {
+  try {
+    return toResponseScope(raw, format, 'an error answer', xmlLists);
+  } catch {
+    return toResponseScope(raw, 'text', 'an error answer');
   }
 }
 

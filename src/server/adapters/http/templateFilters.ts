@@ -114,6 +114,11 @@ function isoDate(value: unknown): unknown {
   return Number.isNaN(date.getTime()) ? value : date.toISOString();
 }
 
+/** A number a vendor sent as text, or undefined when it is not one ("n/a", "high"): never NaN in a record. */
+function finiteOrUndefined(number: number): number | undefined {
+  return Number.isFinite(number) ? number : undefined;
+}
+
 export const filters: Record<string, Filter> = Object.assign(Object.create(null) as Record<string, Filter>, {
   default: (value: unknown, fallback: unknown) => (isEmpty(value) ? fallback : value),
   join: (value: unknown, separator: unknown = ',') => asList(value).map(text).join(text(separator)),
@@ -122,14 +127,15 @@ export const filters: Record<string, Filter> = Object.assign(Object.create(null)
   upper: (value: unknown) => each(value, (item) => (typeof item === 'string' ? item.toUpperCase() : item)),
   trim: (value: unknown) => each(value, (item) => (typeof item === 'string' ? item.trim() : item)),
   string: (value: unknown) => (isEmpty(value) ? value : each(value, text)),
-  int: (value: unknown) => each(value, (item) => (isEmpty(item) ? undefined : Number.parseInt(String(item), 10))),
-  number: (value: unknown) => each(value, (item) => (isEmpty(item) ? undefined : Number(item))),
+  int: (value: unknown) => each(value, (item) => finiteOrUndefined(isEmpty(item) ? Number.NaN : Number.parseInt(String(item), 10))),
+  number: (value: unknown) => each(value, (item) => finiteOrUndefined(isEmpty(item) ? Number.NaN : Number(item))),
   bool: (value: unknown) => (isEmpty(value) ? undefined : value === true || value === 1 || ['true', '1', 'yes', 'on'].includes(String(value).toLowerCase())),
   first: (value: unknown) => (Array.isArray(value) ? value[0] : value),
   last: (value: unknown) => (Array.isArray(value) ? value[value.length - 1] : value),
   length: (value: unknown) => (Array.isArray(value) || typeof value === 'string' ? value.length : isEmpty(value) ? 0 : Object.keys(value as object).length),
   pluck: (value: unknown, path: unknown) => asList(value).map((item) => pathValue(item, path)),
   where: (value: unknown, path: unknown, expected: unknown) => asList(value).filter((item) => pathValue(item, path) === expected || String(pathValue(item, path)) === String(expected)),
+  contains: (value: unknown, needle: unknown) => (Array.isArray(value) ? value.some((item) => text(item) === text(needle)) : text(value).toLowerCase().includes(text(needle).toLowerCase())),
   split: (value: unknown, separator: unknown = ',') => (isEmpty(value) ? [] : text(value).split(text(separator)).slice(0, maximumListLength)),
   replace: (value: unknown, search: unknown, replacement: unknown = '') => each(value, (item) => (typeof item === 'string' ? item.split(text(search)).join(text(replacement)) : item)),
   mac: (value: unknown) => each(value, macAddress),

@@ -100,6 +100,28 @@ describe('the SQL engine on PostgreSQL', () => {
     ]);
   });
 
+  it('maps rows to installed software and vulnerability findings, as each query of the connection chooses', async () => {
+    const client = new pg.Client({ host: '127.0.0.1', user: 'postgres', database });
+    await client.connect();
+    await client.query(`create table installs (host text, publisher text, product text, version text, installed date)`);
+    await client.query(`insert into installs values ('host-1', 'Google LLC', 'Google Chrome', '120.0.6099.130', date '2023-12-21'), ('host-2', 'The OpenSSL Project', 'openssl', '3.0.11-1~deb12u2', null)`);
+    await client.query(`create table findings (asset text, cve text, cvss numeric(3,1), severity text, port int, exploitable boolean, first_found timestamptz)`);
+    await client.query(`insert into findings values ('host-1', 'CVE-2023-7024', 8.8, 'High', null, true, timestamptz '2023-12-21 09:14:12+00')`);
+    await client.end();
+    const { records } = await fetchAll({
+      ...base,
+      queries: [
+        { entity: 'software', query: 'SELECT host AS "Hostname", publisher, product, version, installed::text AS "InstallDate" FROM installs ORDER BY host' },
+        { entity: 'vulnerability', query: 'SELECT asset, cve, cvss, severity, port, exploitable AS "ExploitKnown", first_found FROM findings' },
+      ],
+    });
+    expect(records.map((record) => [record.entity, record.fields])).toEqual([
+      ['software', { Hostname: 'host-1', SoftwareVendor: 'Google LLC', SoftwareName: 'Google Chrome', SoftwareVersion: '120.0.6099.130', InstallDate: '2023-12-21' }],
+      ['software', { Hostname: 'host-2', SoftwareVendor: 'The OpenSSL Project', SoftwareName: 'openssl', SoftwareVersion: '3.0.11-1~deb12u2' }],
+      ['vulnerability', { Hostname: 'host-1', CveId: ['CVE-2023-7024'], CvssScore: 8.8, Severity: 'High', ExploitKnown: true, FirstSeen: '2023-12-21T09:14:12.000Z' }],
+    ]);
+  });
+
   it('runs queries in a read-only transaction, so a function that writes fails and changes nothing', async () => {
     await expect(fetchAll({ ...base, queries: [{ entity: 'device', query: 'SELECT write_asset() AS wrote' }] })).rejects.toThrow(/read-only transaction/);
     const { records } = await fetchAll({ ...base, queries: [{ entity: 'device', query: 'SELECT count(*) AS n FROM assets' }] });
