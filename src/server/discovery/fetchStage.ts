@@ -5,6 +5,7 @@ import { identifyingPart } from './correlation/identifiers.js';
 import { normalizeRecord } from './normalize.js';
 import { addWarning, begin, finish, type ConnectionProgress } from './progress.js';
 import { recordKeyFor } from './recordKeys.js';
+import { observationEntities } from './relatedInventories.js';
 import { writeBehind, writeRecords, type SerializedRecord } from './snapshotWriter.js';
 
 export type ConnectionRow = { id: number; name: string; adapter: string; config: Record<string, unknown> };
@@ -24,6 +25,8 @@ const recordsPerWrite = 1000;
 /** Adds records to the held ones of their entity. */
 function hold(held: HeldRecords, records: HeldRecord[]): void {
   for (const record of records) {
+    // Installed software and findings are read back from the snapshot once the devices are merged.
+    if (observationEntities.has(record.entity)) continue;
     if (held.has(record.entity)) held.get(record.entity)!.push(record);
     else held.set(record.entity, [record]);
   }

@@ -94,7 +94,7 @@ export function writeBehind(depth = 1) {
 
 /** Deletes every row of a snapshot (a failed or interrupted discovery leaves nothing behind). */
 export async function deleteSnapshotRows(db: Queryable, discoveryId: number): Promise<void> {
-  for (const table of ['snapshot_records', 'snapshot_assets', 'snapshot_index', 'snapshot_relations', 'merge_recommendations']) {
+  for (const table of ['snapshot_records', 'snapshot_assets', 'snapshot_index', 'snapshot_relations', 'merge_recommendations', 'snapshot_installations', 'snapshot_findings']) {
     await db.query(`delete from ${table} where discovery_id = $1`, [discoveryId]);
   }
 }
