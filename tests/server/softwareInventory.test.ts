@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { computeWidget, widgetSettingsOf } from '../../src/server/dashboards/computeWidget.js';
 import { runDiscoveryAndWait } from './discoveryFleet.js';
 import { engines, startTestServer, type TestServer } from './harness.js';
 import { addSoftwareConnections } from './softwareFixtures.js';
@@ -108,6 +109,21 @@ describe.each(engines)('software and vulnerability APIs on %s', (engine) => {
     const software = await post('/appinventory/applications', { query: 'Device.Hostname = srv-* AND Installation.Version = 1:*', fields: ['Name'] });
     expect(names(software, 'Name')).toEqual(['openssl']);
     expect((await post('/devices/devices', { query: 'Software.Name = /(/' })).status).toBe(400);
+  });
+
+  it('fills the vulnerability widgets from the inventory, each segment opening the matching query', async () => {
+    const widget = (kind: string) => computeWidget({ db: server.context.db, companyId: 1, now: new Date() }, widgetSettingsOf({ kind }));
+    const byOs = await widget('vulnerability_by_os');
+    expect(byOs.rows).toEqual([
+      { label: 'Linux', value: 2, devices: 2, query: 'Vulnerability.Status = open AND OS.Type = "Linux"' },
+      { label: 'Windows', value: 1, devices: 1, query: 'Vulnerability.Status = open AND OS.Type = "Windows"' },
+    ]);
+    expect((await post('/devices/devices', { query: byOs.rows[0].query as string })).body.count).toBe(2);
+    expect((await widget('vulnerability_by_source')).rows).toEqual([{ label: 'jsonfile', value: 3, devices: 3, query: 'Vulnerability.Status = open AND Vulnerability.Source = "jsonfile"' }]);
+    expect((await widget('vulnerability_by_severity')).rows.map((row) => [row.label, row.value])).toEqual([['Critical', 2], ['Medium', 2]]);
+    const bySoftware = await widget('vulnerability_by_software');
+    expect(bySoftware.rows.map((row) => [row.label, row.value])).toEqual([['Google Chrome', 1], ['xz-utils', 1]]);
+    expect((await post('/avm/vulnerabilities', { query: bySoftware.rows[1].query as string })).body.count).toBe(1);
   });
 
   it('keeps an analyst\'s finding status with who and why across discoveries, and records it', async () => {
