@@ -5,12 +5,18 @@ import { resolveSnapshot } from '../../inventory/snapshots.js';
 import { findingStatusCounts, listFindings, listInstallations, readFinding, setFindingStatus, softwareVersions, type FindingStatus, type LinkFilter } from '../../inventory/softwareLinks.js';
 import { notFound } from '../errors.js';
 import { pageWindow, paginated, type ListQuery } from '../pagination.js';
-import { callerOf, type RouteCatalogue } from '../routes.js';
+import { callerOf, type Access, type RouteCatalogue } from '../routes.js';
 
 type LinkQuery = ListQuery & LinkFilter & { index_id?: number };
 type AssetRow = { asset_id: string; fields: Record<string, unknown[]> };
 
 const softwareGroupKind = 'cartograph:entities/software-group';
+
+// The two inventories' searches, at the reference API's paths, with the device search's body.
+const searches: { path: string; entity: string; name: string; access: Access }[] = [
+  { path: '/appinventory/applications', entity: 'software', name: 'applications', access: 'users.view_applications' },
+  { path: '/avm/vulnerabilities', entity: 'vulnerability', name: 'vulnerabilities', access: 'users.view_avm_vulnerabilities' },
+];
 
 /** One asset of a snapshot by its id, or by its name field (case-insensitive) when no id matches. */
 async function readAsset(db: Queryable, discoveryId: number, entity: string, nameField: string, idOrName: string): Promise<AssetRow> {
@@ -30,10 +36,25 @@ async function readAsset(db: Queryable, discoveryId: number, entity: string, nam
  */
 export function registerSoftwareInventoryRoutes(routes: RouteCatalogue, context: AppContext): void {
   const { db } = context;
-  routes.add({
-    method: 'POST', url: '/appinventory/applications', name: 'applications.search', summary: 'Search the software inventory', access: 'users.view_applications', body: 'cartograph:api/inventory-search',
-    handler: (request) => searchInventory(db, callerOf(request).companyId, 'software', request.body as InventorySearch),
-  });
+  for (const inventory of searches) {
+    routes.add({
+      method: 'POST', url: inventory.path, name: `${inventory.name}.search`, summary: `Search the ${inventory.entity} inventory`, access: inventory.access, body: 'cartograph:api/inventory-search',
+      handler: (request) => searchInventory(db, callerOf(request).companyId, inventory.entity, request.body as InventorySearch),
+    });
+  }
+  // The installations and findings of a snapshot, filtered and paged the same way.
+  const linkList = (url: string, name: string, summary: string, access: Access, list: (companyId: number, discoveryId: number, query: LinkQuery, limit: number, offset: number) => Promise<{ count: number; rows: object[] }>) =>
+    routes.add({
+      method: 'GET', url, name, summary, access, query: 'cartograph:api/link-list-query',
+      handler: async (request) => {
+        const caller = callerOf(request);
+        const query = request.query as LinkQuery;
+        const discoveryId = await resolveSnapshot(db, caller.companyId, query.index_id);
+        const { limit, offset } = pageWindow(query);
+        const { count, rows } = await list(caller.companyId, discoveryId, query, limit, offset);
+        return paginated(request, query, count, rows.map((row) => ({ ...row, index_id: discoveryId })));
+      },
+    });
   routes.add({
     method: 'POST', url: '/appinventory/applications/:id', name: 'applications.detail', summary: 'One software with its versions and how many devices have each', access: 'users.view_application_detail',
     params: 'cartograph:api/asset-params', body: 'cartograph:api/inventory-detail',
@@ -51,17 +72,9 @@ export function registerSoftwareInventoryRoutes(routes: RouteCatalogue, context:
       return { ...asset.fields, PrimaryKey: [asset.asset_id], index_id: discoveryId, versions: await softwareVersions(db, discoveryId, asset.asset_id), vulnerabilities };
     },
   });
-  routes.add({
-    method: 'GET', url: '/appinventory/installations', name: 'installations.list', summary: 'Installations (device, software, version) of a snapshot, each source folded in', access: 'users.view_applications',
-    query: 'cartograph:api/link-list-query',
-    handler: async (request) => {
-      const query = request.query as LinkQuery;
-      const discoveryId = await resolveSnapshot(db, callerOf(request).companyId, query.index_id);
-      const { limit, offset } = pageWindow(query);
-      const { count, rows } = await listInstallations(db, discoveryId, query, limit, offset);
-      return paginated(request, query, count, rows.map((row) => ({ ...row, index_id: discoveryId })));
-    },
-  });
+  linkList('/appinventory/installations', 'installations.list', 'Installations (device, software, version) of a snapshot, each source folded in', 'users.view_applications', (_, discoveryId, query, limit, offset) =>
+    listInstallations(db, discoveryId, query, limit, offset),
+  );
   routes.add({
     method: 'POST', url: '/appinventory/groups/:id/applications', name: 'software_group.applications', summary: 'Search the software a group holds (its query, or picked by hand)', access: 'appinventory.view_group',
     params: 'cartograph:api/id-params', body: 'cartograph:api/inventory-search',
@@ -77,10 +90,6 @@ export function registerSoftwareInventoryRoutes(routes: RouteCatalogue, context:
   });
 
   routes.add({
-    method: 'POST', url: '/avm/vulnerabilities', name: 'vulnerabilities.search', summary: 'Search the vulnerability inventory', access: 'users.view_avm_vulnerabilities', body: 'cartograph:api/inventory-search',
-    handler: (request) => searchInventory(db, callerOf(request).companyId, 'vulnerability', request.body as InventorySearch),
-  });
-  routes.add({
     method: 'POST', url: '/avm/vulnerabilities/:id', name: 'vulnerabilities.detail', summary: 'One vulnerability with its scores, sources and how many findings have each status', access: 'users.view_avm_vulnerabilities',
     params: 'cartograph:api/asset-params', body: 'cartograph:api/inventory-detail',
     handler: async (request) => {
@@ -90,18 +99,9 @@ export function registerSoftwareInventoryRoutes(routes: RouteCatalogue, context:
       return { ...asset.fields, PrimaryKey: [asset.asset_id], index_id: discoveryId, finding_statuses: await findingStatusCounts(db, caller.companyId, discoveryId, asset.asset_id) };
     },
   });
-  routes.add({
-    method: 'GET', url: '/avm/findings', name: 'findings.list', summary: 'Vulnerability findings (device, vulnerability) with their status, the most severe first', access: 'users.view_avm_vulnerabilities',
-    query: 'cartograph:api/link-list-query',
-    handler: async (request) => {
-      const caller = callerOf(request);
-      const query = request.query as LinkQuery;
-      const discoveryId = await resolveSnapshot(db, caller.companyId, query.index_id);
-      const { limit, offset } = pageWindow(query);
-      const { count, rows } = await listFindings(db, caller.companyId, discoveryId, query, limit, offset);
-      return paginated(request, query, count, rows.map((row) => ({ ...row, index_id: discoveryId })));
-    },
-  });
+  linkList('/avm/findings', 'findings.list', 'Vulnerability findings (device, vulnerability) with their status, the most severe first', 'users.view_avm_vulnerabilities', (companyId, discoveryId, query, limit, offset) =>
+    listFindings(db, companyId, discoveryId, query, limit, offset),
+  );
   routes.add({
     method: 'POST', url: '/avm/findings/:id/status', name: 'findings.set_status', summary: 'Set a finding open, fixed, false positive or risk accepted, with the reason', access: 'avm.add_vulnerabilityfalsepositive',
     params: 'cartograph:api/finding-params', body: 'cartograph:api/finding-status',
