@@ -12,7 +12,15 @@ import type { ConditionNode } from './indexedConditions.js';
 type ColumnKind = 'text' | 'texts' | 'number' | 'date';
 /** A field of the link row itself (an installation's version, a finding's status), with its SQL over the row `l`. */
 type LinkField = { sql: string; kind: ColumnKind };
-export type Relation = { prefix: string; table: string; own: string; related: { entity: string; column: string } | null; linkFields: Record<string, LinkField> };
+/**
+ * How the related assets a condition matches are handed to the link rows: `array` (found first, then the link rows
+ * read through their index) suits installations, where a condition names a few products among thousands and a scan
+ * would read 40 rows per device; `join` leaves the planner free to hash, which suits findings, where a condition
+ * (`Severity = Critical`) often matches thousands of vulnerabilities. The planner cannot tell the two apart itself:
+ * it does not know how many assets a condition on an indexed text column matches.
+ */
+type RelatedLookup = 'array' | 'join';
+export type Relation = { prefix: string; table: string; own: string; related: { entity: string; column: string; lookup: RelatedLookup } | null; linkFields: Record<string, LinkField> };
 
 // An analyst's status wins over the sources' (`{company}` becomes the parameter holding the caller's company).
 const findingStatus: LinkField = { sql: 'coalesce((select st.status from finding_statuses st where st.company_id = {company}::int and st.finding_id = l.finding_id), l.source_status)', kind: 'text' };
@@ -24,17 +32,17 @@ export function relationsOf(entity: string): Relation[] {
   switch (entity) {
     case 'device':
       return [
-        { prefix: 'Software.', table: 'snapshot_installations', own: 'device_asset', related: { entity: 'software', column: 'software_asset' }, linkFields: installation },
-        { prefix: 'Vulnerability.', table: 'snapshot_findings', own: 'device_asset', related: { entity: 'vulnerability', column: 'vulnerability_asset' }, linkFields: finding },
+        { prefix: 'Software.', table: 'snapshot_installations', own: 'device_asset', related: { entity: 'software', column: 'software_asset', lookup: 'array' }, linkFields: installation },
+        { prefix: 'Vulnerability.', table: 'snapshot_findings', own: 'device_asset', related: { entity: 'vulnerability', column: 'vulnerability_asset', lookup: 'join' }, linkFields: finding },
       ];
     case 'software':
       return [
-        { prefix: 'Device.', table: 'snapshot_installations', own: 'software_asset', related: { entity: 'device', column: 'device_asset' }, linkFields: {} },
+        { prefix: 'Device.', table: 'snapshot_installations', own: 'software_asset', related: { entity: 'device', column: 'device_asset', lookup: 'join' }, linkFields: {} },
         { prefix: 'Installation.', table: 'snapshot_installations', own: 'software_asset', related: null, linkFields: installation },
       ];
     case 'vulnerability':
       return [
-        { prefix: 'Device.', table: 'snapshot_findings', own: 'vulnerability_asset', related: { entity: 'device', column: 'device_asset' }, linkFields: {} },
+        { prefix: 'Device.', table: 'snapshot_findings', own: 'vulnerability_asset', related: { entity: 'device', column: 'device_asset', lookup: 'join' }, linkFields: {} },
         { prefix: 'Finding.', table: 'snapshot_findings', own: 'vulnerability_asset', related: null, linkFields: finding },
       ];
     default:
@@ -96,7 +104,8 @@ export function relationCondition(relation: Relation, node: QueryNode, context: 
     if (link) return linkCondition(leaf, link.sql.includes('{company}') ? { ...link, sql: link.sql.replace('{company}', context.company()) } : link, parameter, now);
     if (!relation.related) return 'false';
     const related = compileRelated({ ...leaf, field }, relation.related.entity);
-    return `l.${relation.related.column} in (select asset_id from ${related.table} where discovery_id = ${discovery} and entity = '${relation.related.entity}' and ${related.sql})`;
+    const assets = `select asset_id from ${related.table} where discovery_id = ${discovery} and entity = '${relation.related.entity}' and ${related.sql}`;
+    return relation.related.lookup === 'array' ? `l.${relation.related.column} = any(array(${assets}))` : `l.${relation.related.column} in (${assets})`;
   };
   return `asset_id in (select l.${relation.own} from ${relation.table} l where l.discovery_id = ${discovery} and ${compile(node)})`;
 }
