@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { parseQuery } from '../../src/core/query/index.js';
 import { foldVendorless, normalizeVendor, softwareIdentity } from '../../src/core/software/names.js';
 import { compareVersions, parseVersion, sortVersionsDescending } from '../../src/core/software/versions.js';
 import { scoreClusters } from '../../src/server/discovery/correlation/scoring.js';
+import { compileQuery } from '../../src/server/query/compileQuery.js';
 import { normalizeSeverity, scoreVector, severityOfScore } from '../../src/server/discovery/software/cvss.js';
 import { labelledSoftware } from './softwareLabelled.js';
 
@@ -101,5 +103,33 @@ describe('CVSS and severities', () => {
     expect(['critical', 'Important', 'Sev 4', 'level 3', 2, '5', 7.5, 'info', 'HIGH risk'].map(normalizeSeverity)).toEqual(['Critical', 'High', 'High', 'Medium', 'Low', 'Critical', 'High', 'Info', 'High']);
     for (const unknown of ['purple', '', 11, -1, null, {}]) expect(normalizeSeverity(unknown)).toBeNull();
     expect([9.8, 7, 6.9, 0.1, 0].map(severityOfScore)).toEqual(['Critical', 'High', 'Medium', 'Low', 'Info']);
+  });
+});
+
+describe('queries across inventories', () => {
+  const relations = { entity: 'device', discovery: '$1', companyId: 7, indexed: new Map() };
+  const compile = (text: string) => compileQuery(parseQuery(text), { firstParameter: 3, relations });
+  const occurrences = (sql: string, table: string) => sql.split(table).length - 1;
+
+  it('compiles the conditions of one AND group under a prefix into one installation or finding', () => {
+    const paired = compile('Software.Name = "Google Chrome" AND OS.Type = Windows AND Software.Version = 120*');
+    expect(occurrences(paired.sql, 'snapshot_installations')).toBe(1);
+    expect(paired.sql).toContain('lower(l.version) like');
+    expect(paired.params).toContain('120%');
+    const both = compile('Software.Name = Chrome AND Vulnerability.Severity = Critical');
+    expect([occurrences(both.sql, 'snapshot_installations'), occurrences(both.sql, 'snapshot_findings')]).toEqual([1, 1]);
+  });
+
+  it('keeps NOT outside the relation and reads the analyst status only when asked', () => {
+    const without = compile('NOT Software.Name = Chrome');
+    expect(without.sql.startsWith('not (asset_id in (select l.device_asset from snapshot_installations')).toBe(true);
+    expect(without.params).not.toContain(7);
+    const status = compile('Vulnerability.Status = false_positive');
+    expect(status.sql).toContain('finding_statuses');
+    expect(status.params).toContain(7);
+  });
+
+  it('reads prefixed fields as plain fields when the caller does not follow relations', () => {
+    expect(compileQuery(parseQuery('Software.Name = Chrome'), { firstParameter: 1 }).sql).not.toContain('snapshot_installations');
   });
 });
