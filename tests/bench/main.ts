@@ -14,6 +14,7 @@ import { benchHttpEngine } from './httpEngine.js';
 import { benchDashboards } from './dashboards.js';
 import { discoveryBench } from './discovery.js';
 import { benchLoad } from './load.js';
+import { benchSoftwareLists } from './softwareLists.js';
 import { percentiles, time } from './measure.js';
 
 const documents = 10_000;
@@ -75,6 +76,9 @@ const httpEngine = await benchHttpEngine();
 for (const engine of engines) results.dashboards.push(await benchDashboards(engine));
 // Discoveries of 10k and 100k devices, the device list at 100k, and merge precision and recall (tests/bench/discovery.ts).
 const discovery = await discoveryBench();
+// Software and vulnerability lists at 100k devices × 40 installations (tests/bench/softwareLists.ts).
+const softwareLists = [];
+for (const engine of engines) softwareLists.push(await benchSoftwareLists(engine));
 // 50 clients for 60 s on PostgreSQL at 100k devices (tests/bench/load.ts); null without DATABASE_URL.
 const load = await benchLoad();
-process.stdout.write(`${JSON.stringify({ ...results, http_engine: httpEngine, discovery, load }, null, 2)}\n`);
+process.stdout.write(`${JSON.stringify({ ...results, http_engine: httpEngine, discovery, software_lists: softwareLists, load }, null, 2)}\n`);

@@ -58,9 +58,9 @@ export function latestSnapshotAssets(now: Date): KnownAsset[] {
     device('d4', 'mac-1', 'macOS', ['jamf']),
     device('d6', 'printer 6', null, ['servicenow']),
     user('u1'), user('u2'),
-    { entity: 'vulnerability', id: 'v1', fields: { CveId: ['CVE-2024-0001'], Severity: ['high'], SoftwareName: ['Chrome'] } },
-    { entity: 'vulnerability', id: 'v2', fields: { CveId: ['CVE-2024-0002'], CvssScore: [9.8], SoftwareName: ['OpenSSL'] } },
-    { entity: 'vulnerability', id: 'v3', fields: { CveId: ['CVE-2024-0003'], Severity: ['Low'], SoftwareName: ['OpenSSL'] } },
+    { entity: 'vulnerability', id: 'v1', fields: { CveId: ['CVE-2024-0001'], Severity: ['High'], AffectedSoftware: ['Chrome'] } },
+    { entity: 'vulnerability', id: 'v2', fields: { CveId: ['CVE-2024-0002'], Score: [9.8], AffectedSoftware: ['OpenSSL'] } },
+    { entity: 'vulnerability', id: 'v3', fields: { CveId: ['CVE-2024-0003'], Severity: ['Low'], AffectedSoftware: ['OpenSSL'] } },
     { entity: 'certificate', id: 'c1', fields: { Subject: ['old.example.com'], NotAfter: [inDays(-1)] } },
     { entity: 'certificate', id: 'c2', fields: { Subject: ['soon.example.com'], NotAfter: [inDays(10)] } },
     { entity: 'certificate', id: 'c3', fields: { Subject: ['quarter.example.com'], NotAfter: [inDays(60)] } },
@@ -76,3 +76,22 @@ export const latestRecords: KnownRecord[] = [
   { key: '2:c2', adapter: 'crowdstrike', entity: 'device', fields: { Hostname: ['ws-2'], 'VulnerableSoftware.CveId': ['CVE-2024-0001'] } },
   { key: '2:c1', adapter: 'crowdstrike', entity: 'device', fields: { Hostname: ['ws-1'] } },
 ];
+
+/** Findings of the latest snapshot: ws-1 has two (one reported by both sources), ws-2 one, srv-1 one open and one fixed. */
+export const latestFindings = [
+  { device: 'd1', vulnerability: 'v1', adapters: ['crowdstrike', 'qualys'], status: 'open' },
+  { device: 'd1', vulnerability: 'v2', adapters: ['qualys'], status: 'open' },
+  { device: 'd2', vulnerability: 'v1', adapters: ['crowdstrike'], status: 'open' },
+  { device: 'd3', vulnerability: 'v3', adapters: ['qualys'], status: 'open' },
+  { device: 'd3', vulnerability: 'v2', adapters: ['qualys'], status: 'fixed' },
+];
+
+/** Writes findings into a published snapshot as the discovery does (snapshot_findings). */
+export async function publishFindings(db: Queryable, discoveryId: number, findings: typeof latestFindings): Promise<void> {
+  for (const finding of findings) {
+    await db.query(
+      `insert into snapshot_findings (discovery_id, finding_id, device_asset, vulnerability_asset, source_status, adapters, sources) values ($1, $2, $3, $4, $5, $6, '[]')`,
+      [discoveryId, `${finding.vulnerability}.${finding.device}`, finding.device, finding.vulnerability, finding.status, finding.adapters],
+    );
+  }
+}

@@ -4,7 +4,7 @@ import { computeWidget, widgetComputations, widgetSettingsOf } from '../../src/s
 import type { WidgetContext } from '../../src/server/dashboards/widgetData.js';
 import { discoveryScheduleKind, saveSettingsDocument } from '../../src/server/discovery/settings.js';
 import { createCompany } from '../../src/server/identity/companies.js';
-import { latestRecords, latestSnapshotAssets, publishSnapshot, snapshotA, snapshotB } from './dashboardsFixtures.js';
+import { latestFindings, latestRecords, latestSnapshotAssets, publishFindings, publishSnapshot, snapshotA, snapshotB } from './dashboardsFixtures.js';
 import { engines, startTestServer, type TestServer } from './harness.js';
 
 describe.each(engines)('widget computations over known snapshots on %s', (engine) => {
@@ -24,6 +24,7 @@ describe.each(engines)('widget computations over known snapshots on %s', (engine
       c: await publishSnapshot(db, 1, now, 1 / 24, latestSnapshotAssets(now), latestRecords),
       failed: await publishSnapshot(db, 1, now, 0, [], [], 'error'),
     };
+    await publishFindings(db, snapshots.c, latestFindings);
     const connector = "(select id from connectors where company_id = 1 and is_default)";
     for (const [name, status, enabled] of [['EDR', 1, true], ['Directory', 1, true], ['Scanner', 3, true], ['Old CMDB', 1, false]] as const) {
       await db.query(`insert into connections (company_id, adapter, name, connector_id, config, status, enabled) values (1, 'csv', $1, ${connector}, '{}', $2, $3)`, [name, status, enabled]);
@@ -133,23 +134,23 @@ describe.each(engines)('widget computations over known snapshots on %s', (engine
     expect(score.rows.map((row) => [row.label, row.value])).toEqual([['Average score', 52.8], ['Devices scored', 2], ['Scoring below 50', 1]]);
   });
 
-  it('counts vulnerability findings by operating system, severity, software and source', async () => {
+  it('counts open vulnerability findings by operating system and source, and vulnerabilities by severity and software', async () => {
     expect((await widget('vulnerability_by_os')).rows).toEqual([
-      { label: 'Windows', value: 3, devices: 2, query: 'VulnerableSoftware.CveId = * AND OS.Type = "Windows"' },
-      { label: 'Linux', value: 1, devices: 1, query: 'VulnerableSoftware.CveId = * AND OS.Type = "Linux"' },
+      { label: 'Windows', value: 3, devices: 2, query: 'Vulnerability.Status = open AND OS.Type = "Windows"' },
+      { label: 'Linux', value: 1, devices: 1, query: 'Vulnerability.Status = open AND OS.Type = "Linux"' },
     ]);
     expect((await widget('vulnerability_by_severity')).rows).toEqual([
-      { label: 'Critical', value: 1, query: 'NOT Severity = * AND CvssScore >= 9' },
+      { label: 'Critical', value: 1, query: 'NOT Severity = * AND Score >= 9' },
       { label: 'High', value: 1, query: 'Severity = "High"' },
       { label: 'Low', value: 1, query: 'Severity = "Low"' },
     ]);
     expect((await widget('vulnerability_by_software')).rows).toEqual([
-      { label: 'OpenSSL', value: 2, query: 'SoftwareName = "OpenSSL"' },
-      { label: 'Chrome', value: 1, query: 'SoftwareName = "Chrome"' },
+      { label: 'OpenSSL', value: 2, query: 'AffectedSoftware = "OpenSSL"' },
+      { label: 'Chrome', value: 1, query: 'AffectedSoftware = "Chrome"' },
     ]);
     expect((await widget('vulnerability_by_source')).rows).toEqual([
-      { label: 'qualys', value: 3, devices: 2, query: 'VulnerableSoftware.CveId = * AND Adapters = "qualys"' },
-      { label: 'crowdstrike', value: 1, devices: 1, query: 'VulnerableSoftware.CveId = * AND Adapters = "crowdstrike"' },
+      { label: 'qualys', value: 3, devices: 2, query: 'Vulnerability.Status = open AND Vulnerability.Source = "qualys"' },
+      { label: 'crowdstrike', value: 2, devices: 2, query: 'Vulnerability.Status = open AND Vulnerability.Source = "crowdstrike"' },
     ]);
   });
 

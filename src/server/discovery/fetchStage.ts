@@ -6,6 +6,7 @@ import { identifyingPart } from './correlation/identifiers.js';
 import { normalizeRecord } from './normalize.js';
 import { addWarning, begin, finish, type ConnectionProgress } from './progress.js';
 import { recordKeyFor } from './recordKeys.js';
+import { observationEntities } from './relatedInventories.js';
 import type { StepLease } from './steps.js';
 import { writeBehind, writeRecords, type SerializedRecord } from './snapshotWriter.js';
 
@@ -34,6 +35,8 @@ export async function readHeldRecords(db: Queryable, discoveryId: number): Promi
       [discoveryId, after, identitiesPerRead],
     );
     for (const row of rows) {
+      // Installed software and findings are read back from the snapshot once the devices are merged.
+      if (observationEntities.has(row.entity)) continue;
       const record: HeldRecord = { key: row.record_key, connectionId: row.connection_id, adapter: row.adapter, entity: row.entity, fields: row.identity ?? {} };
       if (held.has(row.entity)) held.get(row.entity)!.push(record);
       else held.set(row.entity, [record]);

@@ -13,6 +13,8 @@ import { userCorrelationRules } from './correlation/userRules.js';
 import { fetchConnection, readHeldRecords, type ConnectionRow } from './fetchStage.js';
 import type { FieldOrdering } from './mergeAssets.js';
 import { begin, finish, newProgress, type DiscoveryProgress } from './progress.js';
+import { buildObservationInventories, observationTables } from './relatedInventories.js';
+import { DeviceLinks } from './software/deviceLinks.js';
 import { deriveRelations, type RelatedAsset } from './relations.js';
 import { loadDiscoverySettings } from './settings.js';
 import { deleteMergedRows, deleteSnapshotRows, writeRecommendations, writeRelations } from './snapshotWriter.js';
@@ -130,6 +132,7 @@ export async function runPublishStep(context: CoreContext, queue: PgBoss, job: S
       'select entity, decision, left_record, right_record from merge_decisions where company_id = $1 order by id', [discovery.company_id],
     );
     const related: Record<string, RelatedAsset[]> = {};
+    let devices: DeviceLinks | null = null;
     for (const [entity, records] of held) {
       lease.throwIfSuperseded();
       const decisionsFor = (kind: string) => decisionRows.filter((row) => row.entity === entity && row.decision === kind).map((row) => [row.left_record, row.right_record] as [string, string]);
@@ -141,10 +144,14 @@ export async function runPublishStep(context: CoreContext, queue: PgBoss, job: S
         left: written.ids[recommendation.clusters[0]], right: written.ids[recommendation.clusters[1]], score: recommendation.score, reasons: recommendation.reasons,
       })));
       related[entity] = written.related;
+      if (entity === 'device') devices = new DeviceLinks(records, clusters, written.ids);
       progress.assets[entity] = clusters.length;
       // The entity's records are in the snapshot and merged into its assets: let them go before the next entity.
       held.delete(entity);
     }
+    // Installed software and vulnerability findings, linked to the merged devices.
+    await buildObservationInventories(db, discoveryId, devices, progress);
+    devices = null;
     finish(progress.stages.correlate, 'done');
     progress.stages.correlate.detail = Object.entries(progress.assets).map(([entity, count]) => `${count} ${entity} assets`).join(', ');
 
@@ -183,4 +190,5 @@ export async function pruneSnapshots(context: CoreContext, companyId: number, ke
   await context.db.query(`delete from snapshot_assets where discovery_id in (${stale})`, [companyId, keep]);
   await context.db.query(`delete from snapshot_relations where discovery_id in (${stale})`, [companyId, keep]);
   await context.db.query(`delete from snapshot_index where discovery_id in (${stale})`, [companyId, keep]);
+  for (const table of observationTables) await context.db.query(`delete from ${table} where discovery_id in (${stale})`, [companyId, keep]);
 }

@@ -69,3 +69,8 @@ export async function specificFieldMap(db: Queryable, discoveryId: number | null
     }),
   );
 }
+
+/** A field map of a related inventory under its prefix: `Severity` → `Vulnerability.Severity`, labelled "Vulnerability Severity". */
+export function prefixedFieldMap(prefix: string, map: FieldMap): FieldMap {
+  return Object.fromEntries(Object.entries(map).map(([key, entry]) => [`${prefix}${key}`, { ...entry, label: labelFor(`${prefix}${key}`) }]));
+}

@@ -18,6 +18,8 @@ export type IndexedField = { field: string; kind: IndexedKind; column: string; f
 export const inventorySchemas: Record<string, string> = {
   device: 'cartograph:entities/device',
   user: 'cartograph:entities/inventory-user',
+  software: 'cartograph:entities/software',
+  vulnerability: 'cartograph:entities/vulnerability',
 };
 
 type PropertySchema = { type?: string; format?: string; items?: PropertySchema; 'x-indexed'?: true | 'sorted' };

@@ -1,7 +1,8 @@
 import { parseQuery, QuerySyntaxError } from '../../core/query/index.js';
 import type { Database, Queryable } from '../db/database.js';
 import { HttpError } from '../http/errors.js';
-import { compileQuery, type CompiledQuery, type SnapshotTable } from '../query/compileQuery.js';
+import { compileQuery, type CompiledQuery, type RelationOptions, type SnapshotTable } from '../query/compileQuery.js';
+import { relationsOf } from '../query/relationConditions.js';
 import { documentSql, fieldColumn } from '../query/fieldColumns.js';
 import { expandSavedQueries } from '../query/savedQueries.js';
 import { loadSavedQueryText } from '../query/savedQueryStore.js';
@@ -37,10 +38,10 @@ export function withStatementTimeout<T>(db: Database, work: (connection: Queryab
  * A query's SQL condition, with its text errors answered as field errors carrying the position. Given the typed
  * columns a snapshot holds (`indexed`), the condition reads them when it can.
  */
-export async function queryCondition(db: Queryable, companyId: number, text: string | undefined, firstParameter: number, indexed?: ReadonlyMap<string, IndexedField>): Promise<CompiledQuery> {
+export async function queryCondition(db: Queryable, companyId: number, text: string | undefined, firstParameter: number, indexed?: ReadonlyMap<string, IndexedField>, relations?: RelationOptions): Promise<CompiledQuery> {
   if (!text?.trim()) return { sql: 'true', params: [], table: indexed?.size ? 'snapshot_index' : 'snapshot_assets' };
   try {
-    return compileQuery(await expandSavedQueries(parseQuery(text), (id) => loadSavedQueryText(db, companyId, id)), { firstParameter, indexed });
+    return compileQuery(await expandSavedQueries(parseQuery(text), (id) => loadSavedQueryText(db, companyId, id)), { firstParameter, indexed, relations });
   } catch (error) {
     if (error instanceof QuerySyntaxError) throw new HttpError(400, { query: [error.message], position: [String(error.position)] });
     throw error;
@@ -66,9 +67,16 @@ function orderingSql(ordering: Ordering, firstParameter: number, table: Snapshot
 export async function planSnapshotQuery(db: Queryable, companyId: number, discoveryId: number, entity: string, text: string | undefined, ordering: Ordering = []) {
   const available = await snapshotIndexedFields(db, discoveryId, entity);
   const indexed = ordering.every((key) => available.get(key.field)?.firstColumn) ? available : undefined;
-  const condition = await queryCondition(db, companyId, text, 3, indexed);
+  const condition = await queryCondition(db, companyId, text, 3, indexed, text?.trim() ? await relationOptions(db, companyId, discoveryId, entity) : undefined);
   const order = orderingSql(ordering, 3 + condition.params.length, condition.table, available);
   return { table: condition.table, where: `discovery_id = $1 and entity = $2 and ${condition.sql}`, params: [discoveryId, entity, ...condition.params, ...order.params], orderSql: order.sql };
+}
+
+/** What a query of `entity` needs to follow its relations to other inventories of the snapshot (`$1` holds its id). */
+export async function relationOptions(db: Queryable, companyId: number, discoveryId: number, entity: string): Promise<RelationOptions> {
+  const related = [...new Set(relationsOf(entity).flatMap((relation) => (relation.related ? [relation.related.entity] : [])))];
+  const indexed = new Map(await Promise.all(related.map(async (other) => [other, await snapshotIndexedFields(db, discoveryId, other)] as const)));
+  return { entity, discovery: '$1', companyId, indexed };
 }
 
 function project(assetId: string, fields: Record<string, unknown[]>, wanted: string[] | undefined): Record<string, unknown> {

@@ -27,7 +27,7 @@ export async function ensureSnapshotIndexColumns(db: Queryable): Promise<void> {
   const existing = new Set((await db.query<{ name: string }>("select column_name as name from information_schema.columns where table_name = 'snapshot_index'")).map((row) => row.name));
   for (const field of allIndexedFields()) {
     if (!existing.has(field.column)) await db.exec(`alter table snapshot_index add column ${field.column} ${columnTypes[field.kind]}`);
-    if (field.firstColumn && !existing.has(field.firstColumn)) await db.exec(`alter table snapshot_index add column ${field.firstColumn} text`);
+    if (field.firstColumn && !existing.has(field.firstColumn)) await db.exec(`alter table snapshot_index add column ${field.firstColumn} ${field.kind === 'number' ? 'double precision' : 'text'}`);
   }
   // A page of a list ordered by the field is read straight from one of these, in either direction; each holds its
   // entity's rows only.
@@ -50,6 +50,12 @@ function valuesSql(field: IndexedField, parameter: string): string {
   return `coalesce((select chr(31) || string_agg(${text}, chr(31)) || chr(31) from jsonb_array_elements(fields->${parameter}) as field_value(value)), '')`;
 }
 
+/** SQL reading the preferred (first) value lists are ordered by: numbers as numbers (so 10 follows 9), the rest as written. */
+function firstValueSql(field: IndexedField, parameter: string): string {
+  const first = `fields->${parameter}->>0`;
+  return field.kind === 'number' ? `case when ${first} ~ '${numericText}' then (${first})::float8 end` : first;
+}
+
 /**
  * Writes the index rows of an entity's assets in a snapshot: all of them, or only `assets` (replacing theirs). Rows
  * go in in primary-key order, so reading a snapshot through the key reads its pages in turn (three times faster at
@@ -61,7 +67,7 @@ async function writeIndexRows(db: Queryable, discoveryId: number, entity: string
   const onlyAssets = assets ? 'and asset_id = any($3::text[])' : 'and $3::text[] is null';
   if (assets) await db.query(`delete from snapshot_index where discovery_id = $1 and entity = $2 ${onlyAssets}`, [discoveryId, entity, assets]);
   const columns = fields.flatMap((field) => [field.column, ...(field.firstColumn ? [field.firstColumn] : [])]);
-  const values = fields.flatMap((field, index) => [valuesSql(field, `$${index + 4}`), ...(field.firstColumn ? [`fields->$${index + 4}->>0`] : [])]);
+  const values = fields.flatMap((field, index) => [valuesSql(field, `$${index + 4}`), ...(field.firstColumn ? [firstValueSql(field, `$${index + 4}`)] : [])]);
   await db.query(
     `insert into snapshot_index (discovery_id, entity, asset_id, ${columns.join(', ')})
      select discovery_id, entity, asset_id, ${values.join(', ')} from snapshot_assets where discovery_id = $1 and entity = $2 ${onlyAssets}

@@ -3,6 +3,7 @@ import { fieldError } from '../http/errors.js';
 import type { IndexedField } from '../inventory/indexedFields.js';
 import { fieldColumn } from './fieldColumns.js';
 import { indexedCondition, type ConditionNode } from './indexedConditions.js';
+import { relationCondition, relationOfSubtree, relationsOf, type RelatedIndexes, type Relation } from './relationConditions.js';
 
 // Bounds on what one query may ask of the database (on top of the statement timeout every inventory query runs
 // under): a long regular expression or a huge tree is refused before it is sent.
@@ -12,7 +13,12 @@ export const maximumConditions = 200;
 /** Where a compiled condition reads a snapshot's assets: their typed index rows, or their documents. */
 export type SnapshotTable = 'snapshot_index' | 'snapshot_assets';
 export type CompiledQuery = { sql: string; params: unknown[]; table: SnapshotTable };
-export type CompileOptions = { firstParameter: number; now?: Date; indexed?: ReadonlyMap<string, IndexedField> };
+/**
+ * Queries of an inventory may follow its relations to others (relationConditions.ts) when the caller names the
+ * entity, the parameter holding the snapshot's discovery id, the company, and the typed fields of each entity.
+ */
+export type RelationOptions = { entity: string; discovery: string; companyId: number; indexed: RelatedIndexes };
+export type CompileOptions = { firstParameter: number; now?: Date; indexed?: ReadonlyMap<string, IndexedField>; relations?: RelationOptions };
 
 // Regular-expression syntax characters (ASCII punctuation), escaped so a value matches itself.
 const regexSyntax = /[!-/:-@[-`{-~]/g;
@@ -41,7 +47,9 @@ function textEqualsFilter(text: string): string {
  */
 export function compileQuery(node: QueryNode, options: CompileOptions): CompiledQuery {
   const fromIndex = options.indexed?.size ? compileTree(node, options, options.indexed) : null;
-  return fromIndex ? { ...fromIndex, table: 'snapshot_index' } : { ...compileTree(node, options, null)!, table: 'snapshot_assets' };
+  if (fromIndex) return { sql: fromIndex.sql, params: fromIndex.params, table: 'snapshot_index' };
+  const fromDocuments = compileTree(node, options, null)!;
+  return { sql: fromDocuments.sql, params: fromDocuments.params, table: 'snapshot_assets' };
 }
 
 /**
@@ -50,7 +58,7 @@ export function compileQuery(node: QueryNode, options: CompileOptions): Compiled
  * text. Equality, numbers and dates compile to one jsonpath test per asset, evaluated without a row per value;
  * regular expressions and text ordering keep PostgreSQL's own operators (and their collation).
  */
-function compileTree(node: QueryNode, options: CompileOptions, indexed: ReadonlyMap<string, IndexedField> | null): Omit<CompiledQuery, 'table'> | null {
+function compileTree(node: QueryNode, options: CompileOptions, indexed: ReadonlyMap<string, IndexedField> | null): (Omit<CompiledQuery, 'table'> & { typed: boolean }) | null {
   const now = options.now ?? new Date();
   const params: unknown[] = [];
   const parameter = (value: unknown) => {
@@ -88,12 +96,39 @@ function compileTree(node: QueryNode, options: CompileOptions, indexed: Readonly
 
   let conditions = 0;
   let typed = true;
+  const relations = options.relations ? relationsOf(options.relations.entity) : [];
+  let companyParameter: string | null = null;
+  const company = () => (companyParameter ??= parameter(options.relations!.companyId));
+  // A related entity's own leaves, numbered after this query's parameters so far; typed when its index allows.
+  const compileRelated = (leaves: QueryNode, entity: string) => {
+    const nested = { firstParameter: options.firstParameter + params.length, now };
+    const compiled = compileTree(leaves, nested, options.relations!.indexed.get(entity) ?? null) ?? compileTree(leaves, nested, null)!;
+    params.push(...compiled.params);
+    return { sql: compiled.sql, table: compiled.typed ? 'snapshot_index' : 'snapshot_assets' };
+  };
+  const throughRelation = (relation: Relation, node: QueryNode) => relationCondition(relation, node, { discovery: options.relations!.discovery, company, now }, parameter, compileRelated);
   const compile = (current: QueryNode): string => {
     conditions += 1;
     if (conditions > maximumConditions) throw fieldError('query', `A query may hold at most ${maximumConditions} conditions (saved queries included).`);
+    const relation = relations.length ? relationOfSubtree(relations, current) : null;
+    if (relation) return throughRelation(relation, current);
     switch (current.kind) {
-      case 'and':
-        return `(${compile(current.left)} and ${compile(current.right)})`;
+      case 'and': {
+        if (!relations.length) return `(${compile(current.left)} and ${compile(current.right)})`;
+        // The operands of an AND chain under one relation are one group: they hold for the same link row.
+        const operands: QueryNode[] = [];
+        const flatten = (node: QueryNode): void => (node.kind === 'and' ? (flatten(node.left), flatten(node.right)) : void operands.push(node));
+        flatten(current);
+        const groups = new Map<Relation, QueryNode[]>();
+        const parts: string[] = [];
+        for (const operand of operands) {
+          const owner = relationOfSubtree(relations, operand);
+          if (owner) groups.set(owner, [...(groups.get(owner) ?? []), operand]);
+          else parts.push(compile(operand));
+        }
+        for (const [owner, group] of groups) parts.push(throughRelation(owner, group.reduce((left, right) => ({ kind: 'and', left, right }))));
+        return `(${parts.join(' and ')})`;
+      }
       case 'or':
         return `(${compile(current.left)} or ${compile(current.right)})`;
       case 'not':
@@ -109,5 +144,5 @@ function compileTree(node: QueryNode, options: CompileOptions, indexed: Readonly
     }
   };
   const sql = compile(node);
-  return typed ? { sql, params } : null;
+  return typed || !indexed ? { sql, params, typed: Boolean(indexed) } : null;
 }

@@ -3,7 +3,7 @@ import { cpus, freemem, loadavg, totalmem, uptime } from 'node:os';
 import { product } from '../../../core/product.js';
 import type { AppContext } from '../../context.js';
 import { loadDiscoverySettings } from '../../discovery/settings.js';
-import { entityFieldMap, specificFieldMap, type FieldMap } from '../../inventory/fieldMaps.js';
+import { entityFieldMap, prefixedFieldMap, specificFieldMap, type FieldMap } from '../../inventory/fieldMaps.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
 
 // Everything the open-source edition ships; the console checks these names with has-module-permission.
@@ -71,10 +71,14 @@ export function registerConfigurationRoutes(routes: RouteCatalogue, context: App
         log_level: context.config.logLevel,
         ordering: settings.ordering.byField,
         default_source_order: settings.ordering.fallback,
-        field_map: { ...entityFieldMap('cartograph:entities/device', product.slug), ...(await specificsOf(discoveryId, 'device')) },
+        // Devices reach their software and vulnerabilities through `Software.*` and `Vulnerability.*`, and back through `Device.*`.
+        field_map: {
+          ...entityFieldMap('cartograph:entities/device', product.slug), ...(await specificsOf(discoveryId, 'device')),
+          ...prefixedFieldMap('Software.', entityFieldMap('cartograph:entities/software', product.slug)), ...prefixedFieldMap('Vulnerability.', entityFieldMap('cartograph:entities/vulnerability', product.slug)),
+        },
         user_field_map: { ...entityFieldMap('cartograph:entities/inventory-user', product.slug), ...(await specificsOf(discoveryId, 'user')) },
-        vulnerability_field_map: await specificsOf(discoveryId, 'vulnerability'),
-        application_field_map: await specificsOf(discoveryId, 'application'),
+        vulnerability_field_map: { ...entityFieldMap('cartograph:entities/vulnerability', product.slug), ...prefixedFieldMap('Device.', entityFieldMap('cartograph:entities/device', product.slug)) },
+        application_field_map: { ...entityFieldMap('cartograph:entities/software', product.slug), ...prefixedFieldMap('Device.', entityFieldMap('cartograph:entities/device', product.slug)) },
         certificate_field_map: await specificsOf(discoveryId, 'certificate'),
         service_field_map: await specificsOf(discoveryId, 'service'),
       };

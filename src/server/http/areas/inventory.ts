@@ -3,6 +3,7 @@ import { inventoryDetail, searchInventory, type InventorySearch } from '../../in
 import { callerOf, type Access, type RouteCatalogue } from '../routes.js';
 import { registerInventoryExtraRoutes } from './inventoryExtras.js';
 import { registerSavedQueryRoutes } from './savedQueries.js';
+import { registerSoftwareInventoryRoutes } from './softwareInventory.js';
 import { registerTagRoutes } from './tags.js';
 
 type Inventory = { path: string; entity: string; name: string; list: Access; detail: Access };
@@ -30,4 +31,5 @@ export function registerInventoryRoutes(routes: RouteCatalogue, context: AppCont
   registerSavedQueryRoutes(routes, context);
   registerTagRoutes(routes, context);
   registerInventoryExtraRoutes(routes, context);
+  registerSoftwareInventoryRoutes(routes, context);
 }

@@ -10,6 +10,8 @@ type RelationRow = { id: string; kind: string; relation: string; device_asset: s
 const exportsOf: { path: string; entity: string; name: string; access: Access }[] = [
   { path: '/devices/export', entity: 'device', name: 'devices.export', access: 'users.view_devices' },
   { path: '/userinventory/export', entity: 'user', name: 'user_inventory.export', access: 'users.view_user_inventory' },
+  { path: '/appinventory/export', entity: 'software', name: 'applications.export', access: 'users.view_applications' },
+  { path: '/avm/export', entity: 'vulnerability', name: 'vulnerabilities.export', access: 'users.view_avm_vulnerabilities' },
 ];
 
 const contentTypes = { csv: 'text/csv; charset=utf-8', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } as const;
@@ -26,7 +28,7 @@ export function registerInventoryExtraRoutes(routes: RouteCatalogue, context: Ap
         const stream = await exportInventory(db, callerOf(request).companyId, target.entity, body);
         const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
         reply.header('content-type', contentTypes[body.format]);
-        reply.header('content-disposition', `attachment; filename="${target.entity}s-${stamp}.${body.format}"`);
+        reply.header('content-disposition', `attachment; filename="${target.entity === 'vulnerability' ? 'vulnerabilities' : `${target.entity}s`}-${stamp}.${body.format}"`);
         reply.header('cache-control', 'no-store');
         return stream;
       },
