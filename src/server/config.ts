@@ -14,6 +14,8 @@ export type ServerConfig = {
   logLevel: string;
   /** Whether this process runs discovery steps (an API-only process leaves them to `npm run worker` processes). */
   runDiscoveries: boolean;
+  /** Connection fetches this process runs at once (each discovery also keeps to its own concurrency setting). */
+  fetchLanes: number;
 };
 
 function integerFrom(environment: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -41,5 +43,6 @@ export function readConfig(environment: NodeJS.ProcessEnv = process.env): Server
     signInRateLimitPerMinute: integerFrom(environment, 'CARTOGRAPH_SIGN_IN_RATE_LIMIT', 30),
     logLevel: environment.LOG_LEVEL || 'info',
     runDiscoveries: environment.CARTOGRAPH_RUN_DISCOVERIES !== '0',
+    fetchLanes: Math.max(1, integerFrom(environment, 'CARTOGRAPH_FETCH_LANES', 4)),
   };
 }

@@ -92,10 +92,10 @@ export function replayConnections(url: string): { adapter: string; name: string;
     { adapter: 'azure-entra', name: 'Directory', config: { cloud: 'global', login_url: url, graph_url: url, auth: entraAuth, fetch_devices: true, fetch_sign_in_activity: false } },
     {
       adapter: 'crowdstrike', name: 'EDR',
-      config: { base_url: url, auth: { auth_type: 'oauth2_client_credentials', client_id: replayCredentials.clientId, client_secret: replayCredentials.clientSecret }, fetch_vulnerabilities: false },
+      config: { base_url: url, auth: { auth_type: 'oauth2_client_credentials', client_id: replayCredentials.clientId, client_secret: replayCredentials.clientSecret }, fetch_vulnerabilities: false, fetch_software: false },
     },
-    { adapter: 'microsoft-intune', name: 'MDM', config: { cloud: 'global', login_url: url, graph_url: url, auth: entraAuth } },
-    { adapter: 'qualys', name: 'Vulnerability scanner', config: { base_url: url, auth: basic } },
+    { adapter: 'microsoft-intune', name: 'MDM', config: { cloud: 'global', login_url: url, graph_url: url, auth: entraAuth, fetch_software: false } },
+    { adapter: 'qualys', name: 'Vulnerability scanner', config: { base_url: url, auth: basic, fetch_vulnerabilities: false } },
     { adapter: 'servicenow', name: 'CMDB', config: { base_url: url, auth: basic, tables: ['cmdb_ci_computer'], fetch_users: true } },
   ];
 }

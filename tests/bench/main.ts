@@ -14,6 +14,7 @@ import { benchHttpEngine } from './httpEngine.js';
 import { benchDashboards } from './dashboards.js';
 import { discoveryBench } from './discovery.js';
 import { benchLoad } from './load.js';
+import { scaleBench } from './scale.js';
 import { benchSoftwareLists } from './softwareLists.js';
 import { percentiles, time } from './measure.js';
 
@@ -69,6 +70,12 @@ async function benchSignIn() {
 
 // The servers measured here run in this process: bound its heap's growth as `npm start` and `npm run worker` do.
 boundHeapGrowth();
+// `npm run bench -- --devices 1000000`: only the scale figures, on PostgreSQL with worker processes (tests/bench/scale.ts).
+const devicesArgument = process.argv.indexOf('--devices');
+if (devicesArgument >= 0) {
+  process.stdout.write(`${JSON.stringify(await scaleBench(Number(process.argv[devicesArgument + 1])), null, 2)}\n`);
+  process.exit(0);
+}
 const engines: ('pglite' | 'postgresql')[] = process.env.DATABASE_URL ? ['pglite', 'postgresql'] : ['pglite'];
 const results = { list: [] as unknown[], sign_in: await benchSignIn(), dashboards: [] as unknown[] };
 for (const engine of engines) results.list.push(await benchEngine(engine));

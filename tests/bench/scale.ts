@@ -21,10 +21,13 @@ const secretKey = 'bench';
 const seconds = (milliseconds: number) => Number((milliseconds / 1000).toFixed(1));
 const ownPeakRssMb = () => Math.round(Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) / 1024);
 
+// Fetch lanes per worker: one worker runs two of the five connections at once, two workers four, as on two machines.
+const fetchLanes = 2;
+
 /** One discovery run by `count` fresh workers: wall time, stages, and what each worker ran and peaked at. */
 async function discoverWith(api: RunningCartograph, token: string, databaseUrl: string, dataDir: string, count: number) {
   const workers: WorkerProcess[] = [];
-  for (let index = 0; index < count; index += 1) workers.push(await startWorker({ databaseUrl, secretKey, dataDir }));
+  for (let index = 0; index < count; index += 1) workers.push(await startWorker({ databaseUrl, secretKey, dataDir, fetchLanes }));
   try {
     const started = performance.now();
     const done = await discover(api, token);
@@ -32,6 +35,7 @@ async function discoverWith(api: RunningCartograph, token: string, databaseUrl: 
     const steps = await api.context.db.query<{ step: string; worker: string }>('select step, worker from discovery_steps where discovery_id = $1 order by position', [done.id]);
     return {
       workers: count,
+      fetch_lanes_per_worker: fetchLanes,
       discovery_id: done.id,
       wall_s: seconds(wallMs),
       stages_s: Object.fromEntries(Object.entries(done.progress.stages).map(([stage, { duration_ms }]) => [stage, seconds(duration_ms)])),

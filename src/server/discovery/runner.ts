@@ -15,9 +15,6 @@ import { abandonFetch, advance, attemptsPerStep, fetchStepQueue, planSteps, publ
 const interruptedMessage = 'Interrupted: the process running this discovery stopped before it finished. The previous snapshot stays in use.';
 const lostMessage = `Its worker stopped answering ${attemptsPerStep} times.`;
 
-// Fetch steps one process runs at once (each discovery also keeps to its own concurrency setting, whichever
-// processes run its steps).
-const fetchLanesPerProcess = 4;
 // How often each working process looks for steps whose worker died.
 const reapSeconds = 10;
 
@@ -56,7 +53,7 @@ export class DiscoveryRunner {
     if (options.work) {
       const announce: Announce = (transaction, event) => announcePublished(transaction, this.queue, this.subscribers, event);
       const steps: [string, number, (job: StepJob) => Promise<void>][] = [
-        [fetchStepQueue, fetchLanesPerProcess, (job) => runFetchStep(this.context, this.queue, job)],
+        [fetchStepQueue, this.context.config.fetchLanes, (job) => runFetchStep(this.context, this.queue, job)],
         [publishStepQueue, 1, (job) => runPublishStep(this.context, this.queue, job, announce)],
       ];
       for (const [name, lanes, run] of steps) {
