@@ -39,8 +39,8 @@ const inline = (name: string, records: unknown[]) => ({ source_type: 'upload', f
 /** The connections of the fixture (plus one whose source cannot be reached), in company 1. */
 export const softwareConnections = [
   { name: 'EDR hosts', config: { source: inline('hosts.json', edrHosts), entity: 'device', column_map: { aid: 'AgentId', mac: 'MacAddresses' } } },
-  { name: 'EDR applications', config: { source: inline('apps.json', edrApplications), entity: 'application', column_map: { aid: 'AgentId', installed: 'InstallDate', path: 'InstallPath' } } },
-  { name: 'MDM detected apps', config: { source: inline('mdm.json', mdmApplications), entity: 'application', column_map: { device: 'Hostname', displayName: 'SoftwareName', publisher: 'SoftwareVendor' } } },
+  { name: 'EDR applications', config: { source: inline('apps.json', edrApplications), entity: 'software', column_map: { aid: 'AgentId', installed: 'InstallDate', path: 'InstallPath' } } },
+  { name: 'MDM detected apps', config: { source: inline('mdm.json', mdmApplications), entity: 'software', column_map: { device: 'Hostname', displayName: 'SoftwareName', publisher: 'SoftwareVendor' } } },
   {
     name: 'Scanner A',
     config: {

@@ -49,7 +49,8 @@ describe('the device inventory keeps its view in the URL', () => {
     await screen.findByText('web-01');
     await waitFor(() => expect(router.state.location.search).toEqual({ query: 'Hostname = web*', size: 100, columns: 'Hostname,Adapters' }));
     expect(router.history.length).toBe(1);
-    expect(searches()[0]).toMatchObject({ query: 'Hostname = web*', fields: ['Hostname', 'Adapters'], size: 100 });
+    // The Adapters column also asks for the connections it names.
+    expect(searches()[0]).toMatchObject({ query: 'Hostname = web*', fields: ['Hostname', 'Adapters', 'Connections'], size: 100 });
   });
 
   it('keeps the columns a link leaves out from the stored configuration (a saved query opened by its link)', async () => {
@@ -57,7 +58,7 @@ describe('the device inventory keeps its view in the URL', () => {
     const searches = serveInventory();
     const { router } = renderPage(DeviceInventory, '/device-inventory', '/device-inventory?query=Adapters+%3D+okta');
     await screen.findByText('web-01');
-    expect(searches()[0]).toMatchObject({ query: 'Adapters = okta', fields: ['Hostname', 'Adapters'] });
+    expect(searches()[0]).toMatchObject({ query: 'Adapters = okta', fields: ['Hostname', 'Adapters', 'Connections'] });
     await waitFor(() => expect(router.state.location.search).toEqual({ query: 'Adapters = okta', size: 50, columns: 'Hostname,Adapters' }));
     // The query leads, as in the links saved queries make.
     expect(router.history.location.search).toMatch(/^\?query=/);
