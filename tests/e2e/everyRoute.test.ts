@@ -24,6 +24,9 @@ function hasPage(route: RouteEntry): boolean {
 /** Answers of 400 or more a page provokes on purpose, by route: a regular expression over "STATUS METHOD /path". */
 const deliberateFailures: Record<string, { answer: RegExp; reason: string }[]> = {};
 
+/** An id no asset has, for the detail and preview of an inventory the demo has nothing in. */
+const absentAsset = '00000000000000000000';
+
 const routes = (routeData.routes as RouteEntry[]).filter(hasPage);
 
 let server: RunningServer;
@@ -34,7 +37,9 @@ const parameters: Record<string, string> = {};
 
 /** The route's path with its `{param}`s filled from the demo's objects (and the asset a preview link names). */
 function concretePath(route: RouteEntry): string {
-  const preview = { '/device-inventory/preview': 'deviceId', '/user-inventory/preview': 'userId' }[route.path];
+  const preview = {
+    '/device-inventory/preview': 'deviceId', '/user-inventory/preview': 'userId', '/software-inventory/preview': 'softwareId', '/vulnerability-inventory/preview': 'vulnerabilityId',
+  }[route.path];
   const search = preview ? `?id=${encodeURIComponent(parameters[preview]!)}&discoveryId=${parameters.discoveryId}` : '';
   return route.path.replace(/\{(\w+)\}/g, (_whole, name: string) => {
     // `{id}` names a different object on each route: the form of an adapter takes its slug, an edit its object's id.
@@ -57,6 +62,16 @@ async function collectParameters(): Promise<void> {
   const [connection] = connections.body.results;
   const device = await api<{ results: { PrimaryKey: string[] }[]; index_id: number }>(server.baseUrl, '/devices/devices', { method: 'POST', token, body: { query: '', fields: ['Hostname'], page: 1, size: 1, ordering: [] } });
   const person = await api<{ results: { PrimaryKey: string[] }[] }>(server.baseUrl, '/userinventory/users', { method: 'POST', token, body: { query: '', fields: ['Username'], page: 1, size: 1, ordering: [] } });
+  // The demo may hold no software or vulnerability: their detail and preview then ask for an absent one, on purpose.
+  const firstOf = async (path: string, field: string, pages: string[]) => {
+    const answer = await api<{ results: { PrimaryKey: string[] }[] }>(server.baseUrl, path, { method: 'POST', token, body: { query: '', fields: [field], page: 1, size: 1, ordering: [] } });
+    const id = answer.body.results[0]?.PrimaryKey[0];
+    if (id) return id;
+    for (const page of pages) deliberateFailures[page] = [{ answer: new RegExp(`^404 POST ${path}/${absentAsset}$`), reason: 'the demo has none of these assets' }];
+    return absentAsset;
+  };
+  const softwareId = await firstOf('/appinventory/applications', 'Name', ['/software-inventory/preview', '/software-inventory/detail/{softwareId}/{discoveryId}']);
+  const vulnerabilityId = await firstOf('/avm/vulnerabilities', 'CveId', ['/vulnerability-inventory/preview', '/vulnerability-inventory/detail/{vulnerabilityId}/{discoveryId}']);
   const dashboards = await api<{ results: { id: number }[] }>(server.baseUrl, '/dashboards/dashboards?size=500', { token });
   const dashboardId = String(dashboards.body.results[0]!.id);
   Object.assign(parameters, {
@@ -66,6 +81,9 @@ async function collectParameters(): Promise<void> {
     tool: connection!.adapter,
     dashboardId,
     queryId: await createdId('/queries/queries', { name: 'Every route (e2e)', text: 'Hostname = srv*', type: 'device' }),
+    softwareId,
+    vulnerabilityId,
+    groupId: await createdId('/appinventory/groups', { name: 'Browsers (e2e)', description: 'Made by the every-route test', query: 'Name = *chrome*' }),
     tagId: await createdId('/devices/tags', { name: 'every-route-e2e', description: 'Made by the every-route test', color: '#c0392b' }),
     '/adapters/connection/create/{id}#id': connection!.adapter,
     '/adapters/connection/edit/{id}#id': String(connection!.id),
