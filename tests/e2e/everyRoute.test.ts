@@ -161,6 +161,29 @@ describe('every console route with a page, on the demo', () => {
     // A built page is never the Not Found or error screen.
     expect(outcome.failureScreen).toBe(false);
   }, 90_000);
+
+  it('opens the device detail\'s installed software and vulnerability panels without a console error or a failing call', async () => {
+    const route = routes.find((candidate) => candidate.path === '/device-inventory/detail/{deviceId}/{discoveryId}')!;
+    expect(await visit(concretePath(route))).toEqual({ errors: [], failedAnswers: [], failureScreen: false });
+    const failedAnswers: string[] = [];
+    const onResponse = (response: Response) => {
+      if (response.status() >= 400) failedAnswers.push(`${response.status()} ${response.request().method()} ${new URL(response.url()).pathname}`);
+    };
+    page.on('response', onResponse);
+    try {
+      // Each panel reads its rows by device when it opens: a table with rows or its empty state, never a spinner.
+      for (const [tab, table] of [['Installed software', 'Installed software'], ['Vulnerabilities', 'Vulnerabilities of this device']] as const) {
+        const answered = page.waitForResponse((response) => /\/(appinventory\/installations|avm\/findings)\?/.test(response.url()));
+        await page.getByRole('tab', { name: tab, exact: true }).click();
+        expect((await answered).status()).toBe(200);
+        await page.getByRole('table', { name: table }).waitFor();
+        await page.waitForFunction(() => !document.querySelector('.ui-spinner'));
+      }
+    } finally {
+      page.off('response', onResponse);
+    }
+    expect(failedAnswers).toEqual([]);
+  }, 90_000);
 });
 
 describe('a list view is a link', () => {
