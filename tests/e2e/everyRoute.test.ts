@@ -24,6 +24,9 @@ function hasPage(route: RouteEntry): boolean {
 /** Answers of 400 or more a page provokes on purpose, by route: a regular expression over "STATUS METHOD /path". */
 const deliberateFailures: Record<string, { answer: RegExp; reason: string }[]> = {};
 
+/** An id no asset has, for the detail and preview of an inventory the demo has nothing in. */
+const absentAsset = '00000000000000000000';
+
 const routes = (routeData.routes as RouteEntry[]).filter(hasPage);
 
 let server: RunningServer;
@@ -34,7 +37,9 @@ const parameters: Record<string, string> = {};
 
 /** The route's path with its `{param}`s filled from the demo's objects (and the asset a preview link names). */
 function concretePath(route: RouteEntry): string {
-  const preview = { '/device-inventory/preview': 'deviceId', '/user-inventory/preview': 'userId' }[route.path];
+  const preview = {
+    '/device-inventory/preview': 'deviceId', '/user-inventory/preview': 'userId', '/software-inventory/preview': 'softwareId', '/vulnerability-inventory/preview': 'vulnerabilityId',
+  }[route.path];
   const search = preview ? `?id=${encodeURIComponent(parameters[preview]!)}&discoveryId=${parameters.discoveryId}` : '';
   return route.path.replace(/\{(\w+)\}/g, (_whole, name: string) => {
     // `{id}` names a different object on each route: the form of an adapter takes its slug, an edit its object's id.
@@ -57,6 +62,16 @@ async function collectParameters(): Promise<void> {
   const [connection] = connections.body.results;
   const device = await api<{ results: { PrimaryKey: string[] }[]; index_id: number }>(server.baseUrl, '/devices/devices', { method: 'POST', token, body: { query: '', fields: ['Hostname'], page: 1, size: 1, ordering: [] } });
   const person = await api<{ results: { PrimaryKey: string[] }[] }>(server.baseUrl, '/userinventory/users', { method: 'POST', token, body: { query: '', fields: ['Username'], page: 1, size: 1, ordering: [] } });
+  // The demo may hold no software or vulnerability: their detail and preview then ask for an absent one, on purpose.
+  const firstOf = async (path: string, field: string, pages: string[]) => {
+    const answer = await api<{ results: { PrimaryKey: string[] }[] }>(server.baseUrl, path, { method: 'POST', token, body: { query: '', fields: [field], page: 1, size: 1, ordering: [] } });
+    const id = answer.body.results[0]?.PrimaryKey[0];
+    if (id) return id;
+    for (const page of pages) deliberateFailures[page] = [{ answer: new RegExp(`^404 POST ${path}/${absentAsset}$`), reason: 'the demo has none of these assets' }];
+    return absentAsset;
+  };
+  const softwareId = await firstOf('/appinventory/applications', 'Name', ['/software-inventory/preview', '/software-inventory/detail/{softwareId}/{discoveryId}']);
+  const vulnerabilityId = await firstOf('/avm/vulnerabilities', 'CveId', ['/vulnerability-inventory/preview', '/vulnerability-inventory/detail/{vulnerabilityId}/{discoveryId}']);
   const dashboards = await api<{ results: { id: number }[] }>(server.baseUrl, '/dashboards/dashboards?size=500', { token });
   const dashboardId = String(dashboards.body.results[0]!.id);
   Object.assign(parameters, {
@@ -66,6 +81,9 @@ async function collectParameters(): Promise<void> {
     tool: connection!.adapter,
     dashboardId,
     queryId: await createdId('/queries/queries', { name: 'Every route (e2e)', text: 'Hostname = srv*', type: 'device' }),
+    softwareId,
+    vulnerabilityId,
+    groupId: await createdId('/appinventory/groups', { name: 'Browsers (e2e)', description: 'Made by the every-route test', query: 'Name = *chrome*' }),
     tagId: await createdId('/devices/tags', { name: 'every-route-e2e', description: 'Made by the every-route test', color: '#c0392b' }),
     '/adapters/connection/create/{id}#id': connection!.adapter,
     '/adapters/connection/edit/{id}#id': String(connection!.id),
@@ -142,6 +160,29 @@ describe('every console route with a page, on the demo', () => {
     expect({ errors: outcome.errors, failedAnswers: unexpected }).toEqual({ errors: [], failedAnswers: [] });
     // A built page is never the Not Found or error screen.
     expect(outcome.failureScreen).toBe(false);
+  }, 90_000);
+
+  it('opens the device detail\'s installed software and vulnerability panels without a console error or a failing call', async () => {
+    const route = routes.find((candidate) => candidate.path === '/device-inventory/detail/{deviceId}/{discoveryId}')!;
+    expect(await visit(concretePath(route))).toEqual({ errors: [], failedAnswers: [], failureScreen: false });
+    const failedAnswers: string[] = [];
+    const onResponse = (response: Response) => {
+      if (response.status() >= 400) failedAnswers.push(`${response.status()} ${response.request().method()} ${new URL(response.url()).pathname}`);
+    };
+    page.on('response', onResponse);
+    try {
+      // Each panel reads its rows by device when it opens: a table with rows or its empty state, never a spinner.
+      for (const [tab, table] of [['Installed software', 'Installed software'], ['Vulnerabilities', 'Vulnerabilities of this device']] as const) {
+        const answered = page.waitForResponse((response) => /\/(appinventory\/installations|avm\/findings)\?/.test(response.url()));
+        await page.getByRole('tab', { name: tab, exact: true }).click();
+        expect((await answered).status()).toBe(200);
+        await page.getByRole('table', { name: table }).waitFor();
+        await page.waitForFunction(() => !document.querySelector('.ui-spinner'));
+      }
+    } finally {
+      page.off('response', onResponse);
+    }
+    expect(failedAnswers).toEqual([]);
   }, 90_000);
 });
 

@@ -3,29 +3,15 @@ import { useParams } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
 import { Card, EmptyState, ErrorState, PageHeader, Spinner, Table, Tabs, type TableColumn } from '../../ui';
-import { fieldLabel, FieldValues } from './fieldValues';
-import { assetDetailQuery, discoveryConfigurationQuery, type AssetDetailResponse, type FieldMap, type FieldMapEntry, type RelationResponse, type SourceRecordResponse } from './inventoryApi';
-import type { InventoryKind } from './inventoryKinds';
+import { Facts, type Fact } from './facts';
+import { fieldLabel, ownFieldKeys } from './fieldValues';
+import { useInventoryDetail } from './inventoryDetail';
+import { type AssetDetailResponse, type FieldMap, type RelationResponse, type SourceRecordResponse } from './inventoryApi';
+import type { AssetKind } from './inventoryKinds';
+import { devicePanels } from './devicePanels';
 import { MergeReasons } from './MergeReasons';
 import { detailValue, SourceName, sourceTabLabels } from './sources';
 import './inventories.css';
-
-/** Label, values and the field's type (so dates read as everywhere else) of each fact. */
-type Fact = [label: string, value: unknown, type?: FieldMapEntry['value_type']];
-
-function Facts({ entries }: { entries: Fact[] }) {
-  if (!entries.length) return <EmptyState title="No values" />;
-  return (
-    <dl className="inventory-facts">
-      {entries.map(([label, value, type]) => (
-        <div key={label}>
-          <dt>{label}</dt>
-          <dd><FieldValues values={value} type={type} /></dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
 
 /** A source's own fields: its normalized values, then the vendor's raw record under Specifics.<adapter>. */
 function SourcePanel({ source, fieldMap }: { source: SourceRecordResponse; fieldMap: FieldMap }) {
@@ -39,8 +25,8 @@ const relationColumns: TableColumn<RelationResponse>[] = [
   { id: 'related', header: 'Related to', cell: (row) => row.related_name },
 ];
 
-function panels(asset: AssetDetailResponse, fieldMap: FieldMap, entity: InventoryKind['entity']) {
-  const own = Object.keys(fieldMap).filter((key) => !key.startsWith('Specifics.') && Array.isArray(asset[key]) && (asset[key] as unknown[]).length);
+function panels(asset: AssetDetailResponse, fieldMap: FieldMap, entity: AssetKind['entity']) {
+  const own = ownFieldKeys(asset, fieldMap);
   const labels = sourceTabLabels(asset.sources);
   return [
     { id: 'basic', label: 'Basic info', content: <Facts entries={own.map((key): Fact => [fieldLabel(key, fieldMap[key]), detailValue(asset, key), fieldMap[key]?.value_type])} /> },
@@ -68,19 +54,13 @@ function panels(asset: AssetDetailResponse, fieldMap: FieldMap, entity: Inventor
       // Each reason, and for a device of several records the unmerge dialog.
       content: <MergeReasons asset={asset} entity={entity} />,
     },
+    ...(entity === 'device' ? devicePanels(asset.PrimaryKey[0], asset.index_id) : []),
   ];
 }
 
 /** `/…-inventory/detail/{id}/{discoveryId}`: one asset of one snapshot, with a panel per source. */
-export function AssetDetail({ kind }: { kind: InventoryKind }) {
-  const params = useParams({ strict: false }) as { deviceId?: string; userId?: string; discoveryId: string };
-  const id = params.deviceId ?? params.userId ?? '';
-  const discoveryId = Number(params.discoveryId);
-  const configuration = useQuery(discoveryConfigurationQuery());
-  const detail = useQuery(assetDetailQuery(kind.searchPath, id, discoveryId));
-  const fieldMap = (configuration.data?.[kind.fieldMapKey] ?? {}) as FieldMap;
-  const name = detail.data ? String((detail.data[kind.nameField] as unknown[] | undefined)?.[0] ?? id) : id;
-  useEffect(() => setBreadcrumb([{ label: kind.title, to: kind.basePath }, { label: name }]), [kind, name]);
+export function AssetDetail({ kind }: { kind: AssetKind }) {
+  const { detail, fieldMap, name } = useInventoryDetail<AssetDetailResponse>(kind);
 
   if (detail.isPending) return <Spinner label="Loading details" />;
   if (detail.isError) return <ErrorState title="The details could not be loaded" message={detail.error.message} onRetry={() => void detail.refetch()} />;

@@ -1,18 +1,21 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Button, ErrorState, Spinner } from '../../ui';
-import { fieldLabel, FieldValues } from './fieldValues';
-import { assetDetailQuery, type FieldMap } from './inventoryApi';
+import { fieldLabel, FieldValues, ownFieldKeys } from './fieldValues';
+import { assetDetailQuery, type FieldMap, type SourceRecordResponse } from './inventoryApi';
 import type { InventoryKind } from './inventoryKinds';
 import { detailValue } from './sources';
+
+/** Devices and users have source records; software and vulnerabilities are folded from installations and findings. */
+type PreviewedAsset = Record<string, unknown> & { index_id: number; sources?: SourceRecordResponse[] };
 
 type AssetPreviewProps = { kind: InventoryKind; id: string; discoveryId: number | null; fieldMap: FieldMap; onClose: () => void; canOpenDetail: boolean };
 
 /** The side panel of a list row: the asset's own fields (not the per-source Specifics) and a link to its detail. */
 export function AssetPreview({ kind, id, discoveryId, fieldMap, onClose, canOpenDetail }: AssetPreviewProps) {
-  const detail = useQuery(assetDetailQuery(kind.searchPath, id, discoveryId));
+  const detail = useQuery(assetDetailQuery<PreviewedAsset>(kind.searchPath, id, discoveryId));
   const asset = detail.data;
-  const own = asset ? Object.keys(fieldMap).filter((key) => !key.startsWith('Specifics.') && Array.isArray(asset[key]) && (asset[key] as unknown[]).length) : [];
+  const own = asset ? ownFieldKeys(asset, fieldMap) : [];
   const name = asset ? String((asset[kind.nameField] as unknown[] | undefined)?.[0] ?? id) : id;
   return (
     <aside className="asset-preview" aria-label={`Preview of ${name}`}>
@@ -30,12 +33,12 @@ export function AssetPreview({ kind, id, discoveryId, fieldMap, onClose, canOpen
               </div>
             ))}
           </dl>
-          <p className="inventory-muted">{asset?.sources.length ?? 0} source record(s).</p>
+          {asset?.sources && <p className="inventory-muted">{asset.sources.length} source record(s).</p>}
           {canOpenDetail && asset && (
             <Link
               className="ui-button ui-button--success ui-button--medium"
-              to={kind.entity === 'device' ? '/device-inventory/detail/$deviceId/$discoveryId' : '/user-inventory/detail/$userId/$discoveryId'}
-              params={{ deviceId: id, userId: id, discoveryId: String(asset.index_id) }}
+              to={kind.detailPath}
+              params={{ [kind.idParam]: id, discoveryId: String(asset.index_id) }}
             >
               Open details
             </Link>

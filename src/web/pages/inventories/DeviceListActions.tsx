@@ -1,42 +1,17 @@
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { hasPermission } from '../../app/session/session';
-import { Button, Checkbox, type TableColumn } from '../../ui';
+import { Button } from '../../ui';
 import { AddTagDialog } from './AddTagDialog';
 import { BulkUpdateDialog } from './BulkUpdateDialog';
-import type { AssetRow } from './inventoryApi';
+import type { ListActionsProps } from './listActions';
 import { MergeDevicesDialog } from './MergeDevicesDialog';
 
 /** Whether the device list offers row selection (tagging or merging chosen rows). */
 export const canActOnChosenDevices = (): boolean => hasPermission('devices.change_tag', 'devices.merge_device');
 
-const nameOf = (row: AssetRow) => String(row.Hostname?.[0] ?? row.PrimaryKey[0]);
-
-/** The selection column: a checkbox per row and one for the page; a click on it does not open the preview. */
-export function selectionColumn(rows: AssetRow[], chosen: AssetRow[], onChosenChange: (chosen: AssetRow[]) => void): TableColumn<AssetRow> {
-  const isChosen = (row: AssetRow) => chosen.some((other) => other.PrimaryKey[0] === row.PrimaryKey[0]);
-  const allChosen = rows.length > 0 && rows.every(isChosen);
-  const toggleAll = (on: boolean) => onChosenChange(on ? [...chosen, ...rows.filter((row) => !isChosen(row))] : chosen.filter((row) => !rows.some((other) => other.PrimaryKey[0] === row.PrimaryKey[0])));
-  return {
-    id: 'chosen',
-    header: <Checkbox label={<span className="ui-visually-hidden">Choose every device of this page</span>} checked={allChosen} indeterminate={!allChosen && rows.some(isChosen)} onCheckedChange={toggleAll} />,
-    width: '44px',
-    cell: (row) => (
-      <span onClick={(event) => event.stopPropagation()}>
-        <Checkbox
-          label={<span className="ui-visually-hidden">Choose {nameOf(row)}</span>}
-          checked={isChosen(row)}
-          onCheckedChange={(on) => onChosenChange(on ? [...chosen, row] : chosen.filter((other) => other.PrimaryKey[0] !== row.PrimaryKey[0]))}
-        />
-      </span>
-    ),
-  };
-}
-
-type DeviceListActionsProps = { chosen: AssetRow[]; onChosenChange: (chosen: AssetRow[]) => void; query: string; count: number | undefined; indexId: number | null };
-
 /** The device list's own actions: add tag and merge for the chosen rows, bulk update for every device of the query. */
-export function DeviceListActions({ chosen, onChosenChange, query, count, indexId }: DeviceListActionsProps) {
+export function DeviceListActions({ chosen, onChosenChange, query, count, indexId }: ListActionsProps) {
   const [open, setOpen] = useState<'tag' | 'bulk' | 'merge' | null>(null);
   const close = () => setOpen(null);
   const canTag = hasPermission('devices.change_tag');
@@ -52,7 +27,7 @@ export function DeviceListActions({ chosen, onChosenChange, query, count, indexI
       {open === 'tag' && <AddTagDialog onClose={close} assets={chosen.map((row) => row.PrimaryKey[0])} indexId={indexId} />}
       {open === 'bulk' && <BulkUpdateDialog onClose={close} query={query} count={count ?? 0} indexId={indexId} />}
       {open === 'merge' && (
-        <MergeDevicesDialog onClose={close} indexId={indexId} devices={chosen.map((row) => ({ id: row.PrimaryKey[0], name: nameOf(row) }))} onMerged={() => onChosenChange([])} />
+        <MergeDevicesDialog onClose={close} indexId={indexId} devices={chosen.map((row) => ({ id: row.PrimaryKey[0], name: String(row.Hostname?.[0] ?? row.PrimaryKey[0]) }))} onMerged={() => onChosenChange([])} />
       )}
     </>
   );

@@ -9,11 +9,11 @@ import { useUrlListView } from '../../renderers/list/useUrlListView';
 import { Button, EmptyState, PageHeader, Pagination, Select, VirtualTable, type TableColumn } from '../../ui';
 import { AssetPreview } from './AssetPreview';
 import { ColumnPicker } from './ColumnPicker';
-import { canActOnChosenDevices, DeviceListActions, selectionColumn } from './DeviceListActions';
 import { fieldLabel } from './fieldValues';
 import { discoveryConfigurationQuery, exportInventory, inventorySearchQuery, type AssetRow, type FieldMap } from './inventoryApi';
 import { inventoryColumns, requestedFields } from './inventoryColumns';
 import type { InventoryKind } from './inventoryKinds';
+import { listActionsOf, selectionColumn } from './listActions';
 import { pageSizes, readPageConfig, writePageConfig } from './pageConfig';
 import { QueryBar } from './QueryBar';
 import { SaveQueryDialog } from './SaveQueryDialog';
@@ -24,7 +24,7 @@ import './inventories.css';
 const inventoryCodec: ViewCodec = { text: 'query', sizes: pageSizes, pinned: ['size', 'columns'] };
 
 /**
- * A device or user inventory list: query bar with builder, chosen columns, sort, page size, preview and export. The
+ * An inventory list (devices, users, software, vulnerabilities): query bar with builder, chosen columns, sort, page size, preview and export. The
  * view lives in the URL; the list's local configuration (`pconfig-`) remembers columns, size and query for the next
  * visit through a bare link (the menu), and the columns and size a link leaves out.
  */
@@ -39,9 +39,10 @@ export function InventoryList({ kind }: { kind: InventoryKind }) {
   const [saving, setSaving] = useState(false);
   const [previewed, setPreviewed] = useState<AssetRow | null>(null);
   const [exporting, setExporting] = useState(false);
-  // Rows chosen for the device actions (add tag, merge); a new query starts a new choice.
+  // Rows chosen for the list's own actions (add tag, merge, add to group); a new query starts a new choice.
   const [chosen, setChosen] = useState<AssetRow[]>([]);
-  const choosing = kind.entity === 'device' && canActOnChosenDevices();
+  const actions = listActionsOf[kind.entity];
+  const choosing = Boolean(actions?.canChoose());
   useEffect(() => setBreadcrumb([{ label: kind.title }]), [kind]);
   useEffect(() => writePageConfig(kind.configKey, { columns: columnKeys, size, query }), [kind, columnKeys, size, query]);
 
@@ -76,7 +77,7 @@ export function InventoryList({ kind }: { kind: InventoryKind }) {
         meta={list.data ? <span className="inventory-muted">{list.data.count.toLocaleString()} {kind.title.toLowerCase()} · snapshot #{list.data.index_id}</span> : null}
         actions={
           <>
-            {kind.entity === 'device' && <DeviceListActions chosen={chosen} onChosenChange={setChosen} query={query} count={list.data?.count} indexId={list.data?.index_id ?? null} />}
+            {actions && <actions.Actions chosen={chosen} onChosenChange={setChosen} query={query} count={list.data?.count} indexId={list.data?.index_id ?? null} />}
             {hasPermission('queries.add_query') && <Button variant="secondary" disabled={!query} onClick={() => setSaving(true)}>Save query</Button>}
             <Button variant="secondary" onClick={() => setPicking(true)}>Columns</Button>
             <Button variant="secondary" loading={exporting} disabled={!list.data?.count} onClick={() => void download('csv')}>Export CSV</Button>
@@ -88,7 +89,7 @@ export function InventoryList({ kind }: { kind: InventoryKind }) {
       <div className={`inventory-body${previewed ? ' inventory-body--previewing' : ''}`}>
         <VirtualTable
           caption={`${kind.title} inventory`}
-          columns={choosing ? [selectionColumn(list.data?.results ?? [], chosen, setChosen), ...columns] : columns}
+          columns={choosing ? [selectionColumn(kind, list.data?.results ?? [], chosen, setChosen), ...columns] : columns}
           rows={list.data?.results ?? []}
           rowKey={(row) => row.PrimaryKey[0]}
           sort={sort}
@@ -116,7 +117,7 @@ export function InventoryList({ kind }: { kind: InventoryKind }) {
         <Select label="Page size" value={String(size)} options={pageSizes.map((choice) => ({ value: String(choice), label: String(choice) }))} onValueChange={(choice) => changeView({ size: Number(choice), page: 1 })} />
         <Pagination page={page} pageSize={size} count={list.data?.count ?? 0} onPageChange={(next) => changeView({ page: next })} />
       </div>
-      {saving && <SaveQueryDialog open onClose={() => setSaving(false)} query={query} type={kind.entity} />}
+      {saving && <SaveQueryDialog open onClose={() => setSaving(false)} query={query} type={kind.queryType} />}
       {picking && <ColumnPicker open onClose={() => setPicking(false)} fields={fieldChoices} columns={columnKeys} defaultColumns={kind.defaultColumns} onColumnsChange={(next) => changeView({ columns: next })} />}
     </section>
   );

@@ -7,6 +7,14 @@ export function fieldLabel(key: string, entry?: FieldMapEntry): string {
   return key.split(/[._]/).filter(Boolean).map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join(' ');
 }
 
+/**
+ * The keys of a field map an asset has values for, without the per-source Specifics or the fields of another
+ * inventory a query may name (`Device.` of software and vulnerabilities).
+ */
+export function ownFieldKeys(asset: Record<string, unknown>, fieldMap: Record<string, unknown>): string[] {
+  return Object.keys(fieldMap).filter((key) => !key.startsWith('Specifics.') && !key.startsWith('Device.') && Array.isArray(asset[key]) && (asset[key] as unknown[]).length > 0);
+}
+
 /** One value as text: dates formatted, objects as JSON, nothing as a dash. */
 export function valueText(value: unknown, type?: FieldMapEntry['value_type']): string {
   if (value === null || value === undefined || value === '') return '-';

@@ -37,10 +37,11 @@ export const inventorySearchQuery = (searchPath: string, params: InventorySearch
     retry: false,
   });
 
-export const assetDetailQuery = (searchPath: string, id: string, discoveryId: number | null) =>
+/** One asset's detail; software and vulnerabilities answer their own shapes (versions, finding statuses). */
+export const assetDetailQuery = <Detail = AssetDetailResponse,>(searchPath: string, id: string, discoveryId: number | null) =>
   queryOptions({
     queryKey: ['inventory-detail', searchPath, id, discoveryId],
-    queryFn: () => apiFetch<AssetDetailResponse>(`${searchPath}/${encodeURIComponent(id)}`, { method: 'POST', body: { index_id: discoveryId } }),
+    queryFn: () => apiFetch<Detail>(`${searchPath}/${encodeURIComponent(id)}`, { method: 'POST', body: { index_id: discoveryId } }),
   });
 
 /** Downloads exactly the list's view (query, columns with their labels, sort) as CSV or XLSX. */

@@ -1,25 +1,35 @@
-/** What differs between the device and the user inventory pages; everything else is shared. */
+/** What differs between the inventory pages (devices, users, software, vulnerabilities); everything else is shared. */
 export type InventoryKind = {
-  entity: 'device' | 'user';
+  entity: 'device' | 'user' | 'software' | 'vulnerability';
   title: string;
-  basePath: '/device-inventory' | '/user-inventory';
+  basePath: '/device-inventory' | '/user-inventory' | '/software-inventory' | '/vulnerability-inventory';
+  /** The detail route and the name of its asset parameter. */
+  detailPath: string;
+  idParam: string;
   /** Search (POST), detail (POST `{path}/{id}`) and export paths of the reference API. */
   searchPath: string;
   exportPath: string;
   /** The key of this inventory's field map in `/configurations/discovery`. */
-  fieldMapKey: 'field_map' | 'user_field_map';
+  fieldMapKey: 'field_map' | 'user_field_map' | 'application_field_map' | 'vulnerability_field_map';
   defaultColumns: string[];
   /** The field that names an asset in titles. */
   nameField: string;
   detailPermission: string;
   /** `pconfig-` key of the list's local configuration (columns, page size, the saved query). */
   configKey: string;
+  /** The saved-query type of this inventory's queries. */
+  queryType: string;
 };
 
-export const deviceInventory: InventoryKind = {
+/** The inventories of merged assets with source records (the detail with a panel per source). */
+export type AssetKind = InventoryKind & { entity: 'device' | 'user' };
+
+export const deviceInventory: AssetKind = {
   entity: 'device',
   title: 'Devices',
   basePath: '/device-inventory',
+  detailPath: '/device-inventory/detail/$deviceId/$discoveryId',
+  idParam: 'deviceId',
   searchPath: '/devices/devices',
   exportPath: '/devices/export',
   fieldMapKey: 'field_map',
@@ -27,12 +37,15 @@ export const deviceInventory: InventoryKind = {
   nameField: 'Hostname',
   detailPermission: 'users.view_device_detail',
   configKey: 'pconfig-device-inventory',
+  queryType: 'device',
 };
 
-export const userInventory: InventoryKind = {
+export const userInventory: AssetKind = {
   entity: 'user',
   title: 'Users',
   basePath: '/user-inventory',
+  detailPath: '/user-inventory/detail/$userId/$discoveryId',
+  idParam: 'userId',
   searchPath: '/userinventory/users',
   exportPath: '/userinventory/export',
   fieldMapKey: 'user_field_map',
@@ -40,4 +53,37 @@ export const userInventory: InventoryKind = {
   nameField: 'Username',
   detailPermission: 'users.view_user_inventory_detail',
   configKey: 'pconfig-user-inventory',
+  queryType: 'user',
+};
+
+export const softwareInventory: InventoryKind = {
+  entity: 'software',
+  title: 'Software',
+  basePath: '/software-inventory',
+  detailPath: '/software-inventory/detail/$softwareId/$discoveryId',
+  idParam: 'softwareId',
+  searchPath: '/appinventory/applications',
+  exportPath: '/appinventory/export',
+  fieldMapKey: 'application_field_map',
+  defaultColumns: ['Adapters', 'Name', 'Vendor', 'LatestVersion', 'VersionCount', 'InstallCount', 'VulnerabilityCount'],
+  nameField: 'Name',
+  detailPermission: 'users.view_application_detail',
+  configKey: 'pconfig-software-inventory',
+  queryType: 'application',
+};
+
+export const vulnerabilityInventory: InventoryKind = {
+  entity: 'vulnerability',
+  title: 'Vulnerabilities',
+  basePath: '/vulnerability-inventory',
+  detailPath: '/vulnerability-inventory/detail/$vulnerabilityId/$discoveryId',
+  idParam: 'vulnerabilityId',
+  searchPath: '/avm/vulnerabilities',
+  exportPath: '/avm/export',
+  fieldMapKey: 'vulnerability_field_map',
+  defaultColumns: ['Adapters', 'CveId', 'Title', 'Severity', 'Score', 'AffectedDeviceCount', 'LastSeen'],
+  nameField: 'CveId',
+  detailPermission: 'users.view_avm_vulnerabilities',
+  configKey: 'pconfig-vulnerability-inventory',
+  queryType: 'vulnerability',
 };

@@ -53,8 +53,8 @@ export function sourceTabLabels(sources: readonly { connection_id: number; conne
 }
 
 /** An asset's field as a detail or preview shows it: `Connections` by the names its source records carry. */
-export function detailValue(asset: AssetDetailResponse, key: string): unknown {
+export function detailValue(asset: Record<string, unknown> & { sources?: AssetDetailResponse['sources'] }, key: string): unknown {
   if (key !== 'Connections') return asset[key];
-  const connections = asset.sources.map((source) => ({ id: source.connection_id, name: source.connection_name, adapter: source.adapter }));
+  const connections = (asset.sources ?? []).map((source) => ({ id: source.connection_id, name: source.connection_name, adapter: source.adapter }));
   return connectionNames(asset.Connections as unknown[] | undefined, connections);
 }

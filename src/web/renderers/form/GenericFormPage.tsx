@@ -18,10 +18,10 @@ type Values = Record<string, unknown>;
 /**
  * The `generic:form` page: the route's entity schema rendered as a form, loaded with `GET path/{id}` when the route has
  * an `{id}`, saved with `POST path` or `PUT path/{id}` on the schema's `x-resource` path. After saving it goes back to
- * the entity's list.
+ * the entity's list. A page whose routes do not follow the generic paths passes the item's id (none: create) and its list.
  */
-export function GenericFormPage({ route, schema: schemaId = route.schema ?? '' }: PageProps) {
-  const id = routeParams(route.path).id;
+export function GenericFormPage({ route, schema: schemaId = route.schema ?? '', ...custom }: PageProps & { itemId?: string | null; listPath?: string }) {
+  const id = custom.itemId === undefined ? routeParams(route.path).id : (custom.itemId ?? undefined);
   const schemaQuery = useQuery(entitySchemaQuery(schemaId));
   const entity = schemaQuery.data as unknown as FormEntitySchema | undefined;
   const resourcePath = entity?.['x-resource']?.path;
@@ -30,7 +30,7 @@ export function GenericFormPage({ route, schema: schemaId = route.schema ?? '' }
   const callPath = id ? `${resourcePath}/${encodeURIComponent(id)}` : (resourcePath ?? '');
   const serverErrors = useFieldErrors(callPath);
   const queryClient = useQueryClient();
-  const listPath = entityLinks(schemaId, getSession().user?.permissions ?? []).list;
+  const listPath = custom.listPath ?? entityLinks(schemaId, getSession().user?.permissions ?? []).list;
   const title = `${id ? 'Edit' : 'Create'} ${(entity?.title ?? 'item').toLowerCase()}`;
 
   if (schemaQuery.isError) return <ErrorState title="This form cannot be shown" message={schemaQuery.error.message} />;

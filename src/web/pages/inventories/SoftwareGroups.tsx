@@ -1,0 +1,12 @@
+import { useEffect } from 'react';
+import type { PageProps } from '../../app/pageModules';
+import { setBreadcrumb } from '../../app/shell/breadcrumb';
+import { GenericListPage } from '../../renderers';
+import { softwareInventory } from './inventoryKinds';
+import { softwareGroupLinks, softwareGroupSchema } from './softwareGroupPages';
+
+/** `/software-inventory/groups`: the software groups, listed from their schema. */
+export function SoftwareGroups({ route }: PageProps) {
+  useEffect(() => setBreadcrumb([{ label: softwareInventory.title, to: softwareInventory.basePath }, { label: 'Groups' }]), []);
+  return <GenericListPage route={route} schema={softwareGroupSchema} links={softwareGroupLinks()} />;
+}

@@ -1,0 +1,11 @@
+import { hasPermission } from '../../app/session/session';
+import { FindingsTable } from './FindingsTable';
+import { InstallationsTable } from './InstallationsTable';
+
+/** A device detail's panels of the other inventories: its installed software and its vulnerabilities, as permitted. */
+export function devicePanels(deviceId: string, discoveryId: number) {
+  return [
+    ...(hasPermission('users.view_applications') ? [{ id: 'software', label: 'Installed software', content: <InstallationsTable filter={{ device: deviceId }} discoveryId={discoveryId} /> }] : []),
+    ...(hasPermission('users.view_avm_vulnerabilities') ? [{ id: 'vulnerabilities', label: 'Vulnerabilities', content: <FindingsTable filter={{ device: deviceId }} discoveryId={discoveryId} /> }] : []),
+  ];
+}

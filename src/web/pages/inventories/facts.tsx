@@ -1,0 +1,26 @@
+import { EmptyState } from '../../ui';
+import { fieldLabel, FieldValues } from './fieldValues';
+import type { FieldMap, FieldMapEntry } from './inventoryApi';
+
+/** Label, values and the field's type (so dates read as everywhere else) of each fact. */
+export type Fact = [label: string, value: unknown, type?: FieldMapEntry['value_type']];
+
+export function Facts({ entries }: { entries: Fact[] }) {
+  if (!entries.length) return <EmptyState title="No values" />;
+  return (
+    <dl className="inventory-facts">
+      {entries.map(([label, value, type]) => (
+        <div key={label}>
+          <dt>{label}</dt>
+          <dd><FieldValues values={value} type={type} /></dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** The chosen fields of an asset that have values, labelled and typed by the field map. */
+export function FieldFacts({ asset, keys, fieldMap }: { asset: Record<string, unknown>; keys: readonly string[]; fieldMap: FieldMap }) {
+  const present = keys.filter((key) => Array.isArray(asset[key]) && (asset[key] as unknown[]).length > 0);
+  return <Facts entries={present.map((key): Fact => [fieldLabel(key, fieldMap[key]), asset[key], fieldMap[key]?.value_type])} />;
+}
