@@ -347,15 +347,18 @@ describe("a newcomer's journey through adapters, discoveries and the inventories
     const findingsPath = `/avm/findings?vulnerability=${encodeURIComponent(exploited.PrimaryKey[0])}&size=500`;
     const findings = await api<{ count: number; results: Finding[] }>(server.baseUrl, findingsPath, { token: adminToken });
     expect(findings.body.count).toBe(exploited.AffectedDeviceCount[0]);
-    expect(await exposedDevices()).toBe(findings.body.count);
+    // A finding every source reports fixed is not an exposure.
+    const open = findings.body.results.filter((finding) => finding.status === 'open');
+    expect(open.length).toBeGreaterThan(0);
+    expect(await exposedDevices()).toBe(open.length);
 
-    const [first] = findings.body.results;
+    const [first] = open;
     const reason = `${first.hostname} runs a build with the vendor's backported fix.`;
     const marked = await api<Finding>(server.baseUrl, `/avm/findings/${first.id}/status`, { method: 'POST', token: adminToken, body: { status: 'false_positive', reason } });
     expect(marked).toMatchObject({ status: 200, body: { status: 'false_positive', status_reason: reason } });
     const falsePositives = await api<{ results: Finding[] }>(server.baseUrl, `${findingsPath}&status=false_positive`, { token: adminToken });
     expect(falsePositives.body.results.map((finding) => finding.id)).toEqual([first.id]);
-    expect(await exposedDevices()).toBe(findings.body.count - 1);
+    expect(await exposedDevices()).toBe(open.length - 1);
   });
 
   it('logged no console errors and no uncaught exceptions during the journey', () => {
