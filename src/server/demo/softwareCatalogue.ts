@@ -85,6 +85,11 @@ const macos: SoftwareTitle[] = [
   { name: 'Microsoft Outlook', ...microsoft, mdm: ms('Microsoft Outlook'), base: true, versions: [{ version: '16.80 (23121017)' }, { version: '16.81 (24011420)' }] },
   { name: 'Microsoft Word', ...microsoft, mdm: ms('Microsoft Word'), base: true, versions: [{ version: '16.80 (23121017)' }, { version: '16.81 (24011420)' }] },
   { name: 'Microsoft Teams (work or school)', ...microsoft, mdm: ms('Microsoft Teams'), base: true, versions: [{ version: '24004.1307.2669.7070' }] },
+  { name: 'Microsoft Excel', ...microsoft, mdm: ms('Microsoft Excel'), base: true, versions: [{ version: '16.80 (23121017)' }, { version: '16.81 (24011420)' }] },
+  { name: 'Microsoft PowerPoint', ...microsoft, mdm: ms('Microsoft PowerPoint'), base: true, versions: [{ version: '16.80 (23121017)' }, { version: '16.81 (24011420)' }] },
+  { name: 'OneDrive', ...microsoft, mdm: ms('OneDrive'), base: true, versions: [{ version: '23.246.1127 (23.246.1127.0002)' }] },
+  { name: 'Company Portal', ...microsoft, mdm: ms('Company Portal'), base: true, versions: [{ version: '5.2312.1 (5.2312.1)' }] },
+  { name: 'Falcon', vendor: 'CrowdStrike, Inc.', base: true, versions: [{ version: '7.10.17706.0 (17706)' }] },
   { name: 'zoom.us', vendor: 'Zoom Video Communications, Inc.', mdm: { name: 'Zoom', vendor: 'Zoom' }, base: true, versions: [{ version: '5.17.5 (29101)' }, { version: '6.0.2 (33403)' }] },
   { name: 'Xcode', vendor: 'Apple Inc.', mdm: { name: 'Xcode', vendor: 'Apple' }, versions: [{ version: '15.1 (15C65)' }, { version: '15.2 (15C500b)' }] },
   { name: 'Slack', vendor: 'Slack Technologies Inc.', mdm: { name: 'Slack', vendor: 'Slack Technologies, LLC' }, versions: [{ version: '4.36.140' }] },
@@ -93,9 +98,9 @@ const macos: SoftwareTitle[] = [
   { name: 'iTerm2', vendor: 'George Nachman', versions: [{ version: '3.4.23' }] },
   { name: 'Docker', vendor: 'Docker Inc.', versions: [{ version: '4.26.1 (131620)' }] },
   { name: '1Password 8', vendor: 'AgileBits Inc.', mdm: { name: '1Password', vendor: 'AgileBits' }, versions: [{ version: '8.10.24' }] },
-  { name: 'Keynote', vendor: 'Apple Inc.', versions: [{ version: '13.2 (7038.0.87)' }] },
-  { name: 'Numbers', vendor: 'Apple Inc.', versions: [{ version: '13.2 (7038.0.87)' }] },
-  { name: 'Pages', vendor: 'Apple Inc.', versions: [{ version: '13.2 (7038.0.87)' }] },
+  { name: 'Keynote', vendor: 'Apple Inc.', base: true, versions: [{ version: '13.2 (7038.0.87)' }] },
+  { name: 'Numbers', vendor: 'Apple Inc.', base: true, versions: [{ version: '13.2 (7038.0.87)' }] },
+  { name: 'Pages', vendor: 'Apple Inc.', base: true, versions: [{ version: '13.2 (7038.0.87)' }] },
 ];
 
 /** Ubuntu 22.04 packages (dpkg: epochs, Debian revisions, `~` backports). */
