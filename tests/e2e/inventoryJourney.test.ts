@@ -16,8 +16,8 @@ let adminToken: string;
 let page: Page;
 let watched: ReturnType<typeof watchConsole>;
 
-// A discovery of the demo (about 55,000 records, most of them installed software) takes seconds on a quiet machine; this one is shared, so waits are
-// generous. Nothing below asserts a duration.
+// A discovery of the demo (about 55,000 records, most of them installed software) takes seconds on a quiet
+// machine; this one is shared, so waits are generous. Nothing below asserts a duration.
 const discoveryWait = 170_000;
 const serverQuery = 'Hostname = srv*';
 const savedQueryName = 'Servers (e2e journey)';
