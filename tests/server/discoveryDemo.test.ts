@@ -7,14 +7,14 @@ import { createFileEngines } from '../../src/server/adapters/files/fileEngines.j
 import { createAdapterRuntime } from '../../src/server/adapters/runtime.js';
 import { loadDemoOnStart } from '../../src/server/demo/demoDataset.js';
 import { waitForDiscoveries } from './discoveryFleet.js';
-import { startTestServer, type TestServer } from './harness.js';
+import { engines, startTestServer, type TestServer } from './harness.js';
 
 // The demo reads its CSV exports through the real CSV file engine, from this test's own data folder.
-describe('the demo data set', () => {
+describe.each(engines)('the demo data set on %s', (engine) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'cartograph-demo-'));
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer('pglite', {}, { dataDir, adapters: createAdapterRuntime(createFileEngines({ dataDir, importRoots: [] })) });
+    server = await startTestServer(engine, {}, { dataDir, adapters: createAdapterRuntime(createFileEngines({ dataDir, importRoots: [] })) });
   });
   afterAll(async () => {
     await server.stop();
@@ -27,7 +27,7 @@ describe('the demo data set', () => {
     expect((await server.request('GET', '/discoveries/demo', { token })).body).toEqual({ available: true });
     const started = await server.request('POST', '/discoveries/demo', { token });
     expect(started).toMatchObject({ status: 202, body: { status: 'running', connections: expect.any(Array) } });
-    expect(started.body.connections).toHaveLength(8);
+    expect(started.body.connections).toHaveLength(12);
     const done = await waitForDiscoveries(server);
     expect(done).toMatchObject({ state: 'done' });
     for (const connection of done.progress.connections) expect(connection).toMatchObject({ adapter: 'csvfile', state: 'done', error: '' });
@@ -58,6 +58,43 @@ describe('the demo data set', () => {
     expect(await server.request('POST', '/discoveries/demo', { token })).toMatchObject({ status: 409, body: { code: 'demo_unavailable' } });
     expect(await loadDemoOnStart(server.context, { CARTOGRAPH_DEMO: '1' })).toBeNull();
   }, 240_000);
+
+  it('publishes the installed software of the EDR and MDM exports, folded into one entry per product', async () => {
+    const post = (url: string, body: unknown) => server.request('POST', url, { token: server.adminToken, body });
+    const software = await post('/appinventory/applications', { size: 1 });
+    expect(software.body.count).toBeGreaterThan(60);
+    expect(software.body.count).toBeLessThan(120);
+    const installations = await server.request('GET', '/appinventory/installations?size=1', { token: server.adminToken });
+    expect(installations.body.count).toBeGreaterThan(30_000);
+    // The EDR's "Microsoft Corporation" and the MDM's "Microsoft", with and without the locale, are one product.
+    const office = await post('/appinventory/applications', { query: 'Name = "Microsoft 365 Apps for enterprise"', fields: ['ReportedVendors', 'Connections'] });
+    expect(office.body.count).toBe(1);
+    expect(office.body.results[0].ReportedVendors).toEqual(expect.arrayContaining(['Microsoft Corporation', 'Microsoft']));
+    expect(office.body.results[0].Connections).toHaveLength(2);
+    // Ubuntu's and Red Hat's openssh-server are two products; their Debian and RPM versions stay as written.
+    const openssh = await post('/appinventory/applications', { query: 'Name = openssh-server', fields: ['Vendor', 'Versions'], ordering: [{ field: 'Vendor' }] });
+    expect(openssh.body.results.map((row: { Vendor: string[]; Versions: string[] }) => [row.Vendor[0], row.Versions[0]])).toEqual([['Red Hat', '8.7p1-38.el9_4.1'], ['Ubuntu', '1:8.9p1-3ubuntu0.10']]);
+    const safari = await post('/appinventory/applications/safari', {});
+    expect(safari.body.versions.map((row: { version: string }) => row.version)).toContain('17.2.1 (19617.1.17.11.12)');
+  }, 120_000);
+
+  it('publishes the scanner\'s and the EDR\'s findings, a CVE both report on one machine merged into one finding', async () => {
+    const token = server.adminToken;
+    const post = (url: string, body: unknown) => server.request('POST', url, { token, body });
+    const vulnerabilities = await post('/avm/vulnerabilities', { size: 100, fields: ['CveId', 'VendorVulnerabilityIds'] });
+    expect(vulnerabilities.body.count).toBe(16);
+    const log4shell = await post('/avm/vulnerabilities/CVE-2021-44228', {});
+    expect(log4shell.body).toMatchObject({ Severity: ['Critical'], Score: [10], Cvss3Vector: ['CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:C/C:H/I:H/A:H'], ExploitKnown: [true] });
+    expect(log4shell.body.AffectedDeviceCount[0]).toBeGreaterThan(20);
+    const exposed = await server.request('GET', `/avm/findings?vulnerability=${log4shell.body.PrimaryKey[0]}&size=500`, { token });
+    expect(exposed.body.count).toBe(log4shell.body.AffectedDeviceCount[0]);
+    for (const finding of exposed.body.results) expect(finding.hostname).toMatch(/^(srv|vm)-/);
+    // Both sources saw Log4Shell on some machines: one finding each, keeping both sources.
+    const bothSources = exposed.body.results.filter((finding: { sources: { connection_id: number }[] }) => new Set(finding.sources.map((source) => source.connection_id)).size === 2);
+    expect(bothSources.length).toBeGreaterThan(0);
+    const critical = await post('/devices/devices', { query: 'Vulnerability.Severity = Critical', size: 1 });
+    expect(critical.body.count).toBeGreaterThan(100);
+  }, 120_000);
 });
 
 describe('CARTOGRAPH_DEMO=1', () => {
@@ -76,7 +113,7 @@ describe('CARTOGRAPH_DEMO=1', () => {
     });
     try {
       const [{ count }] = await server.context.db.query<{ count: number }>("select count(*)::int as count from connections where adapter = 'csvfile'");
-      expect(count).toBe(8);
+      expect(count).toBe(12);
       const discoveries = await server.context.db.query<{ status: string }>('select status from discoveries');
       expect(discoveries).toHaveLength(1);
       expect(await loadDemoOnStart(server.context, { CARTOGRAPH_DEMO: '1' })).toBeNull();

@@ -2,19 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CoreContext } from '../context.js';
-import type { SourceRecord } from '../discovery/correlation/correlate.js';
 import { validatorFor } from '../http/validators.js';
 import { fleetSources, generateLabelledFleet, type FleetSource } from './fleet.js';
+import { generateSoftwareAndFindings, type DemoObservation } from './softwareAndFindings.js';
 
 /**
  * The demo data set as files: the labelled fleet's five sources (directory, EDR, MDM, vulnerability scanner, CMDB)
+ * — their devices and people, and the installed software and vulnerability findings of the EDR, MDM and scanner —
  * written as the CSV exports those systems produce — each with its own column names, list separators and junk — into
  * the data folder's uploads, with one CSV file connection per export. Discovery then reads them like any upload, so
  * the demo exercises the real file engine, header mapping, correlation and merging.
  */
 
 type Column = { header: string; value: (fields: Record<string, unknown>) => unknown };
-type Export = { source: FleetSource; entity: 'device' | 'user'; name: string; columns: Column[]; columnMap?: Record<string, string>; delimiter?: ',' | ';' };
+type Entity = 'device' | 'user' | 'software' | 'vulnerability';
+type Export = { source: FleetSource; entity: Entity; name: string; columns: Column[]; columnMap?: Record<string, string>; delimiter?: ',' | ';' };
 
 const list = (separator: string) => (value: unknown) => (Array.isArray(value) ? value.join(separator) : value);
 const field = (name: string, shape: (value: unknown) => unknown = (value) => value): Column['value'] => (fields) => shape(fields[name]);
@@ -75,7 +77,45 @@ const exports: Export[] = [
     source: fleetSources.cmdb, entity: 'user', name: 'CMDB people (CSV export)',
     columns: [{ header: 'employee_number', value: field('EmployeeId') }, { header: 'email', value: field('Email') }, { header: 'name', value: field('DisplayName') }],
   },
+  {
+    source: fleetSources.edr, entity: 'software', name: 'EDR installed software (CSV export)',
+    columns: [
+      { header: 'aid', value: field('AgentId') }, { header: 'hostname', value: field('Hostname') }, { header: 'name', value: field('SoftwareName') }, { header: 'vendor', value: field('SoftwareVendor') },
+      { header: 'version', value: field('SoftwareVersion') }, { header: 'install_date', value: field('InstallDate') }, { header: 'install_path', value: field('InstallPath') },
+    ],
+  },
+  {
+    source: fleetSources.mdm, entity: 'software', name: 'MDM discovered apps (CSV export)', delimiter: ';',
+    columns: [
+      { header: 'Device Name', value: field('Hostname') }, { header: 'Serial Number', value: field('SerialNumber') }, { header: 'App Name', value: field('SoftwareName') },
+      { header: 'Publisher', value: field('SoftwareVendor') }, { header: 'App Version', value: field('SoftwareVersion') },
+    ],
+    columnMap: { 'App Name': 'SoftwareName', 'App Version': 'SoftwareVersion' },
+  },
+  {
+    source: fleetSources.scanner, entity: 'vulnerability', name: 'Vulnerability scanner findings (CSV export)',
+    columns: [
+      { header: 'DNS Name', value: field('Hostname') }, { header: 'IP', value: field('IpAddresses', list(',')) }, { header: 'QID', value: field('VendorVulnerabilityId') },
+      { header: 'Title', value: field('Title') }, { header: 'Severity', value: field('Severity') }, { header: 'CVE ID', value: field('CveId') },
+      { header: 'CVSS v3.1 Base Score', value: field('CvssScore') }, { header: 'CVSS v3.1 Vector', value: field('CvssVector') }, { header: 'Port', value: field('Port') },
+      { header: 'Protocol', value: field('Protocol') }, { header: 'Results', value: field('Evidence') }, { header: 'Solution', value: field('Solution') },
+      { header: 'Vuln Status', value: field('Status') }, { header: 'First Detected', value: field('FirstSeen') }, { header: 'Last Detected', value: field('LastSeen') },
+    ],
+    columnMap: { 'CVSS v3.1 Vector': 'CvssVector', 'Vuln Status': 'Status' },
+  },
+  {
+    source: fleetSources.edr, entity: 'vulnerability', name: 'EDR vulnerabilities (CSV export)',
+    columns: [
+      { header: 'aid', value: field('AgentId') }, { header: 'hostname', value: field('Hostname') }, { header: 'cve_id', value: field('CveId') }, { header: 'severity', value: field('Severity') },
+      { header: 'base_score', value: field('CvssScore') }, { header: 'vector', value: field('CvssVector') }, { header: 'exploit_available', value: field('ExploitKnown') },
+      { header: 'product', value: field('SoftwareName') }, { header: 'product_version', value: field('SoftwareVersion') }, { header: 'status', value: field('Status') },
+      { header: 'first_seen', value: field('FirstSeen') }, { header: 'last_seen', value: field('LastSeen') },
+    ],
+  },
 ];
+
+/** How the connection's description counts an export's rows. */
+const rowNouns: Record<Entity, string> = { device: 'devices', user: 'users', software: 'installations', vulnerability: 'findings' };
 
 /** One CSV cell (RFC 4180): quoted when it holds the delimiter, a quote or a line break. */
 function cell(value: unknown, delimiter: string): string {
@@ -84,7 +124,7 @@ function cell(value: unknown, delimiter: string): string {
   return text.includes(delimiter) || /["\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-function csvOf(definition: Export, records: SourceRecord[]): string {
+function csvOf(definition: Export, records: DemoObservation[]): string {
   const delimiter = definition.delimiter ?? ',';
   const lines = [definition.columns.map((column) => cell(column.header, delimiter)).join(delimiter)];
   for (const record of records) lines.push(definition.columns.map((column) => cell(column.value(record.fields), delimiter)).join(delimiter));
@@ -99,13 +139,15 @@ export type DemoExportSummary = { name: string; entity: string; rows: number; co
  */
 export async function writeDemoCsvExports(context: CoreContext, companyId: number, options: { devices?: number; seed?: number } = {}): Promise<DemoExportSummary[]> {
   const fleet = generateLabelledFleet(options.devices ?? 2000, options.seed ?? 42);
+  const { software, findings } = generateSoftwareAndFindings(fleet, options.seed ?? 42);
+  const rowsByEntity: Record<Entity, DemoObservation[]> = { device: fleet.records, user: fleet.users, software, vulnerability: findings };
   const validate = validatorFor('cartograph:adapters/csvfile/connection');
   const [connector] = await context.db.query<{ id: number }>('select id from connectors where company_id = $1 and is_default', [companyId]);
   if (!connector) throw new Error(`Company ${companyId} has no default connector.`);
   await mkdir(join(context.config.dataDir, 'uploads'), { recursive: true, mode: 0o700 });
   const summaries: DemoExportSummary[] = [];
   for (const definition of exports) {
-    const records = (definition.entity === 'device' ? fleet.records : fleet.users).filter((record) => record.connectionId === definition.source.connectionId);
+    const records = rowsByEntity[definition.entity].filter((record) => record.connectionId === definition.source.connectionId);
     const [existing] = await context.db.query<{ id: number }>("select id from connections where company_id = $1 and adapter = 'csvfile' and name = $2", [companyId, definition.name]);
     if (existing) {
       summaries.push({ name: definition.name, entity: definition.entity, rows: records.length, connectionId: existing.id, created: false });
@@ -113,7 +155,7 @@ export async function writeDemoCsvExports(context: CoreContext, companyId: numbe
     }
     const reference = `uploads/${randomUUID()}.csv`;
     await writeFile(join(context.config.dataDir, reference), csvOf(definition, records), { mode: 0o600 });
-    const fileName = `${definition.source.label.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${definition.entity}s.csv`;
+    const fileName = `${definition.source.label.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${rowNouns[definition.entity]}.csv`;
     const config = {
       source: { source_type: 'upload', file: reference, file_name: fileName }, entity: definition.entity, delimiter: definition.delimiter ?? ',', encoding: 'utf-8', has_header: true,
       column_map: definition.columnMap ?? {},
@@ -121,7 +163,7 @@ export async function writeDemoCsvExports(context: CoreContext, companyId: numbe
     if (!validate(config)) throw new Error(`The demo connection ${definition.name} does not match the CSV form: ${JSON.stringify(validate.errors)}`);
     const [row] = await context.db.query<{ id: number }>(
       'insert into connections (company_id, adapter, name, description, connector_id, config) values ($1, $2, $3, $4, $5, $6) returning id',
-      [companyId, 'csvfile', definition.name, `Demo data: the ${definition.source.label.toLowerCase()} export (${records.length} ${definition.entity}s).`, connector.id, JSON.stringify(config)],
+      [companyId, 'csvfile', definition.name, `Demo data: the ${definition.source.label.toLowerCase()} export (${records.length} ${rowNouns[definition.entity]}).`, connector.id, JSON.stringify(config)],
     );
     summaries.push({ name: definition.name, entity: definition.entity, rows: records.length, connectionId: row.id, created: true });
   }

@@ -22,23 +22,26 @@ describe('the demo CSV exports', () => {
 
   it('writes five sources\' exports with their own headers, creates their connections once, and a discovery correlates them', async () => {
     const written = await writeDemoCsvExports(server.context, 1, { devices: 300, seed: 7 });
-    expect(written.map((item) => [item.entity, item.created])).toEqual([...Array(5).fill(['device', true]), ...Array(3).fill(['user', true])]);
+    expect(written.map((item) => [item.entity, item.created])).toEqual([
+      ...Array(5).fill(['device', true]), ...Array(3).fill(['user', true]), ...Array(2).fill(['software', true]), ...Array(2).fill(['vulnerability', true]),
+    ]);
     const again = await writeDemoCsvExports(server.context, 1, { devices: 300, seed: 7 });
     expect(again.every((item) => !item.created)).toBe(true);
 
     const connections = await server.request('GET', '/adapters/connections?adapter=csvfile&size=100', { token: server.adminToken });
-    expect(connections.body.count).toBe(8);
+    expect(connections.body.count).toBe(12);
     const edr = connections.body.results.find((item: { name: string }) => item.name === 'EDR hosts (CSV export)');
     const source = edr.option_connections.find((option: { name: string }) => option.name === 'source').typed_value;
     expect(readFileSync(join(dataDir, source.file), 'utf8').split('\r\n')[0]).toBe('hostname,machine_domain,serial_number,device_id,mac_address,local_ip,platform_name,last_seen,last_login_user');
 
     await server.request('POST', '/discoveries/discoveries', { token: server.adminToken });
-    let last: { status: number; progress: { connections: { name: string; state: string; records: number }[]; assets: Record<string, number> } } | null = null;
+    let last: { status: number; progress: { connections: { name: string; state: string; records: number; warning_count: number }[]; assets: Record<string, number> } } | null = null;
     for (let attempt = 0; attempt < 600 && (!last || last.status === 1); attempt += 1) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       last = (await server.request('GET', '/discoveries/last', { token: server.adminToken })).body;
     }
-    for (const item of last!.progress.connections) expect([item.name, item.state]).toEqual([item.name, 'done']);
+    // No warning: every installed software and every finding names a device the discovery knows.
+    for (const item of last!.progress.connections) expect([item.name, item.state, item.warning_count]).toEqual([item.name, 'done', 0]);
     const rowsByName = new Map(written.map((item) => [item.name, item.rows]));
     for (const item of last!.progress.connections) expect(item.records, item.name).toBe(rowsByName.get(item.name));
     // ~300 machines reported by up to five sources each, and ~150 people by up to three: merged, not summed.
@@ -46,6 +49,8 @@ describe('the demo CSV exports', () => {
     expect(last!.progress.assets.device).toBeLessThan(360);
     expect(last!.progress.assets.user).toBeGreaterThan(140);
     expect(last!.progress.assets.user).toBeLessThan(200);
+    expect(last!.progress.assets.software).toBeGreaterThan(40);
+    expect(last!.progress.assets.vulnerability).toBe(16);
     const merged = await server.request('POST', '/devices/devices', { token: server.adminToken, body: { query: 'AdapterCount >= 1', fields: ['Hostname', 'SerialNumber', 'AgentId'], size: 1 } });
     expect(merged.status).toBe(200);
   });
