@@ -48,13 +48,17 @@ function OperationProgress({ discovery }: { discovery: DiscoveryResponse }) {
           </li>
         ))}
       </ol>
-      {assets.length > 0 && <p>Published: {assets.map(([kind, count]) => `${count.toLocaleString()} ${kind}${count === 1 ? '' : 's'}`).join(', ')}.</p>}
+      {assets.length > 0 && <p>Published: {assets.map(([kind, count]) => `${count.toLocaleString()} ${assetNoun(kind, count)}`).join(', ')}.</p>}
       {discovery.error && <p className="discoveries-error">{discovery.error}</p>}
     </Card>
   );
 }
 
 /** `/discovery/detail/{discoveryId}`: connections, operation progress and system information, live while it runs. */
+// Asset kinds as a count reads them: "2 devices", "1 software", "16 vulnerabilities".
+const pluralOf: Record<string, string> = { software: 'software', vulnerability: 'vulnerabilities' };
+const assetNoun = (kind: string, count: number) => (count === 1 ? kind : (pluralOf[kind] ?? `${kind}s`));
+
 export function DiscoveryDetail() {
   const id = Number((useParams({ strict: false }) as { discoveryId: string }).discoveryId);
   const discovery = useQuery(discoveryQuery(id));
