@@ -27,6 +27,9 @@ const entitiesCorrelated: Record<string, (records: SourceRecord[]) => Correlatio
   user: () => userCorrelationRules(),
 };
 
+// A conservative pace of correlation on a slow core (it runs near 20k records a second on the 2-core machine).
+const correlatedRecordsPerSecond = 2000;
+
 // Merge recommendations kept per snapshot, the strongest first.
 const keptRecommendations = 5000;
 
@@ -135,6 +138,9 @@ export async function runPublishStep(context: CoreContext, queue: PgBoss, job: S
     let devices: DeviceLinks | null = null;
     for (const [entity, records] of held) {
       lease.throwIfSuperseded();
+      // Correlation runs without yielding: no heartbeat can be sent meanwhile, so the attempt says beforehand how
+      // long it will be busy.
+      await lease.holdFor(Math.ceil(records.length / correlatedRecordsPerSecond));
       const decisionsFor = (kind: string) => decisionRows.filter((row) => row.entity === entity && row.decision === kind).map((row) => [row.left_record, row.right_record] as [string, string]);
       const decisions = { merges: decisionsFor('merge'), splits: decisionsFor('split') };
       const clusters = correlateEntity(entity, records, decisions);
@@ -146,6 +152,8 @@ export async function runPublishStep(context: CoreContext, queue: PgBoss, job: S
       related[entity] = written.related;
       if (entity === 'device') devices = new DeviceLinks(records, clusters, written.ids);
       progress.assets[entity] = clusters.length;
+      // Heartbeats again from here: a worker dying from now on is noticed at once.
+      await lease.holdFor(0);
       // The entity's records are in the snapshot and merged into its assets: let them go before the next entity.
       held.delete(entity);
     }

@@ -91,6 +91,18 @@ export class StepLease {
     this.timer.unref();
   }
 
+  /**
+   * Before work that cannot yield to the heartbeat (a long synchronous computation): the attempt counts as alive for
+   * `seconds` more, so no process takes the step over while it computes. A worker that dies meanwhile is noticed
+   * that much later.
+   */
+  async holdFor(seconds: number): Promise<void> {
+    await this.db.query(
+      "update discovery_steps set heartbeat_at = now() + make_interval(secs => $4) where discovery_id = $1 and step = $2 and attempt = $3 and state = 'running'",
+      [this.discoveryId, this.step, this.attempt, seconds],
+    );
+  }
+
   /** Aborted when another attempt owns the step: stop fetching and writing. */
   get signal(): AbortSignal {
     return this.superseded.signal;
@@ -104,7 +116,7 @@ export class StepLease {
   private async heartbeat(): Promise<void> {
     // A failed heartbeat (the database unreachable a moment) is not a lost step: the next one tries again.
     const kept = await this.db
-      .query("update discovery_steps set heartbeat_at = now() where discovery_id = $1 and step = $2 and attempt = $3 and state = 'running' returning 1", [this.discoveryId, this.step, this.attempt])
+      .query("update discovery_steps set heartbeat_at = greatest(heartbeat_at, now()) where discovery_id = $1 and step = $2 and attempt = $3 and state = 'running' returning 1", [this.discoveryId, this.step, this.attempt])
       .catch(() => null);
     if (kept && !kept.length) this.superseded.abort();
   }
