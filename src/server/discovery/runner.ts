@@ -15,6 +15,9 @@ import { abandonFetch, advance, attemptsPerStep, fetchStepQueue, planSteps, publ
 const interruptedMessage = 'Interrupted: the process running this discovery stopped before it finished. The previous snapshot stays in use.';
 const lostMessage = `Its worker stopped answering ${attemptsPerStep} times.`;
 
+// How long stopping waits for steps still running after pg-boss's graceful wait, and for pg-boss to record the ends.
+const stopWaitMilliseconds = 10_000;
+const jobRecordMilliseconds = 100;
 // How often each working process looks for steps whose worker died.
 const reapSeconds = 10;
 
@@ -28,6 +31,7 @@ export class DiscoveryRunner {
   /** Starts discoveries on each company's schedule (every process ticks; pg-boss singletons keep one per slot). */
   readonly scheduler: DiscoveryScheduler;
   private readonly localWorkers: string[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
   private reaper: NodeJS.Timeout | null = null;
   private readonly logError: (error: Error) => void;
 
@@ -59,13 +63,13 @@ export class DiscoveryRunner {
       for (const [name, lanes, run] of steps) {
         for (let lane = 0; lane < lanes; lane += 1) {
           this.localWorkers.push(await this.queue.work<StepJob>(name, { pollingIntervalSeconds: 1, batchSize: 1 }, async ([job]) => {
-            await run(job.data);
+            await this.track(run(job.data));
             this.wake();
           }));
         }
       }
       for (const subscriber of this.subscribers) {
-        this.localWorkers.push(await this.queue.work<SnapshotPublished>(publishedQueueOf(subscriber), { pollingIntervalSeconds: 1, batchSize: 1 }, ([job]) => subscriber.handle(this.context, job.data)));
+        this.localWorkers.push(await this.queue.work<SnapshotPublished>(publishedQueueOf(subscriber), { pollingIntervalSeconds: 1, batchSize: 1 }, ([job]) => this.track(subscriber.handle(this.context, job.data))));
       }
       await this.queue.work<ScheduledDiscoveryJob>(scheduledDiscoveryQueue, { pollingIntervalSeconds: 2, batchSize: 1 }, async ([job]) => {
         await this.startScheduled(job.data);
@@ -159,9 +163,20 @@ export class DiscoveryRunner {
     return discoveryId;
   }
 
+  /** Remembers a job's work until it ends, so stopping can wait for it. */
+  private track(work: Promise<void>): Promise<void> {
+    this.inFlight.add(work);
+    void work.catch(() => undefined).finally(() => this.inFlight.delete(work));
+    return work;
+  }
+
   async stop(): Promise<void> {
     this.scheduler.stop();
     if (this.reaper) clearInterval(this.reaper);
     await this.queue.stop({ graceful: true, timeout: 10_000, wait: true });
+    // pg-boss records a job's end after its work ends without waiting for it: give work still under way (past the
+    // graceful wait) and those records time to land before the caller closes the database.
+    await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((resolve) => setTimeout(resolve, stopWaitMilliseconds))]);
+    await new Promise((resolve) => setTimeout(resolve, jobRecordMilliseconds));
   }
 }

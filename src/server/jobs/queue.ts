@@ -1,5 +1,6 @@
 import PgBoss from 'pg-boss';
 import type { Database, Queryable } from '../db/database.js';
+import { withRetries } from '../db/retry.js';
 
 type SqlResult = { rows: unknown[] };
 
@@ -12,7 +13,11 @@ const sqlExecutor = (db: Queryable) => async (text: string, values?: unknown[]):
  */
 export function createJobQueue(db: Database, databaseUrl: string | null): PgBoss {
   if (databaseUrl) return new PgBoss({ connectionString: databaseUrl, max: 4 });
-  return new PgBoss({ db: { executeSql: sqlExecutor(db) } } as unknown as PgBoss.ConstructorOptions);
+  // pg-boss records a job's end without awaiting it: a statement that meets a connection the database just dropped
+  // is tried again on a fresh one, rather than rejected where nothing can catch it.
+  const execute = sqlExecutor(db);
+  const executeSql = (text: string, values?: unknown[]) => withRetries(() => execute(text, values), 3);
+  return new PgBoss({ db: { executeSql } } as unknown as PgBoss.ConstructorOptions);
 }
 
 /** pg-boss's `db` option for a job sent inside the caller's transaction: the job exists exactly when it commits. */
