@@ -85,13 +85,15 @@ export async function runFetchStep(context: CoreContext, queue: PgBoss, job: Ste
   const position = discovery.progress.connections.findIndex((item) => item.id === connectionId);
   const [connection] = await db.query<ConnectionRow>('select id, name, adapter, config from connections where id = $1 and company_id = $2', [connectionId, discovery.company_id]);
   const progress = newProgress([connection ?? discovery.progress.connections[position]]).connections[0];
-  const save = () => db.query("update discoveries set progress = jsonb_set(progress, array['connections', $2::text], $3::jsonb) where id = $1", [job.discoveryId, position, JSON.stringify(progress)]);
+  const saveOn = (queryable: Queryable) =>
+    queryable.query("update discoveries set progress = jsonb_set(progress, array['connections', $2::text], $3::jsonb) where id = $1", [job.discoveryId, position, JSON.stringify(progress)]);
+  const save = () => saveOn(db);
   try {
     if (connection) await fetchConnection(context, job.discoveryId, connection, { progress, save }, settings.connectionTimeoutSeconds, lease);
     else finish(Object.assign(progress, { error: 'The connection was deleted while the discovery ran.' }), 'error');
     await db.transaction(async (transaction) => {
       if (!(await lease.finish(transaction, progress.state as 'done'))) return;
-      await transaction.query("update discoveries set progress = jsonb_set(progress, array['connections', $2::text], $3::jsonb) where id = $1", [job.discoveryId, position, JSON.stringify(progress)]);
+      await saveOn(transaction);
       await advance(transaction, queue, job.discoveryId, settings);
     });
   } catch (error) {
