@@ -1,6 +1,22 @@
 import pg from 'pg';
 import type { Database, Queryable, Row } from './database.js';
 
+// SQLSTATE class 57: the server ended the backend (admin_shutdown, crash_shutdown, cannot_connect_now). A pooled
+// connection can be ended while idle (a restart, a failover, an operator's pg_terminate_backend) and the pool hears
+// of it only when the next statement fails on it. Ending a backend aborts its open transaction, so a statement that
+// failed this way did not land, and sending it again on a fresh connection is safe.
+const endedByServer = new Set(['57P01', '57P02', '57P03']);
+const wasEndedByServer = (error: unknown) => endedByServer.has((error as { code?: string }).code ?? '');
+
+async function onceMoreIfEnded<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!wasEndedByServer(error)) throw error;
+    return work();
+  }
+}
+
 function wrap(client: pg.Pool | pg.PoolClient): Queryable {
   return {
     async query<T extends Row>(text: string, params: readonly unknown[] = []) {
@@ -14,46 +30,80 @@ function wrap(client: pg.Pool | pg.PoolClient): Queryable {
   };
 }
 
+type CheckedOut = { connection: Queryable; lost: () => Error | undefined; checkIn: (failure?: Error) => void };
+
 /** A PostgreSQL server reached through `DATABASE_URL`, with a small connection pool. */
 export async function openPostgresDatabase(connectionString: string, poolSize = 10): Promise<Database & { pool: pg.Pool }> {
   const pool = new pg.Pool({ connectionString, max: poolSize });
   // Idle clients can lose their server (restart); log through the pool instead of crashing the process.
   pool.on('error', () => undefined);
   await pool.query('select 1');
+  const pooled = wrap(pool);
+  // A checked-out client whose server goes away (terminated, restarted) emits an error besides failing the query in
+  // flight; unheard, that event would end the process, so it is heard from the moment of the checkout (the callback
+  // form of connect runs then; a promise would resolve a tick late). The failed query carries the error to the
+  // caller, and the broken client is discarded instead of going back to the pool.
+  const checkOut = () =>
+    new Promise<CheckedOut>((resolve, reject) =>
+      pool.connect((error, client) => {
+        if (error || !client) return reject(error);
+        let lost: Error | undefined;
+        const onLost = (reason: Error) => (lost = reason);
+        client.on('error', onLost);
+        resolve({
+          connection: wrap(client),
+          lost: () => lost,
+          checkIn(failure?: Error) {
+            client.off('error', onLost);
+            client.release(lost ?? failure);
+          },
+        });
+      }),
+    );
   const session = async <T>(work: (connection: Queryable) => Promise<T>): Promise<T> => {
-    const client = await pool.connect();
-    // A checked-out client whose server goes away (terminated, restarted) emits an error besides failing the query
-    // in flight; unheard, that event would end the process. The failed query carries the error to the caller, and
-    // the broken client is discarded instead of going back to the pool.
-    let lost: Error | undefined;
-    const onLost = (error: Error) => (lost = error);
-    client.on('error', onLost);
+    const { connection, checkIn } = await checkOut();
     try {
-      return await work(wrap(client));
+      return await work(connection);
     } finally {
-      client.off('error', onLost);
-      client.release(lost);
+      checkIn();
     }
   };
+  // `begin` is the first statement on the connection, so a connection the server ended while idle fails before any
+  // work ran, and the transaction starts on a fresh one instead.
+  const begun = () =>
+    onceMoreIfEnded(async () => {
+      const checkedOut = await checkOut();
+      try {
+        await checkedOut.connection.exec('begin');
+        return checkedOut;
+      } catch (error) {
+        // The server's goodbye may have been read before `begin` went out: the statement then fails without a code.
+        const reason = checkedOut.lost() ?? error;
+        checkedOut.checkIn(reason as Error);
+        throw reason;
+      }
+    });
   return {
     engine: 'postgresql',
     pool,
-    ...wrap(pool),
+    query: (text, params) => onceMoreIfEnded(() => pooled.query(text, params)),
+    exec: (script) => onceMoreIfEnded(() => pooled.exec(script)),
     session,
-    transaction: (work) =>
-      session(async (connection) => {
-        await connection.exec('begin');
-        try {
-          const result = await work(connection);
-          await connection.exec('commit');
-          return result;
-        } catch (error) {
-          // On a connection that is gone the rollback fails too (and the server has rolled back already): the
-          // error worth reporting is the first one.
-          await connection.exec('rollback').catch(() => undefined);
-          throw error;
-        }
-      }),
+    async transaction(work) {
+      const { connection, checkIn } = await begun();
+      try {
+        const result = await work(connection);
+        await connection.exec('commit');
+        return result;
+      } catch (error) {
+        // On a connection that is gone the rollback fails too (and the server has rolled back already): the error
+        // worth reporting is the first one.
+        await connection.exec('rollback').catch(() => undefined);
+        throw error;
+      } finally {
+        checkIn();
+      }
+    },
     close: () => pool.end(),
   };
 }
