@@ -46,12 +46,12 @@ async function withPeakMemory<T>(work: () => Promise<T>): Promise<{ result: T; p
   }
 }
 
-export async function startOn(engine: Engine, devices: number) {
+export async function startOn(engine: Engine, devices: number, withSoftware = false) {
   const scratch = engine === 'postgresql' ? await createScratchPostgres() : null;
   const dataDir = mkdtempSync(join(tmpdir(), 'cartograph-bench-'));
   // PGlite in its data folder, as `npm start` runs it (an in-memory PGlite would count the whole database as RSS).
   const database: Database = scratch ? await openPostgresDatabase(scratch.url) : await openPgliteDatabase(join(dataDir, 'pglite'));
-  const replay = await startFleetReplay(devices);
+  const replay = await startFleetReplay(devices, withSoftware);
   const running = await startCartograph({ ...readConfig({}), dataDir, adminPassword: password, secretKey: 'bench', signInRateLimitPerMinute: 100_000 }, { logger: false, database });
   const token: string = (await running.app.inject({ method: 'POST', url: '/api/token', payload: { username: 'admin', password } })).json().access;
   const stop = async () => {
@@ -67,9 +67,9 @@ export async function startOn(engine: Engine, devices: number) {
  * Adds the five replay connections to company 1, secrets sealed as the connections API seals them. Not through that
  * API: the CrowdStrike and Qualys forms choose the vendor's cloud from a list, which a local server is not on.
  */
-export async function addReplayConnections(running: RunningCartograph, url: string): Promise<void> {
+export async function addReplayConnections(running: RunningCartograph, url: string, withSoftware = false): Promise<void> {
   const { db, adapters, keys } = running.context;
-  for (const { adapter, name, config } of replayConnections(url)) {
+  for (const { adapter, name, config } of replayConnections(url, withSoftware)) {
     const secretFields = adapters.catalogue.get(adapter)!.secretFields;
     await db.query(
       'insert into connections (company_id, adapter, name, connector_id, config) values (1, $1, $2, (select id from connectors where company_id = 1 and is_default), $3)',
@@ -106,7 +106,7 @@ async function replayedMergeScores(db: Database, discoveryId: number, devices: n
   const { idFields, truthById } = vendorIdTruth(fleet);
   const vendorId = `coalesce(${idFields.map((_, index) => `fields->$${index + 2}`).join(', ')})->>0`;
   const records = await db.query<{ record_key: string; adapter: string; vendor_id: string | null }>(
-    `select record_key, adapter, ${vendorId} as vendor_id from snapshot_records where discovery_id = $1`, [discoveryId, ...idFields],
+    `select record_key, adapter, ${vendorId} as vendor_id from snapshot_records where discovery_id = $1 and entity in ('device', 'user')`, [discoveryId, ...idFields],
   );
   const truth = new Map<string, string>();
   for (const record of records) {
@@ -202,17 +202,17 @@ export async function benchList(running: RunningCartograph, token: string, disco
   return { api: percentiles(api), sql_baseline: direct, read_from: plan.table, jsonb_documents_before_typed_columns: documents };
 }
 
-async function benchDiscovery(engine: Engine, devices: number, withList: boolean) {
-  const { running, token, replay, stop } = await startOn(engine, devices);
+async function benchDiscovery(engine: Engine, devices: number, withList: boolean, withSoftware = false) {
+  const { running, token, replay, stop } = await startOn(engine, devices, withSoftware);
   try {
-    await addReplayConnections(running, replay.url);
+    await addReplayConnections(running, replay.url, withSoftware);
     const started = performance.now();
     const { result: done, peakRssMb, peakHeapUsedMb } = await withPeakMemory(() => discover(running, token));
     const wallMs = performance.now() - started;
     const records = done.progress.connections.reduce((sum, connection) => sum + connection.records, 0);
     const bulkMs = await bulkInsertBaseline(running.context.db, done.id);
     return {
-      engine, devices, source_records: records, records_served: replay.served, sources: 5, devices_in_two_or_more_sources: replay.devices_in_two_or_more_sources, assets: done.progress.assets,
+      engine, devices, ...(withSoftware && { software: await softwareRows(running.context.db, done.id) }), source_records: records, records_served: replay.served, sources: 5, devices_in_two_or_more_sources: replay.devices_in_two_or_more_sources, assets: done.progress.assets,
       discovery: {
         wall_s: seconds(wallMs), records_per_s: Math.round(records / (wallMs / 1000)), peak_rss_mb: peakRssMb, peak_js_heap_used_mb: peakHeapUsedMb,
         // Where the time went: fetching (per connection, run four at a time), correlating, publishing.
@@ -226,6 +226,35 @@ async function benchDiscovery(engine: Engine, devices: number, withList: boolean
   } finally {
     await stop();
   }
+}
+
+/** What a discovery with the EDR's software published: installation, software, finding and vulnerability rows. */
+async function softwareRows(db: Database, discoveryId: number) {
+  const [row] = await db.query<Record<string, number>>(
+    `select (select count(*)::int from snapshot_installations where discovery_id = $1) as installations,
+            (select count(*)::int from snapshot_findings where discovery_id = $1) as findings,
+            (select count(*)::int from snapshot_assets where discovery_id = $1 and entity = 'software') as software,
+            (select count(*)::int from snapshot_assets where discovery_id = $1 and entity = 'vulnerability') as vulnerabilities`,
+    [discoveryId],
+  );
+  return row;
+}
+
+/**
+ * The 100k discovery again with the EDR's installed software (~40 per device, 4M records) and Spotlight findings
+ * (~3 per device, 300k) fetched, correlated and published; beside it in the same run, the device-only discovery.
+ */
+export async function softwareDiscoveryBench(devices = 100_000, only?: Engine) {
+  const engines: Engine[] = only ? [only] : process.env.DATABASE_URL ? ['pglite', 'postgresql'] : ['pglite'];
+  const runs = [];
+  for (const engine of engines) {
+    for (const withSoftware of [false, true]) {
+      const { discovery, software, source_records } = await benchDiscovery(engine, devices, false, withSoftware);
+      runs.push({ engine, devices, with_software: withSoftware, source_records, ...(software && { published: software }), discovery });
+      process.stderr.write(`${JSON.stringify(runs.at(-1))}\n`);
+    }
+  }
+  return runs;
 }
 
 /** Merge precision and recall on labelled fleets (devices and people), adversarial cases included. */
@@ -259,9 +288,10 @@ export async function discoveryBench(sizes = [10_000, 100_000], only?: Engine) {
   return { source, runs, goals, correctness: correctnessReport() };
 }
 
-// `tsx tests/bench/discovery.ts [devices...] [pglite|postgresql]` runs these figures alone.
+// `tsx tests/bench/discovery.ts [devices...] [pglite|postgresql] [software]` runs these figures alone.
 if (import.meta.url === `file://${process.argv[1]}`) {
   const sizes = process.argv.slice(2).map(Number).filter((size) => size > 0);
   const only = process.argv.slice(2).find((argument): argument is Engine => argument === 'pglite' || argument === 'postgresql');
-  process.stdout.write(`${JSON.stringify(await discoveryBench(sizes.length ? sizes : undefined, only), null, 2)}\n`);
+  const figures = process.argv.includes('software') ? await softwareDiscoveryBench(sizes[0], only) : await discoveryBench(sizes.length ? sizes : undefined, only);
+  process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
 }

@@ -57,10 +57,10 @@ export function benchFleet(devices: number): LabelledFleet {
 /** What the replay child reports once it listens: its URL and what it serves. */
 export type FleetReplayReady = { url: string; served: Record<string, number>; devices_in_two_or_more_sources: number };
 
-/** Starts the replay server for a fleet of `devices` in a child process; `stop` (also run on exit) ends it. */
-export async function startFleetReplay(devices: number): Promise<FleetReplayReady & { stop: () => Promise<void> }> {
+/** Starts the replay server for a fleet of `devices` (and its software) in a child process; `stop` (also run on exit) ends it. */
+export async function startFleetReplay(devices: number, withSoftware = false): Promise<FleetReplayReady & { stop: () => Promise<void> }> {
   const entry = fileURLToPath(new URL('./fleetReplayServer.ts', import.meta.url));
-  const child: ChildProcess = fork(entry, [String(devices)], { execArgv: ['--import', 'tsx'], cwd: fileURLToPath(new URL('../..', import.meta.url)) });
+  const child: ChildProcess = fork(entry, [String(devices), ...(withSoftware ? ['software'] : [])], { execArgv: ['--import', 'tsx'], cwd: fileURLToPath(new URL('../..', import.meta.url)) });
   const killChild = () => child.kill();
   // A bench that dies without reaching `stop` takes its server with it (the child also exits when the IPC link closes).
   process.once('exit', killChild);
@@ -84,15 +84,15 @@ export async function startFleetReplay(devices: number): Promise<FleetReplayRead
   }
 }
 
-/** The five connections of the bench, one per source, each reaching the replay server at `url`. */
-export function replayConnections(url: string): { adapter: string; name: string; config: Record<string, unknown> }[] {
+/** The five connections of the bench, one per source, each reaching the replay server at `url`; the EDR's software and findings when `withSoftware`. */
+export function replayConnections(url: string, withSoftware = false): { adapter: string; name: string; config: Record<string, unknown> }[] {
   const entraAuth = { auth_type: 'entra_client_secret', tenant_id: replayCredentials.tenantId, client_id: replayCredentials.clientId, client_secret: replayCredentials.clientSecret };
   const basic = { auth_type: 'basic', username: replayCredentials.username, password: replayCredentials.password };
   return [
     { adapter: 'azure-entra', name: 'Directory', config: { cloud: 'global', login_url: url, graph_url: url, auth: entraAuth, fetch_devices: true, fetch_sign_in_activity: false } },
     {
       adapter: 'crowdstrike', name: 'EDR',
-      config: { base_url: url, auth: { auth_type: 'oauth2_client_credentials', client_id: replayCredentials.clientId, client_secret: replayCredentials.clientSecret }, fetch_vulnerabilities: false, fetch_software: false },
+      config: { base_url: url, auth: { auth_type: 'oauth2_client_credentials', client_id: replayCredentials.clientId, client_secret: replayCredentials.clientSecret }, fetch_vulnerabilities: withSoftware, fetch_software: withSoftware },
     },
     { adapter: 'microsoft-intune', name: 'MDM', config: { cloud: 'global', login_url: url, graph_url: url, auth: entraAuth, fetch_software: false } },
     { adapter: 'qualys', name: 'Vulnerability scanner', config: { base_url: url, auth: basic, fetch_vulnerabilities: false } },

@@ -4,6 +4,7 @@
 // the connection's encryption fails the bench instead of passing unnoticed.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { applicationsPage, softwareShape, vulnerabilitiesPage } from './fleetSoftware.js';
 import { replayStreams, vendorPage, qualysFirstId, type ReplayStream, type ReplayStreams } from './fleetVendors.js';
 import type { LabelledFleet } from '../../src/server/demo/fleet.js';
 
@@ -69,6 +70,13 @@ function falconScroll(stream: ReplayStream, url: URL): Answer {
   return { status: 200, body: { meta: { pagination: { total: stream.records.length, offset: cursorOf(start + limit), expires_at: Date.now() * 1e6 + 12e10 }, powered_by: 'device-api' }, resources: ids, errors: [] } };
 }
 
+/** A Falcon combined-API page: `limit` records after the `after` cursor; an empty page ends it. */
+function falconCombined(url: URL, total: number, page: (start: number, end: number) => unknown[]): Answer {
+  const limit = Number(url.searchParams.get('limit')) || 100;
+  const start = positionOf(url.searchParams.get('after'));
+  return { status: 200, body: { meta: { pagination: { total, limit, after: cursorOf(start + limit) }, powered_by: 'spotlight' }, resources: page(start, start + limit), errors: [] } };
+}
+
 /** A Qualys QPS search page: hosts whose id is GREATER than the criteria's value, `limitResults` of them. */
 function qualysPage(stream: ReplayStream, request: { ServiceRequest?: { preferences?: { limitResults?: number }; filters?: { Criteria?: { value?: string }[] } } }): Answer {
   const limit = Number(request.ServiceRequest?.preferences?.limitResults) || 100;
@@ -79,8 +87,11 @@ function qualysPage(stream: ReplayStream, request: { ServiceRequest?: { preferen
   return { status: 200, body: { ServiceResponse: { responseCode: 'SUCCESS', count: data.length, hasMoreRecords: String(more), ...(data.length && { lastId: qualysFirstId + start + data.length - 1 }), data } } };
 }
 
+/** Installed software and findings of the EDR's hosts (per host), when the bench asks for them. */
+type SoftwareShape = ReturnType<typeof softwareShape>;
+
 /** The request router over one fleet's streams. */
-function fleetRoutes(streams: ReplayStreams) {
+function fleetRoutes(streams: ReplayStreams, software: SoftwareShape | null) {
   let falconPositions: Map<string | number, number> | null = null;
   const falconHosts = (ids: unknown[]) => {
     falconPositions ??= new Map(streams.falconHosts.records.map((record, position) => [streams.falconHosts.idOf(record, position), position]));
@@ -115,6 +126,12 @@ function fleetRoutes(streams: ReplayStreams) {
         return { status: 200, body: { meta: { powered_by: 'device-api' }, resources: falconHosts(ids), errors: [] } };
       }
     }
+    if (software && method === 'GET' && (path === '/discover/combined/applications/v1' || path === '/spotlight/combined/vulnerabilities/v1')) {
+      if (authorization !== `Bearer ${falconToken}`) return unauthorized;
+      const hosts = streams.falconHosts;
+      if (path.startsWith('/discover/')) return falconCombined(url, hosts.records.length * software.appsPerHost, (start, end) => applicationsPage(hosts, software.appsPerHost, start, end));
+      return falconCombined(url, hosts.records.length * software.findingsPerHost, (start, end) => vulnerabilitiesPage(hosts, software.findingsPerHost, start, end));
+    }
     if (method === 'POST' && path === '/qps/rest/2.0/search/am/hostasset') {
       if (authorization !== basicAuthorization) return unauthorized;
       return qualysPage(streams.qualysHosts, JSON.parse(await readBody(request)));
@@ -128,10 +145,15 @@ function fleetRoutes(streams: ReplayStreams) {
   };
 }
 
-/** Starts the replay server for a fleet on 127.0.0.1 (a free port); answers its URL, the records per collection and how to close it. */
-export async function startFleetReplayServer(fleet: LabelledFleet): Promise<{ url: string; served: Record<string, number>; close: () => Promise<void> }> {
+/**
+ * Starts the replay server for a fleet on 127.0.0.1 (a free port), with the EDR's installed software and findings
+ * when `withSoftware`; answers its URL, the records per collection and how to close it.
+ */
+export async function startFleetReplayServer(fleet: LabelledFleet, withSoftware = false): Promise<{ url: string; served: Record<string, number>; close: () => Promise<void> }> {
   const streams = replayStreams(fleet);
-  const route = fleetRoutes(streams);
+  const devices = new Set(fleet.truth.values()).size;
+  const software = withSoftware ? softwareShape(devices, streams.falconHosts.records.length) : null;
+  const route = fleetRoutes(streams, software);
   let baseUrl = '';
   const server = createServer((request: IncomingMessage, reply: ServerResponse) => {
     const url = new URL(request.url ?? '/', baseUrl);
@@ -144,7 +166,10 @@ export async function startFleetReplayServer(fleet: LabelledFleet): Promise<{ ur
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url: baseUrl,
-    served: Object.fromEntries(Object.entries(streams).map(([name, stream]) => [name, stream.records.length])),
+    served: {
+      ...Object.fromEntries(Object.entries(streams).map(([name, stream]) => [name, stream.records.length])),
+      ...(software && { falconApplications: streams.falconHosts.records.length * software.appsPerHost, falconVulnerabilities: streams.falconHosts.records.length * software.findingsPerHost }),
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

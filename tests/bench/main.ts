@@ -12,7 +12,7 @@ import { startCartograph } from '../../src/server/server.js';
 import { createScratchPostgres } from '../server/harness.js';
 import { benchHttpEngine } from './httpEngine.js';
 import { benchDashboards } from './dashboards.js';
-import { discoveryBench } from './discovery.js';
+import { discoveryBench, softwareDiscoveryBench } from './discovery.js';
 import { benchLoad } from './load.js';
 import { scaleBench } from './scale.js';
 import { benchSoftwareLists } from './softwareLists.js';
@@ -83,9 +83,11 @@ const httpEngine = await benchHttpEngine();
 for (const engine of engines) results.dashboards.push(await benchDashboards(engine));
 // Discoveries of 10k and 100k devices, the device list at 100k, and merge precision and recall (tests/bench/discovery.ts).
 const discovery = await discoveryBench();
+// The 100k discovery with the EDR's software and findings, beside the device-only one (tests/bench/discovery.ts).
+const softwareDiscovery = await softwareDiscoveryBench();
 // Software and vulnerability lists at 100k devices × 40 installations (tests/bench/softwareLists.ts).
 const softwareLists = [];
 for (const engine of engines) softwareLists.push(await benchSoftwareLists(engine));
 // 50 clients for 60 s on PostgreSQL at 100k devices (tests/bench/load.ts); null without DATABASE_URL.
 const load = await benchLoad();
-process.stdout.write(`${JSON.stringify({ ...results, http_engine: httpEngine, discovery, software_lists: softwareLists, load }, null, 2)}\n`);
+process.stdout.write(`${JSON.stringify({ ...results, http_engine: httpEngine, discovery, software_discovery: softwareDiscovery, software_lists: softwareLists, load }, null, 2)}\n`);

@@ -1,7 +1,8 @@
 // The software and vulnerability lists at 100k devices with 40 installations each (4M installation rows, 5k
 // software, 20k vulnerabilities, 300k findings), published straight into a snapshot by SQL (the discovery that would
 // produce them is measured apart), then searched through the API as the console does: a filtered, sorted page of
-// 50 with its count, and device lists following relations to software and vulnerabilities.
+// 50 with its count, and device lists following relations to software and vulnerabilities; and the four
+// vulnerability widgets computed from scratch (no stored result), as after a new snapshot.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { readConfig } from '../../src/server/config.js';
 import type { Database } from '../../src/server/db/database.js';
 import { openPgliteDatabase } from '../../src/server/db/pgliteDatabase.js';
 import { openPostgresDatabase } from '../../src/server/db/postgresDatabase.js';
+import { computeWidget, widgetDefaults } from '../../src/server/dashboards/computeWidget.js';
 import { buildSnapshotIndex } from '../../src/server/inventory/snapshotIndex.js';
 import { startCartograph } from '../../src/server/server.js';
 import { createScratchPostgres } from '../server/harness.js';
@@ -61,12 +63,22 @@ export async function benchSoftwareLists(engine: 'pglite' | 'postgresql') {
       if (answer.statusCode !== 200) throw new Error(`${url} answered ${answer.statusCode}: ${answer.body}`);
       return { count: answer.json().count, ...percentiles(await time(runs, () => running.app.inject({ method: 'POST', url, payload: body, headers: { authorization: `Bearer ${token}` } }))) };
     };
+    const widget = async (kind: string) => {
+      const compute = () => computeWidget({ db: running.context.db, companyId: 1, now: new Date() }, { ...widgetDefaults, kind });
+      return { rows: (await compute()).rows?.length ?? 0, ...percentiles(await time(runs, compute)) };
+    };
     return {
       engine, ...sizes,
       software_list: await measure('/appinventory/applications', { query: 'Vendor = "Vendor 1*" AND InstallCount >= 100', ordering: [{ field: 'InstallCount', order: 'desc' }], size: 50 }),
       vulnerability_list: await measure('/avm/vulnerabilities', { query: 'Severity = Critical AND Score >= 5', ordering: [{ field: 'Score', order: 'desc' }], size: 50 }),
       devices_with_critical_vulnerability: await measure('/devices/devices', { query: 'Vulnerability.Severity = Critical AND OS.Type = Windows', ordering: [{ field: 'Hostname', order: 'asc' }], size: 50 }),
       devices_with_software_version: await measure('/devices/devices', { query: 'Software.Name = "Product 42" AND Software.Version = 12*', ordering: [{ field: 'Hostname', order: 'asc' }], size: 50 }),
+      vulnerability_widgets_from_scratch: {
+        by_os: await widget('vulnerability_by_os'),
+        by_severity: await widget('vulnerability_by_severity'),
+        by_software: await widget('vulnerability_by_software'),
+        by_source: await widget('vulnerability_by_source'),
+      },
     };
   } finally {
     await running.close();
