@@ -2,6 +2,7 @@
 import { classifyHttpStatus, classifyNetworkError } from '../connectivity.js';
 import type { AdapterEngine, ConnectivityResult, FetchContext, FetchedRecord } from '../engine.js';
 import { exportChunks } from './exportJob.js';
+import { StreamLookups } from './lookups.js';
 import { loadManifest, type ChildrenSpec, type Manifest, type StreamSpec } from './manifest.js';
 import { pages } from './paginate.js';
 import { mapRecords } from './recordMapping.js';
@@ -39,27 +40,34 @@ function mappedPage(session: HttpSession, stream: StreamSpec, records: unknown[]
   return mapped;
 }
 
+/** The mapped records of one page, after fetching the reference records its lookups need. */
+async function joinedPage(session: HttpSession, stream: StreamSpec, lookups: StreamLookups, records: unknown[], parent: unknown, bytes: number, extra: Scope, label: string) {
+  const scope = lookups.empty ? extra : await lookups.forPage(session, records, parent, extra, label);
+  return mappedPage(session, stream, records, parent, bytes, scope, label);
+}
+
 /** Every record of one stream, page by page (children fetched as each parent page arrives). */
-async function* streamPages(session: HttpSession, stream: StreamSpec, extra: Scope, label: string): AsyncGenerator<FetchedRecord[]> {
+async function* streamPages(session: HttpSession, stream: StreamSpec, lookups: StreamLookups, extra: Scope, label: string): AsyncGenerator<FetchedRecord[]> {
   for await (const page of pages(session, stream, session.scope(extra), label)) {
     if (stream.children) {
-      for await (const children of childPages(session, stream.children, page.records, label, extra)) yield mappedPage(session, stream, children.records, children.parent, children.bytes, extra, label);
-    } else yield mappedPage(session, stream, page.records, undefined, page.response.bytes, extra, label);
+      for await (const children of childPages(session, stream.children, page.records, label, extra)) yield await joinedPage(session, stream, lookups, children.records, children.parent, children.bytes, extra, label);
+    } else yield await joinedPage(session, stream, lookups, page.records, undefined, page.response.bytes, extra, label);
   }
 }
 
 /** A stream's pages, once or per chunk of its export job (templates then see `job` and `chunk`). */
-async function* streamOrExportPages(session: HttpSession, stream: StreamSpec, extra: Scope, label: string): AsyncGenerator<FetchedRecord[]> {
-  if (!stream.export) return yield* streamPages(session, stream, extra, label);
-  for await (const { job, chunk } of exportChunks(session, stream.export, session.scope(extra), label)) yield* streamPages(session, stream, { ...extra, job, chunk }, `${label} (export chunk ${toText(chunk).slice(0, 40)})`);
+async function* streamOrExportPages(session: HttpSession, stream: StreamSpec, lookups: StreamLookups, extra: Scope, label: string): AsyncGenerator<FetchedRecord[]> {
+  if (!stream.export) return yield* streamPages(session, stream, lookups, extra, label);
+  for await (const { job, chunk } of exportChunks(session, stream.export, session.scope(extra), label)) yield* streamPages(session, stream, lookups, { ...extra, job, chunk }, `${label} (export chunk ${toText(chunk).slice(0, 40)})`);
 }
 
-/** A stream once, or once per item of its `for_each` list (e.g. each configured ServiceNow table). */
+/** A stream once, or once per item of its `for_each` list (e.g. each configured ServiceNow table); its lookups' records are shared by all. */
 async function* runStream(session: HttpSession, stream: StreamSpec): AsyncGenerator<FetchedRecord[]> {
   const label = `stream ${stream.name}`;
-  if (stream.for_each === undefined) return yield* streamOrExportPages(session, stream, {}, label);
+  const lookups = new StreamLookups(stream);
+  if (stream.for_each === undefined) return yield* streamOrExportPages(session, stream, lookups, {}, label);
   const items = render(stream.for_each, { config: session.config });
-  for (const item of [items ?? []].flat()) yield* streamOrExportPages(session, stream, { item }, `${label} (${toText(item).slice(0, 60)})`);
+  for (const item of [items ?? []].flat()) yield* streamOrExportPages(session, stream, lookups, { item }, `${label} (${toText(item).slice(0, 60)})`);
 }
 
 /** The precise failure reason for an error thrown by a check or a fetch. */

@@ -65,6 +65,8 @@ export type ExportSpec = {
   poll: { request: RequestSpec; done: string; failed?: string; status?: string; chunks?: string; interval_seconds?: number; max_interval_seconds?: number; max_wait_seconds?: number };
 };
 export type ChildrenSpec = RetrieverSpec & { batch_size?: number; children?: ChildrenSpec };
+/** Reference records fetched for the keys a stream's records name, joined into the mapping as `lookup.<name>[key]`. */
+export type LookupSpec = RetrieverSpec & { name: string; keys: string; key: string; batch_size?: number; keep?: string[] };
 
 export type StreamSpec = RetrieverSpec & {
   name: string;
@@ -74,6 +76,7 @@ export type StreamSpec = RetrieverSpec & {
   export?: ExportSpec;
   children?: ChildrenSpec;
   expand?: string;
+  lookups?: LookupSpec[];
   mapping: Record<string, string | string[]>;
 };
 
