@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeWidget, widgetSettingsOf } from '../../src/server/dashboards/computeWidget.js';
+import { followFindingStatuses } from '../../src/server/inventory/softwareLinks.js';
 import { runDiscoveryAndWait } from './discoveryFleet.js';
 import { engines, startTestServer, type TestServer } from './harness.js';
 import { addSoftwareConnections } from './softwareFixtures.js';
@@ -140,6 +141,36 @@ describe.each(engines)('software and vulnerability APIs on %s', (engine) => {
     expect((await post(`/avm/findings/${finding.id}/status`, { status: 'ignored', reason: 'x' })).status).toBe(400);
     expect((await post(`/avm/findings/${finding.id}/status`, { status: 'fixed', reason: '   ' })).status).toBe(400);
     expect((await post('/avm/findings/0123456789abcdef0123.0123456789abcdef0123/status', body)).status).toBe(404);
+  });
+
+  it('moves a finding status to the same machine\'s finding when correlation regroups the device under a new asset id', async () => {
+    const db = server.context.db;
+    const [finding] = (await server.request('GET', '/avm/findings?status=false_positive', { token })).body.results;
+    const [stored] = await db.query<{ vulnerability_asset: string; device_record_keys: string[] }>('select vulnerability_asset, device_record_keys from finding_statuses where finding_id = $1', [finding.id]);
+    expect(stored.device_record_keys.length).toBeGreaterThan(0);
+    // A later snapshot, written by hand and rolled back: the device gained a source whose record sorts first, so its
+    // asset id (and the finding's id) changed; another finding of the same vulnerability is on an unrelated device.
+    const rolledBack = new Error('rolled back');
+    const moved = await db.transaction(async (connection) => {
+      const [{ id }] = await connection.query<{ id: number }>("insert into discoveries (company_id, status, start_time, end_time) values (1, 'done', now(), now()) returning id");
+      const device = (assetId: string, keys: string[]) =>
+        connection.query("insert into snapshot_assets (discovery_id, entity, asset_id, fields, preferred, record_keys, reasons) values ($1, 'device', $2, '{}', '{}', $3, '[]')", [id, assetId, keys]);
+      const findingOn = (assetId: string) =>
+        connection.query("insert into snapshot_findings (discovery_id, finding_id, device_asset, vulnerability_asset, source_status, adapters, sources) values ($1, $2, $3, $4, 'open', '{jsonfile}', '[]')", [id, `${stored.vulnerability_asset}.${assetId}`, assetId, stored.vulnerability_asset]);
+      await device('regrouped', ['0:a-new-source', ...stored.device_record_keys]);
+      await device('unrelated', ['0:another-machine']);
+      await findingOn('unrelated');
+      await findingOn('regrouped');
+      await followFindingStatuses(connection, 1, id);
+      const statuses = await connection.query<{ finding_id: string; status: string; device_record_keys: string[] }>("select finding_id, status, device_record_keys from finding_statuses where status = 'false_positive'");
+      throw Object.assign(rolledBack, { statuses });
+    }).catch((error: Error & { statuses?: unknown }) => {
+      if (error !== rolledBack) throw error;
+      return error.statuses;
+    });
+    expect(moved).toEqual([{ finding_id: `${stored.vulnerability_asset}.regrouped`, status: 'false_positive', device_record_keys: ['0:a-new-source', ...stored.device_record_keys] }]);
+    // Rolled back: the published snapshot and the status are as they were.
+    expect((await server.request('GET', '/avm/findings?status=false_positive', { token })).body.results).toEqual([expect.objectContaining({ id: finding.id })]);
   });
 
   it('holds software groups by query or by picking, and exports the software list', async () => {

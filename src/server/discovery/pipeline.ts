@@ -4,6 +4,7 @@ import type { Queryable } from '../db/database.js';
 import { withRetries } from '../db/retry.js';
 import type { SnapshotPublished } from '../jobs/published.js';
 import { buildSnapshotIndex } from '../inventory/snapshotIndex.js';
+import { followFindingStatuses } from '../inventory/softwareLinks.js';
 import { refreshDeviceTags } from '../inventory/tags.js';
 import { writeMergedAssets } from './assetStage.js';
 import { correlate, type Cluster, type CorrelationRules, type ManualDecisions, type SourceRecord } from './correlation/correlate.js';
@@ -171,6 +172,7 @@ export async function runPublishStep(context: CoreContext, queue: PgBoss, job: S
     await db.transaction(async (connection) => {
       if (!(await lease.finish(connection, 'done'))) lease.throwIfSuperseded();
       await refreshDeviceTags(connection, discovery.company_id, discoveryId, null);
+      await followFindingStatuses(connection, discovery.company_id, discoveryId);
       // After the tags, so the index holds the documents as published.
       await buildSnapshotIndex(connection, discoveryId);
       for (const item of progress.connections) {

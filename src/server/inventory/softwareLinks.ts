@@ -68,13 +68,46 @@ export async function readFinding(db: Queryable, companyId: number, discoveryId:
   return row ?? null;
 }
 
-/** Records an analyst's status of a finding (replacing their earlier one); it holds in every later snapshot. */
-export async function setFindingStatus(db: Queryable, companyId: number, findingId: string, status: FindingStatus, reason: string, user: { id: number; name: string }): Promise<void> {
+/**
+ * Records an analyst's status of a finding of a snapshot (replacing their earlier one); it holds in every later
+ * snapshot, following the device's source records when correlation regroups the device (followFindingStatuses).
+ */
+export async function setFindingStatus(db: Queryable, companyId: number, discoveryId: number, findingId: string, status: FindingStatus, reason: string, user: { id: number; name: string }): Promise<void> {
   await db.query(
-    `insert into finding_statuses (company_id, finding_id, status, reason, changed_by, changed_by_name) values ($1, $2, $3, $4, $5, $6)
+    `insert into finding_statuses (company_id, finding_id, status, reason, changed_by, changed_by_name, vulnerability_asset, device_record_keys)
+     select $1, f.finding_id, $4, $5, $6, $7, f.vulnerability_asset, coalesce(d.record_keys, '{}')
+       from snapshot_findings f left join snapshot_assets d on d.discovery_id = f.discovery_id and d.entity = 'device' and d.asset_id = f.device_asset
+      where f.discovery_id = $2 and f.finding_id = $3
      on conflict (company_id, finding_id) do update set status = excluded.status, reason = excluded.reason, changed_by = excluded.changed_by,
-       changed_by_name = excluded.changed_by_name, changed_at = now()`,
-    [companyId, findingId, status, reason.trim(), user.id, user.name],
+       changed_by_name = excluded.changed_by_name, changed_at = now(), vulnerability_asset = excluded.vulnerability_asset, device_record_keys = excluded.device_record_keys`,
+    [companyId, discoveryId, findingId, status, reason.trim(), user.id, user.name],
+  );
+}
+
+/**
+ * Moves the statuses a new snapshot would strand: a status whose finding id the snapshot lacks goes to the finding
+ * of the same vulnerability on the device that now holds one of its device's source records (correlation regrouped
+ * the machine, so its asset id, and the finding's id with it, changed). A status already there is left as it is.
+ */
+export async function followFindingStatuses(db: Queryable, companyId: number, discoveryId: number): Promise<void> {
+  await db.query(
+    `with stranded as materialized (
+       select st.finding_id, st.vulnerability_asset, key.value as key
+         from finding_statuses st cross join unnest(st.device_record_keys) as key(value)
+        where st.company_id = $1 and st.vulnerability_asset is not null
+          and not exists (select 1 from snapshot_findings f where f.discovery_id = $2 and f.finding_id = st.finding_id)
+     ), moved as (
+       select distinct on (s.finding_id) s.finding_id as old_id, f.finding_id as new_id, d.record_keys
+         from stranded s
+         join snapshot_findings f on f.discovery_id = $2 and f.vulnerability_asset = s.vulnerability_asset
+         join snapshot_assets d on d.discovery_id = $2 and d.entity = 'device' and d.asset_id = f.device_asset and s.key = any(d.record_keys)
+        order by s.finding_id, f.finding_id
+     )
+     update finding_statuses st set finding_id = moved.new_id, device_record_keys = moved.record_keys
+       from moved
+      where st.company_id = $1 and st.finding_id = moved.old_id
+        and not exists (select 1 from finding_statuses taken where taken.company_id = $1 and taken.finding_id = moved.new_id)`,
+    [companyId, discoveryId],
   );
 }
 

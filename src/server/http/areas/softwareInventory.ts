@@ -111,7 +111,7 @@ export function registerSoftwareInventoryRoutes(routes: RouteCatalogue, context:
       const discoveryId = await resolveSnapshot(db, caller.companyId, null);
       if (!(await readFinding(db, caller.companyId, discoveryId, findingId))) throw notFound();
       const body = request.body as { status: FindingStatus; reason: string };
-      await setFindingStatus(db, caller.companyId, findingId, body.status, body.reason, { id: caller.userId, name: caller.username });
+      await setFindingStatus(db, caller.companyId, discoveryId, findingId, body.status, body.reason, { id: caller.userId, name: caller.username });
       return { ...(await readFinding(db, caller.companyId, discoveryId, findingId)), index_id: discoveryId };
     },
   });
