@@ -70,10 +70,12 @@ async function benchSignIn() {
 
 // The servers measured here run in this process: bound its heap's growth as `npm start` and `npm run worker` do.
 boundHeapGrowth();
-// `npm run bench -- --devices 1000000`: only the scale figures, on PostgreSQL with worker processes (tests/bench/scale.ts).
+// `npm run bench -- --devices 1000000 [--workers 2]`: only the scale figures, on PostgreSQL with worker processes (tests/bench/scale.ts).
 const devicesArgument = process.argv.indexOf('--devices');
 if (devicesArgument >= 0) {
-  process.stdout.write(`${JSON.stringify(await scaleBench(Number(process.argv[devicesArgument + 1])), null, 2)}\n`);
+  const workersArgument = process.argv.indexOf('--workers');
+  const workerCounts = workersArgument >= 0 ? [Number(process.argv[workersArgument + 1])] : undefined;
+  process.stdout.write(`${JSON.stringify(await scaleBench(Number(process.argv[devicesArgument + 1]), workerCounts), null, 2)}\n`);
   process.exit(0);
 }
 const engines: ('pglite' | 'postgresql')[] = process.env.DATABASE_URL ? ['pglite', 'postgresql'] : ['pglite'];

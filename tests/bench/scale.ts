@@ -1,6 +1,6 @@
-// `npm run bench -- --devices 1000000`: the estate that outgrows one process, on PostgreSQL. The API runs in this
+// `npm run bench -- --devices 1000000 [--workers 2]`: the estate that outgrows one process, on PostgreSQL. The API runs in this
 // process and runs no discovery step (CARTOGRAPH_RUN_DISCOVERIES=0); the discovery runs in `npm run worker`
-// processes, once with one worker and once with two, from the replay server (a child process, as in the discovery
+// processes, once with one worker and once with two (or only with the `--workers` count), from the replay server (a child process, as in the discovery
 // bench). Reports wall time and where it went, the peak RSS of every process, and the device list and the default
 // dashboard at that size.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -66,7 +66,7 @@ async function benchDefaultDashboard(api: RunningCartograph, token: string) {
   return { widgets: first.json().tiles.length, first_load_ms: Math.round(firstMs), repeated: percentiles(repeated) };
 }
 
-export async function scaleBench(devices: number) {
+export async function scaleBench(devices: number, workerCounts = [1, 2]) {
   if (!process.env.DATABASE_URL) throw new Error('--devices runs on PostgreSQL only: set DATABASE_URL');
   const scratch = await createScratchPostgres();
   const dataDir = mkdtempSync(join(tmpdir(), 'cartograph-scale-'));
@@ -77,7 +77,7 @@ export async function scaleBench(devices: number) {
     const token: string = (await api.app.inject({ method: 'POST', url: '/api/token', payload: { username: 'admin', password } })).json().access;
     await addReplayConnections(api, replay.url);
     const runs = [];
-    for (const count of [1, 2]) {
+    for (const count of workerCounts) {
       runs.push(await discoverWith(api, token, scratch.url, dataDir, count));
       process.stderr.write(`${JSON.stringify(runs.at(-1))}\n`);
     }

@@ -7,8 +7,9 @@ import { api, consolePath, defaultAdminPassword, launchBrowser, signInThroughApi
 
 // The newcomer's journey on the demo data set (CARTOGRAPH_DEMO=1: five sources' CSV exports through the real CSV
 // file adapter, and a first discovery started at boot): adapters, a connection check, a discovery followed live,
-// then the device and user inventories — query, columns, saved query, export, preview and detail — and, through
-// the API, the devices exposed to a critical CVE, one of whose findings the newcomer marks a false positive.
+// then the device and user inventories — query, columns, saved query, export, preview and detail — and the
+// vulnerability inventory: the devices exposed to a known-exploited critical CVE, one of whose findings the
+// newcomer marks a false positive with a reason, and the export of the critical vulnerabilities.
 
 let server: RunningServer;
 let browser: Browser;
@@ -40,7 +41,7 @@ function listPath(): { path: string; query: string | null } {
 }
 
 /** The count an inventory list shows next to its title ("353 devices · snapshot #2"). */
-async function listedCount(noun: 'devices' | 'users'): Promise<{ count: number; snapshot: number }> {
+async function listedCount(noun: 'devices' | 'users' | 'vulnerabilities'): Promise<{ count: number; snapshot: number }> {
   const meta = page.locator('.ui-page-header__meta', { hasText: ` ${noun} · snapshot #` });
   await meta.waitFor();
   const match = new RegExp(`^([\\d,]+) ${noun} · snapshot #(\\d+)$`).exec((await meta.innerText()).trim());
@@ -49,7 +50,7 @@ async function listedCount(noun: 'devices' | 'users'): Promise<{ count: number; 
 }
 
 /** Waits until the list's count is `count` (the list keeps the previous page while the next one loads). */
-async function waitForCount(noun: 'devices' | 'users', count: number): Promise<void> {
+async function waitForCount(noun: 'devices' | 'users' | 'vulnerabilities', count: number): Promise<void> {
   await expect.poll(async () => (await listedCount(noun)).count, patiently).toBe(count);
 }
 
@@ -333,13 +334,13 @@ describe("a newcomer's journey through adapters, discoveries and the inventories
     expect(await page.getByRole('tablist').getByRole('tab').filter({ hasText: / \(CSV export\)$/ }).count()).toBe(sourceCount);
   });
 
-  it('finds through the API the devices exposed to a known-exploited critical CVE and marks one finding a false positive', async () => {
+  it('lists the critical vulnerabilities in the console, opens the known-exploited one and marks an exposed device\'s finding a false positive with a reason', async () => {
     type Vulnerability = { CveId: string[]; ExploitKnown?: boolean[]; AffectedDeviceCount: number[]; PrimaryKey: string[] };
     type Finding = { id: string; hostname: string; status: string; status_reason?: string };
+    const critical = 'Severity = Critical';
     const criticals = await api<{ count: number; results: Vulnerability[] }>(server.baseUrl, '/avm/vulnerabilities', {
-      method: 'POST', token: adminToken, body: { query: 'Severity = Critical', fields: ['CveId', 'ExploitKnown', 'AffectedDeviceCount'], size: 100, ordering: [{ field: 'AffectedDeviceCount', order: 'desc' }] },
+      method: 'POST', token: adminToken, body: { query: critical, fields: ['CveId', 'ExploitKnown', 'AffectedDeviceCount'], size: 100, ordering: [{ field: 'AffectedDeviceCount', order: 'desc' }] },
     });
-    expect(criticals.status).toBe(200);
     const exploited = criticals.body.results.find((row) => row.ExploitKnown?.[0] === true && row.CveId?.length);
     if (!exploited) throw new Error(`no known-exploited critical CVE among ${criticals.body.count}`);
     const cve = exploited.CveId[0];
@@ -348,17 +349,50 @@ describe("a newcomer's journey through adapters, discoveries and the inventories
     const findings = await api<{ count: number; results: Finding[] }>(server.baseUrl, findingsPath, { token: adminToken });
     expect(findings.body.count).toBe(exploited.AffectedDeviceCount[0]);
     // A finding every source reports fixed is not an exposure.
-    const open = findings.body.results.filter((finding) => finding.status === 'open');
-    expect(open.length).toBeGreaterThan(0);
-    expect(await exposedDevices()).toBe(open.length);
+    const exposed = findings.body.results.filter((finding) => finding.status === 'open').length;
+    expect(exposed).toBeGreaterThan(0);
+    expect(await exposedDevices()).toBe(exposed);
 
-    const [first] = open;
-    const reason = `${first.hostname} runs a build with the vendor's backported fix.`;
-    const marked = await api<Finding>(server.baseUrl, `/avm/findings/${first.id}/status`, { method: 'POST', token: adminToken, body: { status: 'false_positive', reason } });
-    expect(marked).toMatchObject({ status: 200, body: { status: 'false_positive', status_reason: reason } });
+    await open('/vulnerability-inventory');
+    await page.getByLabel('Query', { exact: true }).fill(critical);
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await waitForCount('vulnerabilities', criticals.body.count);
+    await page.getByLabel('Query', { exact: true }).fill(`${critical} AND CveId = ${cve}`);
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await waitForCount('vulnerabilities', 1);
+    await page.locator('.inventory-page tbody tr[aria-rowindex]').first().click();
+    await page.locator('aside.asset-preview').getByRole('link', { name: 'Open details' }).click();
+    await page.waitForURL(/#\/vulnerability-inventory\/detail\/[^/]+\/\d+$/);
+    await page.getByRole('tab', { name: 'Affected devices' }).click();
+
+    const affected = page.getByRole('table', { name: 'Affected devices' });
+    await page.getByRole('tabpanel').getByLabel('Status', { exact: true }).selectOption('open');
+    const row = affected.locator('tbody tr', { hasText: 'Open' }).first();
+    await row.waitFor();
+    const hostname = (await row.locator('td').first().innerText()).trim();
+    await row.getByRole('button', { name: 'Change status' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change status' });
+    await dialog.getByLabel('Status', { exact: true }).selectOption('false_positive');
+    const reason = `${hostname} runs a build with the vendor's backported fix.`;
+    await dialog.getByLabel(/^Reason/).fill(reason);
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('region', { name: 'Notifications' }).getByRole('status').filter({ hasText: `${cve} on ${hostname} is now false positive.` }).waitFor();
+    await dialog.waitFor({ state: 'detached' });
+
     const falsePositives = await api<{ results: Finding[] }>(server.baseUrl, `${findingsPath}&status=false_positive`, { token: adminToken });
-    expect(falsePositives.body.results.map((finding) => finding.id)).toEqual([first.id]);
-    expect(await exposedDevices()).toBe(open.length - 1);
+    expect(falsePositives.body.results).toEqual([expect.objectContaining({ hostname, status: 'false_positive', status_reason: reason })]);
+    expect(await exposedDevices()).toBe(exposed - 1);
+    await page.getByRole('tabpanel').getByLabel('Status', { exact: true }).selectOption('false_positive');
+    await expect.poll(() => affected.locator('tbody tr', { hasText: hostname }).count(), patiently).toBe(1);
+  });
+
+  it('exports the critical vulnerabilities as CSV, one line per vulnerability listed', async () => {
+    await open('/vulnerability-inventory?query=Severity+%3D+Critical');
+    const { count } = await listedCount('vulnerabilities');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const rows = parse(readFileSync(await download.path()).toString('utf8').replace(/^\uFEFF/, ''), { relaxColumnCount: false }) as string[][];
+    expect(rows.length - 1).toBe(count);
+    expect(rows[0]).toEqual(await columnHeaders());
   });
 
   it('logged no console errors and no uncaught exceptions during the journey', () => {
