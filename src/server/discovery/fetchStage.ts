@@ -31,11 +31,13 @@ export async function readHeldRecords(db: Queryable, discoveryId: number): Promi
   let after = '';
   for (;;) {
     const rows = await db.query<{ record_key: string; connection_id: number; adapter: string; entity: string; identity: Record<string, unknown> | null }>(
-      'select record_key, connection_id, adapter, entity, identity from snapshot_records where discovery_id = $1 and record_key > $2 order by record_key limit $3',
-      [discoveryId, after, identitiesPerRead],
+      // Installed software and findings are read back from the snapshot once the devices are merged: the key's
+      // order still pages through their rows, but they are neither sent nor parsed.
+      `select record_key, connection_id, adapter, entity, case when entity = any($4::text[]) then null else identity end as identity
+         from snapshot_records where discovery_id = $1 and record_key > $2 order by record_key limit $3`,
+      [discoveryId, after, identitiesPerRead, [...observationEntities]],
     );
     for (const row of rows) {
-      // Installed software and findings are read back from the snapshot once the devices are merged.
       if (observationEntities.has(row.entity)) continue;
       const record: HeldRecord = { key: row.record_key, connectionId: row.connection_id, adapter: row.adapter, entity: row.entity, fields: row.identity ?? {} };
       if (held.has(row.entity)) held.get(row.entity)!.push(record);
