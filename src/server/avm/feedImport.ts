@@ -133,7 +133,8 @@ export async function importFeed(db: Database, slug: FeedSlug, source: string, b
     });
     return { slug, import_id: importId, records, record_count: recordCount };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const text = error instanceof Error ? error.message : String(error);
+    const message = /[.!?]$/.test(text) ? text : `${text}.`;
     if (importId) await db.query('delete from avm_imports where id = $1', [importId]).catch(() => {});
     const [previous] = await db.query<{ count: number }>("select count(*)::int as count from avm_imports where slug = $1 and status = 'committed'", [slug]).catch(() => [{ count: 0 }]);
     const detail = `The import of ${source} failed: ${message}${previous?.count ? ' The previous import stays in use.' : ''}`;
