@@ -135,6 +135,7 @@ export const scannerFindings = [
   { host: 'app-01', cve: 'CVE-2021-44228', qid: '730297', severity: '5', vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:C/C:H/I:H/A:H', title: 'Apache Log4j Remote Code Execution (Log4Shell)' },
   { host: 'ws-01', cve: 'CVE-2023-7024', qid: '380000', title: 'Google Chrome prior to 120.0.6099.129' },
   { host: 'ws-02', cve: 'CVE-2024-0001', qid: '999999', title: 'A CVE the feeds do not know' },
+  { host: 'ws-01', cve: 'CVE-2019-0708', qid: '91534', title: 'BlueKeep', status: 'Fixed', last: '2020-01-15T00:00:00Z' },
 ];
 
 const inline = (name: string, records: unknown[]) => ({ source_type: 'upload', file: `data:application/json;name=${name};base64,${Buffer.from(JSON.stringify(records)).toString('base64')}`, file_name: name });
@@ -146,7 +147,7 @@ export async function addLabelledEstate(db: Queryable): Promise<void> {
   const connections = [
     { name: 'Hosts', config: { source: inline('hosts.json', hosts), entity: 'device', column_map: { id: 'AgentId', serial: 'SerialNumber' } } },
     { name: 'Installed software', config: { source: inline('software.json', software), entity: 'software', column_map: { id: 'AgentId', name: 'SoftwareName', vendor: 'SoftwareVendor', version: 'SoftwareVersion' } } },
-    { name: 'Scanner', config: { source: inline('scanner.json', scannerFindings), entity: 'vulnerability', column_map: { host: 'Hostname', cve: 'CveId', qid: 'VendorVulnerabilityId', vector: 'CvssVector' } } },
+    { name: 'Scanner', config: { source: inline('scanner.json', scannerFindings), entity: 'vulnerability', column_map: { host: 'Hostname', cve: 'CveId', qid: 'VendorVulnerabilityId', vector: 'CvssVector', status: 'Status', last: 'LastSeen' } } },
   ];
   for (const connection of connections) {
     await db.query(

@@ -102,4 +102,40 @@ describe.each(engines)('software → CVE matching and enrichment on %s', (engine
     const ransomware = await search('KevRansomwareUse = Known AND EpssPercentile > 0.99');
     expect(ransomware.body.results.map((row: { CveId: string[] }) => row.CveId[0])).toEqual(['CVE-2021-44228', 'CVE-2021-45046']);
   });
+
+  it('follows the settings pages: mappings, enrichments off, severity bands, retention of fixed findings, sources left out', async () => {
+    const token = server.adminToken;
+    const put = (page: string, body: object) => server.request('PUT', `/configurations/${page}`, { token, body });
+    expect((await server.request('GET', '/configurations/avm-configuration', { token })).body).toEqual({
+      software_matching: true, enrich_from_nvd: true, enrich_from_kev: true, enrich_from_epss: true, assume_unmatched_platforms: true, cpe_mappings: [],
+    });
+    expect((await server.request('GET', '/configurations/vulnerability-inventory-configuration', { token })).body).toEqual({ critical_from_score: 9, high_from_score: 7, medium_from_score: 4, excluded_sources: [] });
+    const crossed = await put('vulnerability-inventory-configuration', { critical_from_score: 9, high_from_score: 9.5, medium_from_score: 4, excluded_sources: [] });
+    expect(crossed).toMatchObject({ status: 400, body: { high_from_score: ['High must start below Critical.'] } });
+    expect((await put('avm-configuration', { software_matching: true, cpe_mappings: [{ software: 'x', cpe: 'not a cpe' }] })).status).toBe(400);
+    const viewer = await server.request('PUT', '/configurations/avm-configuration', { token: 'not a token', body: {} });
+    expect(viewer.status).toBe(401);
+
+    const avm = { software_matching: true, enrich_from_nvd: true, enrich_from_kev: false, enrich_from_epss: true, assume_unmatched_platforms: true, cpe_mappings: [{ software: 'mozilla|firefox', cpe: 'google:chrome' }] };
+    expect((await put('avm-configuration', avm)).body).toEqual(avm);
+    expect((await put('vulnerability-inventory-configuration', { critical_from_score: 9.5, high_from_score: 5, medium_from_score: 2, excluded_sources: [], fixed_findings_retention_days: 30 })).status).toBe(200);
+    const before = (await search('CveId = CVE-2019-0708')).body.count;
+    expect(before).toBe(1);
+    await runDiscoveryAndWait(server);
+    expect((await search('CveId = CVE-2019-0708')).body.count).toBe(0);
+    const rows = (await search('', ['CveId', 'Severity', 'Kev'])).body.results as Record<string, unknown[]>[];
+    const byCve = Object.fromEntries(rows.map((row) => [row.CveId[0], row]));
+    expect(byCve['CVE-2021-45105']).toMatchObject({ Severity: ['High'] });
+    expect(byCve['CVE-2021-44228'].Kev).toBeUndefined();
+    const [latest] = await server.context.db.query<{ id: number }>("select id from discoveries where status = 'done' order by id desc limit 1");
+    const [mapped] = await server.context.db.query<{ sources: { evidence: string }[] }>(
+      "select sources from snapshot_findings where discovery_id = $1 and cve_id = 'CVE-2023-6345' and sources::text like '%Firefox%'", [latest.id],
+    );
+    expect(mapped.sources[0].evidence).toMatch(/^Mozilla Firefox \(x64 en-US\) 115\.0 matches .*because the administrator maps Mozilla Firefox to google:chrome\.$/);
+
+    expect((await put('vulnerability-inventory-configuration', { critical_from_score: 9, high_from_score: 7, medium_from_score: 4, excluded_sources: ['cartograph-avm'] })).status).toBe(200);
+    await runDiscoveryAndWait(server);
+    const adapters = (await search('', ['Adapters'])).body.results.map((row: { Adapters: string[] }) => row.Adapters.join(','));
+    expect(new Set(adapters)).toEqual(new Set(['jsonfile']));
+  });
 });
