@@ -31,8 +31,17 @@ type FeedDefinition<Row> = {
   count: string;
 };
 
-const replaceCatalogue = (slug: FeedSlug) => (db: Queryable, importId: number) =>
-  db.query("delete from avm_imports where slug = $1 and status = 'committed' and id <> $2", [slug, importId]);
+const feedTables = ['avm_kev', 'avm_epss', 'avm_nvd_cves', 'avm_nvd_products'];
+
+/** Deletes the imports a condition on `avm_imports` selects, with their rows in every feed table. */
+async function deleteImports(db: Queryable, condition: string, params: unknown[]): Promise<void> {
+  const ids = (await db.query<{ id: number }>(`select id from avm_imports where ${condition}`, params)).map((row) => row.id);
+  if (!ids.length) return;
+  for (const table of feedTables) await db.query(`delete from ${table} where import_id = any($1::int[])`, [ids]);
+  await db.query('delete from avm_imports where id = any($1::int[])', [ids]);
+}
+
+const replaceCatalogue = (slug: FeedSlug) => (db: Queryable, importId: number) => deleteImports(db, "slug = $1 and status = 'committed' and id <> $2", [slug, importId]);
 
 const definitions: { [slug in FeedSlug]: FeedDefinition<slug extends 'nvd-cve' ? NvdRow : slug extends 'cisa-kev' ? KevRow : EpssRow> } = {
   'cisa-kev': {
@@ -84,7 +93,7 @@ const definitions: { [slug in FeedSlug]: FeedDefinition<slug extends 'nvd-cve' ?
       const earlier = `import_id in ${committedImports('nvd-cve')} and cve_id in (select cve_id from avm_nvd_cves where import_id = $1)`;
       await db.query(`delete from avm_nvd_products where ${earlier}`, [importId]);
       await db.query(`delete from avm_nvd_cves where ${earlier}`, [importId]);
-      await db.query("delete from avm_imports i where slug = 'nvd-cve' and status = 'committed' and not exists (select 1 from avm_nvd_cves c where c.import_id = i.id)");
+      await deleteImports(db, "slug = 'nvd-cve' and status = 'committed' and id <> $1 and not exists (select 1 from avm_nvd_cves c where c.import_id = avm_imports.id)", [importId]);
     },
     count: `select count(*)::int as count from avm_nvd_cves where import_id in ${committedImports('nvd-cve')}`,
   },
@@ -106,7 +115,7 @@ export async function importFeed(db: Database, slug: FeedSlug, source: string, b
   let importId = 0;
   try {
     // Imports a stopped server left staged are of no use: nothing reads them.
-    await db.query("delete from avm_imports where slug = $1 and status = 'staging'", [slug]);
+    await deleteImports(db, "slug = $1 and status = 'staging'", [slug]);
     [{ id: importId }] = await db.query<{ id: number }>('insert into avm_imports (slug, source) values ($1, $2) returning id', [slug, source.slice(0, 500)]);
     await db.query("update enrichments set status = 'importing', status_detail = $2, last_attempt_at = now() where slug = $1", [slug, `Importing ${source}`]);
     let batch: unknown[] = [];
@@ -135,7 +144,7 @@ export async function importFeed(db: Database, slug: FeedSlug, source: string, b
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
     const message = /[.!?]$/.test(text) ? text : `${text}.`;
-    if (importId) await db.query('delete from avm_imports where id = $1', [importId]).catch(() => {});
+    if (importId) await deleteImports(db, 'id = $1', [importId]).catch(() => {});
     const [previous] = await db.query<{ count: number }>("select count(*)::int as count from avm_imports where slug = $1 and status = 'committed'", [slug]).catch(() => [{ count: 0 }]);
     const detail = `The import of ${source} failed: ${message}${previous?.count ? ' The previous import stays in use.' : ''}`;
     await db.query("update enrichments set status = 'failed', status_detail = $2, last_error = $3 where slug = $1", [slug, detail.slice(0, 2000), message.slice(0, 2000)]).catch(() => {});
