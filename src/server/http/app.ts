@@ -19,6 +19,7 @@ import { registerMergeRoutes } from './areas/mergeRecommendations.js';
 import { registerCompanyRoutes } from './areas/companies.js';
 import { registerConfigurationRoutes } from './areas/configurations.js';
 import { registerDashboardRoutes } from './areas/dashboards.js';
+import { registerAvmSettingsRoutes } from './areas/avmSettings.js';
 import { registerEnrichmentRoutes } from './areas/enrichments.js';
 import { registerGroupRoutes } from './areas/groups.js';
 import { registerOpenApiRoute } from './areas/openapi.js';
@@ -107,6 +108,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   registerConnectorRoutes(catalogue, context);
   registerCustomAdapterRoutes(catalogue, context);
   registerEnrichmentRoutes(catalogue, context);
+  registerAvmSettingsRoutes(catalogue, context);
   registerDiscoveryRoutes(catalogue, context);
   registerInventoryRoutes(catalogue, context);
   registerMergeRoutes(catalogue, context);

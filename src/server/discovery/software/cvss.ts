@@ -48,9 +48,17 @@ const severityWords: Record<string, Severity> = {
   info: 'Info', informational: 'Info', information: 'Info', none: 'Info', negligible: 'Info', log: 'Info',
 };
 
+/** The lowest score of each band above Low. */
+export type SeverityBands = { critical: number; high: number; medium: number };
+
 /** The severity band of a CVSS base score (FIRST CVSS v3.1 specification, section 5; 0 is None, shown as Info). */
 export function severityOfScore(score: number): Severity {
-  return score >= 9 ? 'Critical' : score >= 7 ? 'High' : score >= 4 ? 'Medium' : score > 0 ? 'Low' : 'Info';
+  return severityInBands(score, { critical: 9, high: 7, medium: 4 });
+}
+
+/** The severity band of a score with the bands a company configured. */
+export function severityInBands(score: number, bands: SeverityBands): Severity {
+  return score >= bands.critical ? 'Critical' : score >= bands.high ? 'High' : score >= bands.medium ? 'Medium' : score > 0 ? 'Low' : 'Info';
 }
 
 /**

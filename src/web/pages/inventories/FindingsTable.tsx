@@ -41,6 +41,7 @@ const shared: TableColumn<FindingResponse>[] = [
   { id: 'first_seen', header: 'First seen', cell: (row) => formatDate(row.first_seen) },
   { id: 'last_seen', header: 'Last seen', cell: (row) => formatDate(row.last_seen) },
   { id: 'adapters', header: 'Sources', cell: (row) => row.adapters.join(', ') },
+  { id: 'match', header: 'Why it matched', cell: (row) => <span className="inventory-match-reason">{row.sources?.find((source) => source.adapter === 'cartograph-avm')?.evidence ?? '-'}</span> },
 ];
 
 type FindingsTableProps = { filter: { device: string } | { vulnerability: string }; discoveryId: number | null };

@@ -17,6 +17,8 @@ export type FindingResponse = {
   severity: string | null; score: number | null; status: FindingStatus; source_status: string | null; status_reason: string | null;
   status_changed_by: string | null; status_changed_at: string | null; first_seen: string | null; last_seen: string | null;
   ports: unknown[]; software: string[]; adapters: string[]; index_id: number;
+  /** Each source's record of the finding; Cartograph's own matcher (cartograph-avm) gives its match reason as evidence. */
+  sources?: { adapter: string; evidence: string | null }[];
 };
 
 /** Filters of both lists: one device, software or vulnerability, a text, a status, a snapshot. */

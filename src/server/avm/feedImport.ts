@@ -1,0 +1,156 @@
+import { vulnerableProducts } from '../../core/software/cpe.js';
+import type { Database, Queryable } from '../db/database.js';
+import { epssRows, type EpssRow } from './epssFeed.js';
+import { FeedError, feedText } from './feedText.js';
+import { kevRows, type KevRow } from './kevFeed.js';
+import { nvdRows, type NvdRow } from './nvdFeed.js';
+
+// Imports of the AVM's feeds. An import streams its file into rows tagged with its own import id, a batch at a
+// time (memory holds one batch, whatever the file's size), while readers keep reading the committed imports; only
+// when the whole file has been read is it committed, in one transaction, replacing what it supersedes. A feed that
+// breaks anywhere is rolled away and the previous import stays in use. Importing the same file twice gives the
+// same records: imports are idempotent.
+
+export type FeedSlug = 'nvd-cve' | 'cisa-kev' | 'first-epss';
+export const feedSlugs: FeedSlug[] = ['nvd-cve', 'cisa-kev', 'first-epss'];
+
+/** Only committed imports are read: `import_id in (…)` on every feed table. */
+export const committedImports = (slug: FeedSlug) => `(select id from avm_imports where slug = '${slug}' and status = 'committed')`;
+
+/** Another import of the same feed is running in this server. */
+export class FeedBusyError extends Error {}
+
+const rowsPerBatch = 500;
+const progressEvery = 20_000;
+
+type FeedDefinition<Row> = {
+  rows: (text: AsyncIterable<string>) => AsyncGenerator<Row>;
+  write: (db: Queryable, importId: number, rows: Row[]) => Promise<unknown>;
+  /** Makes the staged import the one in use: a catalogue replaces the previous one, NVD files replace their CVEs. */
+  commit: (db: Queryable, importId: number) => Promise<unknown>;
+  count: string;
+};
+
+const feedTables = ['avm_kev', 'avm_epss', 'avm_nvd_cves', 'avm_nvd_products'];
+
+/** Deletes the imports a condition on `avm_imports` selects, with their rows in every feed table. */
+async function deleteImports(db: Queryable, condition: string, params: unknown[]): Promise<void> {
+  const ids = (await db.query<{ id: number }>(`select id from avm_imports where ${condition}`, params)).map((row) => row.id);
+  if (!ids.length) return;
+  for (const table of feedTables) await db.query(`delete from ${table} where import_id = any($1::int[])`, [ids]);
+  await db.query('delete from avm_imports where id = any($1::int[])', [ids]);
+}
+
+const replaceCatalogue = (slug: FeedSlug) => (db: Queryable, importId: number) => deleteImports(db, "slug = $1 and status = 'committed' and id <> $2", [slug, importId]);
+
+const definitions: { [slug in FeedSlug]: FeedDefinition<slug extends 'nvd-cve' ? NvdRow : slug extends 'cisa-kev' ? KevRow : EpssRow> } = {
+  'cisa-kev': {
+    rows: kevRows,
+    write: (db, importId, rows) => db.query(
+      `insert into avm_kev (import_id, cve_id, vendor_project, product, vulnerability_name, date_added, due_date, known_ransomware_use, required_action)
+       select $1, cve_id, vendor_project, product, vulnerability_name, date_added, due_date, known_ransomware_use, required_action
+         from json_to_recordset($2::json) as row(cve_id text, vendor_project text, product text, vulnerability_name text, date_added text, due_date text, known_ransomware_use text, required_action text)
+       on conflict (import_id, cve_id) do nothing`,
+      [importId, JSON.stringify(rows)],
+    ),
+    commit: replaceCatalogue('cisa-kev'),
+    count: `select count(*)::int as count from avm_kev where import_id in ${committedImports('cisa-kev')}`,
+  },
+  'first-epss': {
+    rows: epssRows,
+    write: (db, importId, rows) => db.query(
+      `insert into avm_epss (import_id, cve_id, score, percentile, score_date)
+       select $1, cve_id, score, percentile, score_date from json_to_recordset($2::json) as row(cve_id text, score float8, percentile float8, score_date text)
+       on conflict (import_id, cve_id) do update set score = excluded.score, percentile = excluded.percentile`,
+      [importId, JSON.stringify(rows)],
+    ),
+    commit: replaceCatalogue('first-epss'),
+    count: `select count(*)::int as count from avm_epss where import_id in ${committedImports('first-epss')}`,
+  },
+  'nvd-cve': {
+    rows: nvdRows,
+    write: async (db, importId, rows) => {
+      await db.query(
+        `insert into avm_nvd_cves (import_id, cve_id, published, last_modified, status, description, cvss3_vector, cvss2_vector, cvss4_vector, cwes, configurations)
+         select $1, cve_id, published, last_modified, status, description, cvss3_vector, cvss2_vector, cvss4_vector, cwes, configurations
+           from json_to_recordset($2::json) as row(cve_id text, published text, last_modified text, status text, description text, cvss3_vector text, cvss2_vector text, cvss4_vector text, cwes text[], configurations jsonb)
+         on conflict (import_id, cve_id) do update set published = excluded.published, last_modified = excluded.last_modified, status = excluded.status, description = excluded.description,
+           cvss3_vector = excluded.cvss3_vector, cvss2_vector = excluded.cvss2_vector, cvss4_vector = excluded.cvss4_vector, cwes = excluded.cwes, configurations = excluded.configurations`,
+        [importId, JSON.stringify(rows.map((row) => ({ ...row, cwes: `{${row.cwes.join(',')}}` })))],
+      );
+      const products = rows.flatMap((row) => vulnerableProducts(row.configurations).map((product) => ({ cve_id: row.cve_id, ...product })));
+      // A CVE met twice in one file keeps its last record's products only.
+      await db.query('delete from avm_nvd_products where import_id = $1 and cve_id = any($2::text[])', [importId, rows.map((row) => row.cve_id)]);
+      if (products.length) {
+        await db.query(
+          'insert into avm_nvd_products (import_id, cve_id, vendor, product) select $1, cve_id, vendor, product from json_to_recordset($2::json) as row(cve_id text, vendor text, product text)',
+          [importId, JSON.stringify(products)],
+        );
+      }
+    },
+    commit: async (db, importId) => {
+      // The CVEs this file holds replace the same CVEs of earlier imports; the others stay (a yearly file adds its year).
+      const earlier = `import_id in ${committedImports('nvd-cve')} and cve_id in (select cve_id from avm_nvd_cves where import_id = $1)`;
+      await db.query(`delete from avm_nvd_products where ${earlier}`, [importId]);
+      await db.query(`delete from avm_nvd_cves where ${earlier}`, [importId]);
+      await deleteImports(db, "slug = 'nvd-cve' and status = 'committed' and id <> $1 and not exists (select 1 from avm_nvd_cves c where c.import_id = avm_imports.id)", [importId]);
+    },
+    count: `select count(*)::int as count from avm_nvd_cves where import_id in ${committedImports('nvd-cve')}`,
+  },
+};
+
+const running = new Set<FeedSlug>();
+
+export type ImportOutcome = { slug: FeedSlug; import_id: number; records: number; record_count: number };
+
+/**
+ * Imports one feed file (plain or gzipped bytes) labelled `source` (the file's name, path or URL): staged, then
+ * committed; on any failure the staged rows are deleted, the enrichment shows the error and the previous import
+ * stays in use. Throws FeedError (the feed's fault), FeedBusyError, or what the database threw.
+ */
+export async function importFeed(db: Database, slug: FeedSlug, source: string, bytes: AsyncIterable<Buffer | string>): Promise<ImportOutcome> {
+  if (running.has(slug)) throw new FeedBusyError(`An import of ${slug} is already running; wait for it to finish.`);
+  running.add(slug);
+  const definition = definitions[slug] as FeedDefinition<unknown>;
+  let importId = 0;
+  try {
+    // Imports a stopped server left staged are of no use: nothing reads them.
+    await deleteImports(db, "slug = $1 and status = 'staging'", [slug]);
+    [{ id: importId }] = await db.query<{ id: number }>('insert into avm_imports (slug, source) values ($1, $2) returning id', [slug, source.slice(0, 500)]);
+    await db.query("update enrichments set status = 'importing', status_detail = $2, last_attempt_at = now() where slug = $1", [slug, `Importing ${source}`]);
+    let batch: unknown[] = [];
+    let records = 0;
+    for await (const row of definition.rows(feedText(bytes))) {
+      batch.push(row);
+      records += 1;
+      if (batch.length >= rowsPerBatch) {
+        await definition.write(db, importId, batch);
+        batch = [];
+      }
+      if (records % progressEvery === 0) await db.query('update enrichments set status_detail = $2 where slug = $1', [slug, `Importing ${source}: ${records} records read`]);
+    }
+    if (batch.length) await definition.write(db, importId, batch);
+    const recordCount = await db.transaction(async (connection) => {
+      await definition.commit(connection, importId);
+      await connection.query("update avm_imports set status = 'committed', record_count = $2, finished_at = now() where id = $1", [importId, records]);
+      const [{ count }] = await connection.query<{ count: number }>(definition.count);
+      await connection.query(
+        "update enrichments set status = 'imported', status_detail = $2, record_count = $3, last_imported_at = now(), last_error = '' where slug = $1",
+        [slug, `${source}: ${records} records read`, count],
+      );
+      return count;
+    });
+    return { slug, import_id: importId, records, record_count: recordCount };
+  } catch (error) {
+    const text = error instanceof Error ? error.message : String(error);
+    const message = /[.!?]$/.test(text) ? text : `${text}.`;
+    if (importId) await deleteImports(db, 'id = $1', [importId]).catch(() => {});
+    const [previous] = await db.query<{ count: number }>("select count(*)::int as count from avm_imports where slug = $1 and status = 'committed'", [slug]).catch(() => [{ count: 0 }]);
+    const detail = `The import of ${source} failed: ${message}${previous?.count ? ' The previous import stays in use.' : ''}`;
+    await db.query("update enrichments set status = 'failed', status_detail = $2, last_error = $3 where slug = $1", [slug, detail.slice(0, 2000), message.slice(0, 2000)]).catch(() => {});
+    if (error instanceof FeedError) throw new FeedError(detail);
+    throw error;
+  } finally {
+    running.delete(slug);
+  }
+}

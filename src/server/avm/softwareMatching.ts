@@ -1,0 +1,164 @@
+import { criterionHit, evaluateConfigurations, mapToCpe, parseCpe, productKeyOf, type CpeMapping, type CpeMatch, type CriterionHit, type CveConfiguration } from '../../core/software/cpe.js';
+import { softwareIdentity } from '../../core/software/names.js';
+import type { Queryable } from '../db/database.js';
+import type { DeviceLinks } from '../discovery/software/deviceLinks.js';
+import { firstText, observations } from '../discovery/software/observations.js';
+import { committedImports } from './feedImport.js';
+import { readConfigurations } from './feedFacts.js';
+
+// Cartograph's own vulnerability source (the pseudo-adapter `cartograph-avm`): the snapshot's installed software
+// mapped to NVD's CPE products and matched against the imported CVEs' configurations. It reads the installations
+// twice instead of holding them: first the distinct (product, version) pairs, which are matched against the
+// criteria once each, then each device's pairs that matched something; devices with the same vulnerable pairs share
+// one evaluation.
+
+export const avmAdapter = 'cartograph-avm';
+
+/** The stream entities of installed software (as the software stage reads them). */
+const softwareStreams = ['software', 'application'];
+
+export type MatchOptions = {
+  /** Administrator mappings: software key or name (lower case) → `vendor:product`. */
+  overrides: ReadonlyMap<string, string>;
+  /** Platform (running-on) nodes of operating systems no installation meets count as met. */
+  assumeUnmatchedPlatforms: boolean;
+};
+
+/** One vulnerability found on a device from its installed software, with why. */
+export type AvmMatch = { device: string; cve: string; recordKey: string; connectionId: number; software: string; version: string; reason: string };
+
+type Installed = { recordKey: string; connectionId: number; name: string; version: string; mapping: CpeMapping };
+type IndexedCriterion = { ref: string; cve: string; match: CpeMatch };
+type PairHit = { ref: string; cve: string; criteria: string; vulnerable: boolean; versionReason: string };
+
+/** Which vendors name each CPE product, from the imported NVD configurations. */
+async function readDictionary(db: Queryable): Promise<Map<string, string[]>> {
+  const rows = await db.query<{ vendor: string; product: string }>(`select distinct vendor, product from avm_nvd_products where import_id in ${committedImports('nvd-cve')}`);
+  const byProduct = new Map<string, string[]>();
+  for (const { vendor, product } of rows) byProduct.set(product, [...(byProduct.get(product) ?? []), vendor]);
+  return byProduct;
+}
+
+/** The CVEs whose configurations name each of the given products as vulnerable. */
+async function readCandidateCves(db: Queryable, productKeys: string[]): Promise<Set<string>> {
+  const cves = new Set<string>();
+  for (let start = 0; start < productKeys.length; start += 500) {
+    const pairs = productKeys.slice(start, start + 500).map((key) => key.split(':'));
+    const rows = await db.query<{ cve_id: string }>(
+      `select distinct p.cve_id from avm_nvd_products p join unnest($1::text[], $2::text[]) as wanted(vendor, product) on p.vendor = wanted.vendor and p.product = wanted.product
+        where p.import_id in ${committedImports('nvd-cve')}`,
+      [pairs.map(([vendor]) => vendor), pairs.map(([, product]) => product)],
+    );
+    for (const row of rows) cves.add(row.cve_id);
+  }
+  return cves;
+}
+
+/**
+ * Finds the snapshot's vulnerabilities from its installed software. Yields one match per device, CVE and matched
+ * installation: the reason names the installation, its version, the CPE criterion and its bounds, and how the
+ * installation was mapped to the CPE product.
+ */
+export async function* matchInstalledSoftware(db: Queryable, discoveryId: number, devices: DeviceLinks, options: MatchOptions): AsyncGenerator<AvmMatch> {
+  const dictionary = await readDictionary(db);
+  if (!dictionary.size) return;
+  const lookup = { vendorsOf: (product: string) => dictionary.get(product) };
+  const mappings = new Map<string, CpeMapping | null>();
+  const mappingOf = (fields: Record<string, unknown[]>) => {
+    const identity = softwareIdentity(firstText(fields.SoftwareName), firstText(fields.SoftwareVendor));
+    if (!identity) return null;
+    const reportedCpe = firstText(fields.SoftwareCpe);
+    const cacheKey = `${identity.key}\u0000${reportedCpe ?? ''}`;
+    if (!mappings.has(cacheKey)) mappings.set(cacheKey, mapToCpe({ ...identity, reportedCpe }, lookup, options.overrides));
+    return mappings.get(cacheKey)!;
+  };
+
+  // First reading: the distinct (product, version) pairs installed.
+  const versionsByProduct = new Map<string, Set<string>>();
+  for await (const record of observations(db, discoveryId, softwareStreams)) {
+    const mapping = mappingOf(record.fields);
+    if (!mapping) continue;
+    const key = productKeyOf(mapping.vendor, mapping.product);
+    const versions = versionsByProduct.get(key) ?? versionsByProduct.set(key, new Set()).get(key)!;
+    versions.add(firstText(record.fields.SoftwareVersion) ?? '');
+  }
+  if (!versionsByProduct.size) return;
+
+  // The criteria that name those products, indexed by product; each pair matched against them once.
+  const configurations = await readConfigurations(db, [...(await readCandidateCves(db, [...versionsByProduct.keys()]))]);
+  const criteriaByProduct = new Map<string, IndexedCriterion[]>();
+  for (const [cve, list] of configurations) {
+    list.forEach((configuration, c) => (configuration.nodes ?? []).forEach((node, n) => (node.cpeMatch ?? []).forEach((match, m) => {
+      const name = parseCpe(match.criteria);
+      const key = name && productKeyOf(name.vendor, name.product);
+      if (key && versionsByProduct.has(key)) (criteriaByProduct.get(key) ?? criteriaByProduct.set(key, []).get(key)!).push({ ref: `${cve}|${c}|${n}|${m}`, cve, match });
+    })));
+  }
+  const pairHits = new Map<string, PairHit[]>();
+  for (const [key, versions] of versionsByProduct) {
+    const [vendor, product] = key.split(':');
+    for (const version of versions) {
+      const hits: PairHit[] = [];
+      for (const criterion of criteriaByProduct.get(key) ?? []) {
+        const hit = criterionHit(criterion.match, { vendor, product, version, name: '', mapping: '' });
+        if (hit) hits.push({ ref: criterion.ref, cve: criterion.cve, criteria: hit.criteria, vulnerable: hit.vulnerable, versionReason: hit.versionReason });
+      }
+      if (hits.length) pairHits.set(`${key}\u0000${version}`, hits);
+    }
+  }
+  versionsByProduct.clear();
+  criteriaByProduct.clear();
+  if (!pairHits.size) return;
+
+  // Second reading: each device's installations whose pair matched a criterion.
+  const byDevice = new Map<string, Map<string, Installed>>();
+  for await (const record of observations(db, discoveryId, softwareStreams)) {
+    const mapping = mappingOf(record.fields);
+    if (!mapping) continue;
+    const version = firstText(record.fields.SoftwareVersion) ?? '';
+    const pair = `${productKeyOf(mapping.vendor, mapping.product)}\u0000${version}`;
+    if (!pairHits.has(pair)) continue;
+    const device = devices.link(record.connectionId, record.fields);
+    if (!device) continue;
+    const installed = byDevice.get(device.asset) ?? byDevice.set(device.asset, new Map()).get(device.asset)!;
+    if (!installed.has(pair)) installed.set(pair, { recordKey: record.key, connectionId: record.connectionId, name: firstText(record.fields.SoftwareName) ?? mapping.product, version, mapping });
+  }
+
+  // Devices with the same matched pairs have the same vulnerabilities: evaluated once per set of pairs.
+  const evaluations = new Map<string, { cve: string; hits: { pair: string; hit: PairHit }[]; platforms: string[] }[]>();
+  const evaluate = (pairs: string[]) => {
+    const hitsByRef = new Map<string, { pair: string; hit: PairHit }>();
+    for (const pair of pairs) for (const hit of pairHits.get(pair)!) if (!hitsByRef.has(hit.ref)) hitsByRef.set(hit.ref, { pair, hit });
+    const cves = new Set([...hitsByRef.values()].filter(({ hit }) => hit.vulnerable).map(({ hit }) => hit.cve));
+    const results = [];
+    for (const cve of cves) {
+      const list: CveConfiguration[] = configurations.get(cve) ?? [];
+      const pairOfHit = new Map<CriterionHit, string>();
+      const result = evaluateConfigurations(list, (c, n, m) => {
+        const found = hitsByRef.get(`${cve}|${c}|${n}|${m}`);
+        if (!found) return null;
+        const hit: CriterionHit = { criteria: found.hit.criteria, vulnerable: found.hit.vulnerable, versionReason: found.hit.versionReason, installed: { vendor: '', product: '', version: '', name: '', mapping: '' } };
+        pairOfHit.set(hit, found.pair);
+        return hit;
+      }, options.assumeUnmatchedPlatforms);
+      if (result) results.push({ cve, hits: result.vulnerable.map((hit) => ({ pair: pairOfHit.get(hit)!, hit: { ref: '', cve, criteria: hit.criteria, vulnerable: true, versionReason: hit.versionReason } })), platforms: result.platforms });
+    }
+    return results;
+  };
+  for (const [device, installed] of byDevice) {
+    const pairs = [...installed.keys()].sort();
+    const signature = pairs.join('\u0001');
+    let results = evaluations.get(signature);
+    if (!results) {
+      results = evaluate(pairs);
+      if (evaluations.size > 50_000) evaluations.clear();
+      evaluations.set(signature, results);
+    }
+    for (const { cve, hits, platforms } of results) {
+      const first = installed.get(hits[0].pair)!;
+      const criteria = [...new Set(hits.map(({ hit }) => `${hit.criteria} (${hit.versionReason})`))].slice(0, 5);
+      const reason = `${first.name} ${first.version || '(no version)'} matches ${criteria.join('; ')}; mapped to ${first.mapping.vendor}:${first.mapping.product} because ${first.mapping.mapping}${platforms.length ? `; running on ${platforms.join(', ')}` : ''}.`;
+      yield { device, cve, recordKey: first.recordKey, connectionId: first.connectionId, software: first.name, version: first.version, reason };
+    }
+  }
+}

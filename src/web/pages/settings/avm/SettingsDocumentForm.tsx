@@ -1,0 +1,43 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { apiFetch, useFieldErrors } from '../../../app/http';
+import { notify } from '../../../app/notifications/notifications';
+import { getSession } from '../../../app/session/session';
+import { formModelOf, initialValuesOf, type EntitySchema as FormEntitySchema } from '../../../renderers/form/formSchema';
+import { SchemaForm } from '../../../renderers/form/SchemaForm';
+import { entitySchemaQuery } from '../../../renderers/schema/entitySchema';
+import { ErrorState, PageHeader, Spinner } from '../../../ui';
+import './avm.css';
+
+type Values = Record<string, unknown>;
+
+/**
+ * A settings page's document (one per company) rendered from its schema in schemas/settings: read with GET `path`,
+ * saved whole with PUT `path`. Read-only for a caller without `changePermission`.
+ */
+export function SettingsDocumentForm({ schemaId, path, changePermission }: { schemaId: string; path: string; changePermission: string }) {
+  const schemaQuery = useQuery(entitySchemaQuery(schemaId));
+  const documentQuery = useQuery({ queryKey: ['settings-document', path], queryFn: () => apiFetch<Values>(path) });
+  const schema = schemaQuery.data as unknown as FormEntitySchema | undefined;
+  const model = useMemo(() => (schema ? formModelOf(schema, 'edit') : null), [schema]);
+  const serverErrors = useFieldErrors(path);
+  const queryClient = useQueryClient();
+  const mayChange = (getSession().user?.permissions ?? []).includes(changePermission);
+
+  if (schemaQuery.isError) return <ErrorState title="This page cannot be shown" message={schemaQuery.error.message} />;
+  if (documentQuery.isError) return <ErrorState title="The settings could not be loaded" message={documentQuery.error.message} onRetry={() => void documentQuery.refetch()} />;
+  if (!model || !documentQuery.data) return <Spinner label="Loading" />;
+
+  const save = async (body: Values) => {
+    const saved = await apiFetch<Values>(path, { method: 'PUT', body: { ...documentQuery.data, ...body } });
+    queryClient.setQueryData(['settings-document', path], saved);
+    notify('success', 'Settings saved. They apply from the next discovery.');
+  };
+
+  return (
+    <section className="settings-document">
+      <PageHeader title={schema?.title ?? 'Settings'} description={schema?.description} />
+      <SchemaForm model={model} initialValues={initialValuesOf(model, documentQuery.data)} serverErrors={serverErrors} onSubmit={save} submitLabel="Save" disabled={!mayChange} />
+    </section>
+  );
+}
