@@ -76,7 +76,7 @@ export const serviceManagement: AdapterSource[] = [
     guide: {
       prerequisites: ['Snipe-IT 6 or later.'],
       grant: ['Create a user whose permission group has View on Assets, Licenses and Users, and tick This user can login.', 'As that user open Manage API keys → Create new token.'],
-      collects: ['Hardware from /api/v1/hardware: id, name, asset tag, serial, model, manufacturer, category, status, assigned user or location, purchase date, warranty, custom fields (MAC address).', 'Users from /api/v1/users: user name, e-mail, names, employee number, job title, department, manager, activated, last login.'],
+      collects: ['Hardware from /api/v1/hardware: id, name, asset tag, serial, model, manufacturer, category, status, assigned user or location, purchase date, warranty, custom fields (MAC address).', 'Users from /api/v1/users: user name, e-mail, names, employee number, job title, department, manager, activated, last login.', 'Licenses from /api/v1/licenses: name, manufacturer, category, seats and free seats, purchase date and cost, expiration date.'],
       troubleshooting: [['HTML instead of JSON', 'A proxy stripped the Accept header or the URL lacks https.'], ['401 "Unauthenticated"', 'Keys expire after the period set in API_TOKEN_EXPIRATION_YEARS.']],
     },
   },

@@ -80,7 +80,8 @@ export function registerConfigurationRoutes(routes: RouteCatalogue, context: App
         vulnerability_field_map: { ...entityFieldMap('cartograph:entities/vulnerability', product.slug), ...prefixedFieldMap('Device.', entityFieldMap('cartograph:entities/device', product.slug)) },
         application_field_map: { ...entityFieldMap('cartograph:entities/software', product.slug), ...prefixedFieldMap('Device.', entityFieldMap('cartograph:entities/device', product.slug)) },
         certificate_field_map: await specificsOf(discoveryId, 'certificate'),
-        service_field_map: await specificsOf(discoveryId, 'service'),
+        service_field_map: { ...entityFieldMap('cartograph:entities/service', product.slug), ...(await specificsOf(discoveryId, 'service')) },
+        license_field_map: entityFieldMap('cartograph:entities/license', product.slug),
       };
     },
   });
