@@ -52,7 +52,7 @@ export function registerServiceLicenseRoutes(routes: RouteCatalogue, context: Ap
           : [];
         const connections = records.length ? await snapshotConnections(db, discoveryId) : [];
         const sources = records.map((record) => ({ ...record, connection_name: connectionNameOf(connections, record.connection_id) }));
-        return { ...asset.fields, PrimaryKey: [asset.asset_id], index_id: discoveryId, sources };
+        return { ...asset.fields, PrimaryKey: [asset.asset_id], index_id: discoveryId, ...(inventory.entity === 'license' && { sources }) };
       },
     });
     routes.add({
