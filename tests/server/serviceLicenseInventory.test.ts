@@ -49,6 +49,13 @@ describe.each(engines)('service and license inventories on %s', (engine) => {
   it('answers queries, sorts, details, the places a service runs, a device\'s services and exports', async () => {
     expect(Object.keys(await byName('/services/services', 'Ports = 22')).sort()).toEqual(['ssh', 'sshd']);
     expect(Object.keys(await byName('/services/services', 'States = stopped OR Kinds = cloud')).sort()).toEqual(['payments-api', 'sshd']);
+    // Devices and services reach each other through the places a service runs, conditions of one group holding for one place.
+    const hostnames = async (query: string) => ((await post('/devices/devices', { query, fields: ['Hostname'] })).body.results as Row[]).map((row) => String(row.Hostname[0])).sort();
+    expect(await hostnames('Service.Name = sshd AND Service.State = stopped')).toEqual(['srv-0003']);
+    expect(await hostnames('Service.Name = ssh AND Service.Port = 22')).toEqual(['srv-0003', 'ws-0002']);
+    expect(await hostnames('NOT Service.Name = sshd')).toEqual(['WS-0001']);
+    expect(Object.keys(await byName('/services/services', 'Device.Hostname = srv-0003')).sort()).toEqual(['postgresql', 'ssh', 'sshd']);
+    expect(Object.keys(await byName('/services/services', 'Instance.Account = LocalSystem'))).toEqual(['Spooler']);
     const sorted = await post('/services/services', { fields: ['Name', 'DeviceCount'], ordering: [{ field: 'DeviceCount', order: 'desc' }] });
     expect(sorted.body.results.map((row: Row) => row.DeviceCount[0])).toEqual([2, 2, 1, 1, 0]);
 
