@@ -191,6 +191,29 @@ describe('every console route with a page, on the demo', () => {
   }, 90_000);
 });
 
+describe('the service and license inventories on the demo', () => {
+  const clean = { errors: [], failedAnswers: [], failureScreen: false };
+  it('shows a newcomer the over-used license and the services and open ports of a device', async () => {
+    const overUsed = await api<{ results: { Name: string[]; PrimaryKey: string[] }[] }>(server.baseUrl, '/licenses/licenses', {
+      method: 'POST', token, body: { query: 'OverUse > 0', fields: ['Name', 'OverUse'], page: 1, size: 10, ordering: [] },
+    });
+    expect(overUsed.body.results.map((row) => row.Name[0])).toEqual(['Microsoft 365 E3']);
+    expect(await visit(`/license-inventory?query=${encodeURIComponent('OverUse > 0')}`)).toEqual(clean);
+    await page.locator('.inventory-page tbody tr[aria-rowindex]', { hasText: 'Microsoft 365 E3' }).waitFor();
+    expect(await visit(`/license-inventory/detail/${overUsed.body.results[0]!.PrimaryKey[0]}/${parameters.discoveryId}`)).toEqual(clean);
+    await page.getByText(/^Over-used by \d+$/).waitFor();
+
+    const device = await api<{ results: { PrimaryKey: string[] }[] }>(server.baseUrl, '/devices/devices', {
+      method: 'POST', token, body: { query: 'Service.Name = ssh AND Service.Port = 22', fields: ['Hostname'], page: 1, size: 1, ordering: [] },
+    });
+    expect(await visit(`/device-inventory/detail/${device.body.results[0]!.PrimaryKey[0]}/${parameters.discoveryId}`)).toEqual(clean);
+    await page.getByRole('tab', { name: 'Services and open ports', exact: true }).click();
+    const table = page.getByRole('table', { name: 'Services and open ports' });
+    await table.locator('tbody tr', { hasText: '22/tcp' }).first().waitFor();
+    expect(await table.locator('tbody tr', { hasText: 'ssh' }).count()).toBeGreaterThan(0);
+  }, 120_000);
+});
+
 describe('a list view is a link', () => {
   it('restores the device inventory view (query, sort, page, size, columns) after a reload', async () => {
     await page.goto('about:blank');

@@ -100,18 +100,18 @@ function contracts(random: Random, fleet: LabelledFleet, software: DemoObservati
   const usernames = fleet.users.filter((user) => user.connectionId === fleetSources.directory.connectionId).map((user) => String(user.fields.Username)).filter((name) => name !== 'undefined');
   const someUsers = (count: number) => Array.from({ length: Math.min(count, usernames.length) }, (_, index) => usernames[(index * 7 + random.integer(3)) % usernames.length]);
   const office = installsOf(software, 'Microsoft 365 Apps for enterprise - en-us');
-  const acrobat = installsOf(software, 'Adobe Acrobat (64-bit)');
-  const zoom = installsOf(software, 'Zoom Workplace (64-bit)');
+  // Room for the machines only the MDM reports: only the first contract is meant to run short.
+  const roomy = (name: string) => Math.ceil(installsOf(software, name) * 1.25) + 50;
   const rows: Record<string, unknown>[] = [
     // Over-used: fewer seats were bought than machines have it installed.
     { LicenseName: 'Microsoft 365 E3', SoftwareName: 'Microsoft 365 Apps for enterprise', Vendor: 'Microsoft', Metric: 'device', SeatsPurchased: Math.floor(office * 0.9), Cost: Math.floor(office * 0.9) * 432, Currency: 'EUR', PurchaseDate: '2025-07-01', ExpirationDate: '2027-06-30' },
     // Within its seats, about to expire.
-    { LicenseName: 'Adobe Acrobat Pro', SoftwareName: 'Adobe Acrobat (64-bit)', Vendor: 'Adobe', Metric: 'device', SeatsPurchased: Math.ceil(acrobat * 1.3) + 10, Cost: (Math.ceil(acrobat * 1.3) + 10) * 239.88, Currency: 'EUR', PurchaseDate: '2025-12-20', ExpirationDate: '2026-12-19' },
+    { LicenseName: 'Adobe Acrobat Pro', SoftwareName: 'Adobe Acrobat (64-bit)', Vendor: 'Adobe', Metric: 'device', SeatsPurchased: roomy('Adobe Acrobat (64-bit)'), Cost: roomy('Adobe Acrobat (64-bit)') * 239.88, Currency: 'EUR', PurchaseDate: '2025-12-20', ExpirationDate: '2026-12-19' },
     // Expired and not renewed.
-    { LicenseName: 'Zoom Workplace Business', SoftwareName: 'Zoom Workplace (64-bit)', Vendor: 'Zoom Video Communications', Metric: 'device', SeatsPurchased: zoom + 50, Cost: (zoom + 50) * 199.9, Currency: 'EUR', PurchaseDate: '2024-11-01', ExpirationDate: '2026-10-31' },
+    { LicenseName: 'Zoom Workplace Business', SoftwareName: 'Zoom Workplace (64-bit)', Vendor: 'Zoom Video Communications', Metric: 'device', SeatsPurchased: roomy('Zoom Workplace (64-bit)'), Cost: roomy('Zoom Workplace (64-bit)') * 199.9, Currency: 'EUR', PurchaseDate: '2024-11-01', ExpirationDate: '2026-10-31' },
     // Per user, assigned by name.
-    { LicenseName: 'Microsoft Visio Plan 2', SoftwareName: 'Microsoft Visio - en-us', Vendor: 'Microsoft', Metric: 'user', SeatsPurchased: 40, Cost: 40 * 180, Currency: 'EUR', PurchaseDate: '2025-03-01', ExpirationDate: '2027-02-28', AssignedUsers: someUsers(31).join('; ') },
-    { LicenseName: 'Slack Business+', SoftwareName: 'Slack', Vendor: 'Slack Technologies', Metric: 'user', SeatsPurchased: 500, Cost: 500 * 150, Currency: 'EUR', PurchaseDate: '2025-09-01', ExpirationDate: '2026-08-31', AssignedUsers: someUsers(420).join('; ') },
+    { LicenseName: 'Microsoft Visio Plan 2', SoftwareName: 'Microsoft Visio - en-us', Vendor: 'Microsoft', Metric: 'user', SeatsPurchased: roomy('Microsoft Visio - en-us'), Cost: roomy('Microsoft Visio - en-us') * 180, Currency: 'EUR', PurchaseDate: '2025-03-01', ExpirationDate: '2027-02-28', AssignedUsers: someUsers(31).join('; ') },
+    { LicenseName: 'Slack Business+', SoftwareName: 'Slack', Vendor: 'Slack Technologies', Metric: 'user', SeatsPurchased: Math.max(roomy('Slack'), 500), Cost: Math.max(roomy('Slack'), 500) * 150, Currency: 'EUR', PurchaseDate: '2025-09-01', ExpirationDate: '2026-08-31', AssignedUsers: someUsers(420).join('; ') },
   ];
   return rows.map((fields) => ({ connectionId: fleetSources.cmdb.connectionId, fields }));
 }
