@@ -77,7 +77,11 @@ async function userIndex(db: Queryable, discoveryId: number) {
   const bySku = new Map<string, { asset: string; name: string }[]>();
   for (const row of rows) {
     for (const name of row.names) byName.set(name, row.asset_id);
-    for (const sku of row.skus) bySku.set(sku, [...(bySku.get(sku) ?? []), { asset: row.asset_id, name: row.names[0] ?? row.asset_id }]);
+    for (const sku of row.skus) {
+      const holders = bySku.get(sku) ?? [];
+      if (!holders.length) bySku.set(sku, holders);
+      holders.push({ asset: row.asset_id, name: row.names[0] ?? row.asset_id });
+    }
   }
   return { byName, bySku };
 }
