@@ -136,7 +136,8 @@ describe.each(engines)('service and license inventories on %s', (engine) => {
     await refused(get('/services/instances?device=not-an-asset-id'), 'device');
     await refused(get(`/licenses/assignments?search=${'x'.repeat(201)}`), 'search');
     await refused(get('/licenses/assignments?page=0'), 'page');
-    await refused(post(`/services/services/${'s'.repeat(256)}`, {}), 'id');
+    // An id longer than any path parameter the server takes is refused before it reaches the route.
+    expect((await post(`/services/services/${'s'.repeat(256)}`, {})).status).toBe(414);
     await refused(post('/licenses/licenses', { size: 1_000_000_000 }), 'size');
     await refused(post('/licenses/licenses', { query: 'SeatsUsed > ' }), 'query');
     await refused(post('/licenses/export', { format: 'pdf', fields: ['Name'] }), 'format');
