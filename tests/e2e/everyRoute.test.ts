@@ -39,6 +39,7 @@ const parameters: Record<string, string> = {};
 function concretePath(route: RouteEntry): string {
   const preview = {
     '/device-inventory/preview': 'deviceId', '/user-inventory/preview': 'userId', '/software-inventory/preview': 'softwareId', '/vulnerability-inventory/preview': 'vulnerabilityId',
+    '/service-inventory/preview': 'primaryKey', '/license-inventory/preview': 'licenseId',
   }[route.path];
   const search = preview ? `?id=${encodeURIComponent(parameters[preview]!)}&discoveryId=${parameters.discoveryId}` : '';
   return route.path.replace(/\{(\w+)\}/g, (_whole, name: string) => {
@@ -72,6 +73,8 @@ async function collectParameters(): Promise<void> {
   };
   const softwareId = await firstOf('/appinventory/applications', 'Name', ['/software-inventory/preview', '/software-inventory/detail/{softwareId}/{discoveryId}']);
   const vulnerabilityId = await firstOf('/avm/vulnerabilities', 'CveId', ['/vulnerability-inventory/preview', '/vulnerability-inventory/detail/{vulnerabilityId}/{discoveryId}']);
+  const serviceId = await firstOf('/services/services', 'Name', ['/service-inventory/preview', '/service-inventory/detail/{primaryKey}/{discoveryId}']);
+  const licenseId = await firstOf('/licenses/licenses', 'Name', ['/license-inventory/preview', '/license-inventory/detail/{licenseId}/{discoveryId}']);
   const dashboards = await api<{ results: { id: number }[] }>(server.baseUrl, '/dashboards/dashboards?size=500', { token });
   const dashboardId = String(dashboards.body.results[0]!.id);
   Object.assign(parameters, {
@@ -83,6 +86,8 @@ async function collectParameters(): Promise<void> {
     queryId: await createdId('/queries/queries', { name: 'Every route (e2e)', text: 'Hostname = srv*', type: 'device' }),
     softwareId,
     vulnerabilityId,
+    primaryKey: serviceId,
+    licenseId,
     groupId: await createdId('/appinventory/groups', { name: 'Browsers (e2e)', description: 'Made by the every-route test', query: 'Name = *chrome*' }),
     tagId: await createdId('/devices/tags', { name: 'every-route-e2e', description: 'Made by the every-route test', color: '#c0392b' }),
     '/adapters/connection/create/{id}#id': connection!.adapter,
@@ -162,7 +167,7 @@ describe('every console route with a page, on the demo', () => {
     expect(outcome.failureScreen).toBe(false);
   }, 90_000);
 
-  it('opens the device detail\'s installed software and vulnerability panels without a console error or a failing call', async () => {
+  it('opens the device detail\'s installed software, vulnerability and services panels without a console error or a failing call', async () => {
     const route = routes.find((candidate) => candidate.path === '/device-inventory/detail/{deviceId}/{discoveryId}')!;
     expect(await visit(concretePath(route))).toEqual({ errors: [], failedAnswers: [], failureScreen: false });
     const failedAnswers: string[] = [];
@@ -172,8 +177,8 @@ describe('every console route with a page, on the demo', () => {
     page.on('response', onResponse);
     try {
       // Each panel reads its rows by device when it opens: a table with rows or its empty state, never a spinner.
-      for (const [tab, table] of [['Installed software', 'Installed software'], ['Vulnerabilities', 'Vulnerabilities of this device']] as const) {
-        const answered = page.waitForResponse((response) => /\/(appinventory\/installations|avm\/findings)\?/.test(response.url()));
+      for (const [tab, table] of [['Installed software', 'Installed software'], ['Vulnerabilities', 'Vulnerabilities of this device'], ['Services and open ports', 'Services and open ports']] as const) {
+        const answered = page.waitForResponse((response) => /\/(appinventory\/installations|avm\/findings|services\/instances)\?/.test(response.url()));
         await page.getByRole('tab', { name: tab, exact: true }).click();
         expect((await answered).status()).toBe(200);
         await page.getByRole('table', { name: table }).waitFor();
@@ -184,6 +189,29 @@ describe('every console route with a page, on the demo', () => {
     }
     expect(failedAnswers).toEqual([]);
   }, 90_000);
+});
+
+describe('the service and license inventories on the demo', () => {
+  const clean = { errors: [], failedAnswers: [], failureScreen: false };
+  it('shows a newcomer the over-used license and the services and open ports of a device', async () => {
+    const overUsed = await api<{ results: { Name: string[]; PrimaryKey: string[] }[] }>(server.baseUrl, '/licenses/licenses', {
+      method: 'POST', token, body: { query: 'OverUse > 0', fields: ['Name', 'OverUse'], page: 1, size: 10, ordering: [] },
+    });
+    expect(overUsed.body.results.map((row) => row.Name[0])).toEqual(['Microsoft 365 E3']);
+    expect(await visit(`/license-inventory?query=${encodeURIComponent('OverUse > 0')}`)).toEqual(clean);
+    await page.locator('.inventory-page tbody tr[aria-rowindex]', { hasText: 'Microsoft 365 E3' }).waitFor();
+    expect(await visit(`/license-inventory/detail/${overUsed.body.results[0]!.PrimaryKey[0]}/${parameters.discoveryId}`)).toEqual(clean);
+    await page.getByText(/^Over-used by \d+$/).waitFor();
+
+    const device = await api<{ results: { PrimaryKey: string[] }[] }>(server.baseUrl, '/devices/devices', {
+      method: 'POST', token, body: { query: 'Service.Name = ssh AND Service.Port = 22', fields: ['Hostname'], page: 1, size: 1, ordering: [] },
+    });
+    expect(await visit(`/device-inventory/detail/${device.body.results[0]!.PrimaryKey[0]}/${parameters.discoveryId}`)).toEqual(clean);
+    await page.getByRole('tab', { name: 'Services and open ports', exact: true }).click();
+    const table = page.getByRole('table', { name: 'Services and open ports' });
+    await table.locator('tbody tr', { hasText: '22/tcp' }).first().waitFor();
+    expect(await table.locator('tbody tr', { hasText: 'ssh' }).count()).toBeGreaterThan(0);
+  }, 120_000);
 });
 
 describe('a list view is a link', () => {

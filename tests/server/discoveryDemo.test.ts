@@ -27,7 +27,7 @@ describe.each(engines)('the demo data set on %s', (engine) => {
     expect((await server.request('GET', '/discoveries/demo', { token })).body).toEqual({ available: true });
     const started = await server.request('POST', '/discoveries/demo', { token });
     expect(started).toMatchObject({ status: 202, body: { status: 'running', connections: expect.any(Array) } });
-    expect(started.body.connections).toHaveLength(12);
+    expect(started.body.connections).toHaveLength(16);
     const done = await waitForDiscoveries(server);
     expect(done).toMatchObject({ state: 'done' });
     for (const connection of done.progress.connections) expect(connection).toMatchObject({ adapter: 'csvfile', state: 'done', error: '' });
@@ -95,6 +95,27 @@ describe.each(engines)('the demo data set on %s', (engine) => {
     const critical = await post('/devices/devices', { query: 'Vulnerability.Severity = Critical', size: 1 });
     expect(critical.body.count).toBeGreaterThan(100);
   }, 120_000);
+
+  it('publishes the services of the EDR, the scanner and the CMDB, and the contracts with one license over-used', async () => {
+    const token = server.adminToken;
+    const post = (url: string, body: unknown) => server.request('POST', url, { token, body });
+    const services = await post('/services/services', { size: 100, fields: ['Name', 'Kinds', 'DeviceCount'] });
+    const byName = Object.fromEntries(services.body.results.map((row: { Name: string[] }) => [row.Name[0], row]));
+    expect(byName.WinDefend.DeviceCount[0]).toBeGreaterThan(500);
+    expect(byName.ssh).toMatchObject({ Kinds: ['network'] });
+    expect(byName['payments-api']).toMatchObject({ Kinds: ['cloud'], DeviceCount: [0] });
+    const sshd = await post('/devices/devices', { query: 'Service.Name = "ssh.service" AND Service.State = running', size: 1 });
+    expect(sshd.body.count).toBeGreaterThan(20);
+    const licenses = await post('/licenses/licenses', { size: 100, fields: ['Name', 'SeatsPurchased', 'SeatsUsed', 'OverUse', 'SoftwareId', 'ExpirationDate'] });
+    expect(licenses.body.count).toBe(5);
+    const overUsed = licenses.body.results.filter((row: { OverUse?: number[] }) => (row.OverUse?.[0] ?? 0) > 0);
+    expect(overUsed.map((row: { Name: string[] }) => row.Name[0])).toEqual(['Microsoft 365 E3']);
+    // Every contract names a software of the inventory, so its installations are counted.
+    for (const row of licenses.body.results) expect(row.SoftwareId, row.Name[0]).toHaveLength(1);
+    const visio = licenses.body.results.find((row: { Name: string[] }) => row.Name[0] === 'Microsoft Visio Plan 2');
+    const assignments = await server.request('GET', `/licenses/assignments?license=${visio.PrimaryKey[0]}&size=1`, { token });
+    expect(assignments.body.count).toBeGreaterThan(20);
+  }, 120_000);
 });
 
 describe('CARTOGRAPH_DEMO=1', () => {
@@ -113,7 +134,7 @@ describe('CARTOGRAPH_DEMO=1', () => {
     });
     try {
       const [{ count }] = await server.context.db.query<{ count: number }>("select count(*)::int as count from connections where adapter = 'csvfile'");
-      expect(count).toBe(12);
+      expect(count).toBe(16);
       const discoveries = await server.context.db.query<{ status: string }>('select status from discoveries');
       expect(discoveries).toHaveLength(1);
       expect(await loadDemoOnStart(server.context, { CARTOGRAPH_DEMO: '1' })).toBeNull();

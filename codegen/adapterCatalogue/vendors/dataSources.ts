@@ -3,7 +3,7 @@ import { choice, flag, integer, list, multiline, optionalText, text, type Adapte
 
 /** Files, SQL databases and Cartograph's own active scanners: the code engines. */
 
-const entityChoice = choice('entity', 'Records are', 'Which inventory each row feeds: devices, users, installed software (one row per software on a device), vulnerability findings (one row per finding on a device), certificates or services.', ['device', 'user', 'software', 'vulnerability', 'certificate', 'service']);
+const entityChoice = choice('entity', 'Records are', 'Which inventory each row feeds: devices, users, installed software (one row per software on a device), vulnerability findings (one row per finding on a device), certificates, services or licenses (one row per entitlement: name, seats, cost, expiry, assigned users).', ['device', 'user', 'software', 'vulnerability', 'certificate', 'service', 'license']);
 
 const columnMap: Field = {
   name: 'column_map', required: false,
@@ -39,7 +39,7 @@ const fileGuide = (format: string, specifics: string[], troubles: Array<[string,
   troubleshooting: [...troubles, ['"Reading files from the server is turned off"', 'The server administrator lists the folders Cartograph may read in the CARTOGRAPH_IMPORT_DIRS setting (colon-separated); the `File path` field must point inside one of them.'], ['"No file has been uploaded"', 'Save the connection, then upload the file on its page (or send a small file with the form).']],
 });
 
-const entityValues = ['device', 'user', 'software', 'vulnerability', 'certificate', 'service'];
+const entityValues = ['device', 'user', 'software', 'vulnerability', 'certificate', 'service', 'license'];
 
 const sqlQueries: Field = {
   name: 'queries', required: true,

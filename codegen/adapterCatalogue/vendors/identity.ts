@@ -10,15 +10,15 @@ export const identity: AdapterSource[] = [
     groups: ['ad', 'identity'], categories: ['user', 'device'], engine: 'http',
     location: [microsoftCloud(), ...microsoftHosts()],
     auth: [entraAppAuth('Tokens are requested for Microsoft Graph (scope https://graph.microsoft.com/.default).')],
-    options: [flag('fetch_devices', 'Fetch devices', 'Read /devices (Entra-registered, joined and hybrid-joined devices).', true), flag('fetch_sign_in_activity', 'Fetch last sign-in', 'Read signInActivity for each user (needs AuditLog.Read.All and an Entra ID P1 or P2 licence).', false)],
+    options: [flag('fetch_devices', 'Fetch devices', 'Read /devices (Entra-registered, joined and hybrid-joined devices).', true), flag('fetch_sign_in_activity', 'Fetch last sign-in', 'Read signInActivity for each user (needs AuditLog.Read.All and an Entra ID P1 or P2 licence).', false), flag('fetch_licenses', 'Fetch licenses', 'Read the tenant\'s Microsoft 365 subscriptions (/subscribedSkus: seats bought and assigned) and which users hold them, for the license inventory (needs Organization.Read.All).', true)],
     guide: {
       prerequisites: ['An Entra ID account that may register applications and grant admin consent (Cloud Application Administrator or Privileged Role Administrator).'],
       grant: [
         'In the Entra admin center open Identity → Applications → App registrations → New registration (single tenant).',
-        'Under API permissions add Microsoft Graph → Application permissions: User.Read.All, Device.Read.All and GroupMember.Read.All; add AuditLog.Read.All only if you turn on the last sign-in option.',
+        'Under API permissions add Microsoft Graph → Application permissions: User.Read.All, Device.Read.All and GroupMember.Read.All; add AuditLog.Read.All only if you turn on the last sign-in option, and Organization.Read.All for the licenses option.',
         'Choose Grant admin consent, then create a client secret under Certificates & secrets and copy its Value.',
       ],
-      collects: ['Users from /v1.0/users: id, userPrincipalName, mail, display, given and family names, accountEnabled, job title, department, employeeId, on-premises SAM account name and sync state, created time, group memberships, last sign-in (optional).', 'Devices from /v1.0/devices: device id, display name, OS and version, trust type (joined, registered, hybrid), compliant and managed flags, manufacturer, model, last sign-in, registration time.'],
+      collects: ['Users from /v1.0/users: id, userPrincipalName, mail, display, given and family names, accountEnabled, job title, department, employeeId, on-premises SAM account name and sync state, created time, group memberships, last sign-in (optional).', 'Devices from /v1.0/devices: device id, display name, OS and version, trust type (joined, registered, hybrid), compliant and managed flags, manufacturer, model, last sign-in, registration time.', 'Licenses from /v1.0/subscribedSkus: SKU id and part number, seats enabled (bought) and consumed; each user\'s assigned SKUs (assignedLicenses).'],
       troubleshooting: [
         ['AADSTS700016 "Application not found in the directory"', 'The `Directory (tenant) ID` field names another tenant than the one holding the app registration.'],
         ['AADSTS7000215 "Invalid client secret"', 'Paste the secret Value, not its ID, into the `Client secret` field, or create a new secret if it expired.'],

@@ -3,7 +3,7 @@
  * `vulnerability` one finding on one device (fields in src/server/adapters/http/README.md); `application` is the
  * catalogue's name for the software category (spec §3), kept for the adapter catalogue's categories.
  */
-export type EntityKind = 'device' | 'user' | 'software' | 'vulnerability' | 'application' | 'certificate' | 'service';
+export type EntityKind = 'device' | 'user' | 'software' | 'vulnerability' | 'application' | 'certificate' | 'service' | 'license';
 
 /**
  * One record as an engine hands it over: entity fields under Cartograph's merged field names (dotted keys,

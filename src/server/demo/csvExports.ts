@@ -4,18 +4,20 @@ import { join } from 'node:path';
 import type { CoreContext } from '../context.js';
 import { validatorFor } from '../http/validators.js';
 import { fleetSources, generateLabelledFleet, type FleetSource } from './fleet.js';
+import { generateServicesAndLicenses } from './servicesAndLicenses.js';
 import { generateSoftwareAndFindings, type DemoObservation } from './softwareAndFindings.js';
 
 /**
  * The demo data set as files: the labelled fleet's five sources (directory, EDR, MDM, vulnerability scanner, CMDB)
- * — their devices and people, and the installed software and vulnerability findings of the EDR, MDM and scanner —
+ * — their devices and people, the installed software and vulnerability findings of the EDR, MDM and scanner, the
+ * services of the EDR, scanner (open ports) and CMDB (cloud services), and the CMDB's software contracts —
  * written as the CSV exports those systems produce — each with its own column names, list separators and junk — into
  * the data folder's uploads, with one CSV file connection per export. Discovery then reads them like any upload, so
  * the demo exercises the real file engine, header mapping, correlation and merging.
  */
 
 type Column = { header: string; value: (fields: Record<string, unknown>) => unknown };
-type Entity = 'device' | 'user' | 'software' | 'vulnerability';
+type Entity = 'device' | 'user' | 'software' | 'vulnerability' | 'service' | 'license';
 type Export = { source: FleetSource; entity: Entity; name: string; columns: Column[]; columnMap?: Record<string, string>; delimiter?: ',' | ';' };
 
 const list = (separator: string) => (value: unknown) => (Array.isArray(value) ? value.join(separator) : value);
@@ -104,6 +106,14 @@ const exports: Export[] = [
     columnMap: { 'CVSS v3.1 Vector': 'CvssVector', 'Vuln Status': 'Status' },
   },
   {
+    source: fleetSources.scanner, entity: 'service', name: 'Vulnerability scanner open ports (CSV export)',
+    columns: [
+      { header: 'DNS Name', value: field('Hostname') }, { header: 'IP', value: field('IpAddresses', list(',')) }, { header: 'Port', value: field('Port') },
+      { header: 'Protocol', value: field('Protocol') }, { header: 'Service', value: field('ServiceName') }, { header: 'Product', value: field('Product') },
+      { header: 'Version', value: field('Version') }, { header: 'Banner', value: field('Banner') },
+    ],
+  },
+  {
     source: fleetSources.edr, entity: 'vulnerability', name: 'EDR vulnerabilities (CSV export)',
     columns: [
       { header: 'aid', value: field('AgentId') }, { header: 'hostname', value: field('Hostname') }, { header: 'cve_id', value: field('CveId') }, { header: 'severity', value: field('Severity') },
@@ -112,10 +122,35 @@ const exports: Export[] = [
       { header: 'first_seen', value: field('FirstSeen') }, { header: 'last_seen', value: field('LastSeen') },
     ],
   },
+  {
+    source: fleetSources.edr, entity: 'service', name: 'EDR services (CSV export)',
+    columns: [
+      { header: 'aid', value: field('AgentId') }, { header: 'hostname', value: field('Hostname') }, { header: 'service_name', value: field('ServiceName') },
+      { header: 'display_name', value: field('DisplayName') }, { header: 'state', value: field('State') }, { header: 'start_type', value: field('StartType') },
+      { header: 'account', value: field('Account') }, { header: 'listening_port', value: field('Port') },
+    ],
+    columnMap: { listening_port: 'Port' },
+  },
+  {
+    source: fleetSources.cmdb, entity: 'service', name: 'CMDB cloud services (CSV export)',
+    columns: [
+      { header: 'name', value: field('ServiceName') }, { header: 'short_description', value: field('DisplayName') }, { header: 'kind', value: field('ServiceKind') },
+      { header: 'product', value: field('Product') }, { header: 'port', value: field('Port') }, { header: 'protocol', value: field('Protocol') }, { header: 'endpoint', value: field('Host') },
+    ],
+    columnMap: { short_description: 'DisplayName', kind: 'ServiceKind', endpoint: 'Host' },
+  },
+  {
+    source: fleetSources.cmdb, entity: 'license', name: 'CMDB software contracts (CSV export)',
+    columns: [
+      { header: 'License', value: field('LicenseName') }, { header: 'Software', value: field('SoftwareName') }, { header: 'Publisher', value: field('Vendor') },
+      { header: 'Metric', value: field('Metric') }, { header: 'Seats', value: field('SeatsPurchased') }, { header: 'Cost', value: field('Cost') }, { header: 'Currency', value: field('Currency') },
+      { header: 'Purchase date', value: field('PurchaseDate') }, { header: 'Expiration date', value: field('ExpirationDate') }, { header: 'Assigned users', value: field('AssignedUsers') },
+    ],
+  },
 ];
 
 /** How the connection's description counts an export's rows. */
-const rowNouns: Record<Entity, string> = { device: 'devices', user: 'users', software: 'installations', vulnerability: 'findings' };
+const rowNouns: Record<Entity, string> = { device: 'devices', user: 'users', software: 'installations', vulnerability: 'findings', service: 'services', license: 'licenses' };
 
 /** One CSV cell (RFC 4180): quoted when it holds the delimiter, a quote or a line break. */
 function cell(value: unknown, delimiter: string): string {
@@ -140,7 +175,8 @@ export type DemoExportSummary = { name: string; entity: string; rows: number; co
 export async function writeDemoCsvExports(context: CoreContext, companyId: number, options: { devices?: number; seed?: number } = {}): Promise<DemoExportSummary[]> {
   const fleet = generateLabelledFleet(options.devices ?? 2000, options.seed ?? 42);
   const { software, findings } = generateSoftwareAndFindings(fleet, options.seed ?? 42);
-  const rowsByEntity: Record<Entity, DemoObservation[]> = { device: fleet.records, user: fleet.users, software, vulnerability: findings };
+  const { services, licenses } = generateServicesAndLicenses(fleet, software, options.seed ?? 42);
+  const rowsByEntity: Record<Entity, DemoObservation[]> = { device: fleet.records, user: fleet.users, software, vulnerability: findings, service: services, license: licenses };
   const validate = validatorFor('cartograph:adapters/csvfile/connection');
   const [connector] = await context.db.query<{ id: number }>('select id from connectors where company_id = $1 and is_default', [companyId]);
   if (!connector) throw new Error(`Company ${companyId} has no default connector.`);

@@ -15,14 +15,14 @@ export type DemoObservation = Pick<SourceRecord, 'connectionId' | 'fields'>;
 export type SoftwareAndFindings = { software: DemoObservation[]; findings: DemoObservation[] };
 
 type Installed = { title: SoftwareTitle; version: string; cves: string[]; installDate: string };
-type Machine = { platform: Platform; edr?: SourceRecord; mdm?: SourceRecord; scanner?: SourceRecord };
+export type Machine = { platform: Platform; edr?: SourceRecord; mdm?: SourceRecord; scanner?: SourceRecord };
 
 const prefixPlatforms: Record<string, Platform> = { srv: 'ubuntu', vm: 'rhel' };
 /** Chance that a title not installed everywhere is on a given machine: 20–40 titles a machine. */
 const optionalTitleChance = 0.55;
 
 /** The machines of the fleet (retired CMDB records aside), each with its platform and its EDR, MDM and scanner records. */
-function machinesOf(fleet: LabelledFleet): Machine[] {
+export function machinesOf(fleet: LabelledFleet): Machine[] {
   const machines = new Map<string, Machine & { model?: string; hostname?: string }>();
   for (const record of fleet.records) {
     const device = fleet.truth.get(record.key);

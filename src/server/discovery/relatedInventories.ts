@@ -4,16 +4,18 @@ import { DeviceLinks } from './software/deviceLinks.js';
 import { ObservationWarnings } from './software/observations.js';
 import { buildSoftwareInventory, softwareEntities } from './software/softwareStage.js';
 import { buildVulnerabilityInventory } from './software/vulnerabilityStage.js';
+import { buildServiceInventory } from './services/serviceStage.js';
+import { buildLicenseInventory } from './licenses/licenseStage.js';
 
 // The inventories whose records are observations about devices (installed software, vulnerability findings) rather
 // than things correlation merges: they are built after the devices are merged, by the stages below, from the
 // snapshot's records. The pipeline calls them through this one entry point.
 
 /** Stream entities these stages read back from the snapshot: a discovery does not hold them in memory. */
-export const observationEntities = new Set([...softwareEntities, 'vulnerability']);
+export const observationEntities = new Set([...softwareEntities, 'vulnerability', 'service', 'license']);
 
 /** The snapshot tables these stages write (deleted with a failed discovery, pruned with old snapshots). */
-export const observationTables = ['snapshot_installations', 'snapshot_findings'];
+export const observationTables = ['snapshot_installations', 'snapshot_findings', 'snapshot_service_instances', 'snapshot_license_assignments'];
 
 /**
  * Builds the vulnerability and software inventories of a snapshot once its devices are merged (`devices` indexes
@@ -27,5 +29,10 @@ export async function buildObservationInventories(db: Queryable, discoveryId: nu
   const software = await buildSoftwareInventory(db, discoveryId, links, warnings, vulnerabilities.bySoftware);
   if (vulnerabilities.count) progress.assets.vulnerability = vulnerabilities.count;
   if (software) progress.assets.software = software;
+  // Services link to the devices; licenses count the users and the installed software, so they come last.
+  const services = await buildServiceInventory(db, discoveryId, links, warnings);
+  if (services) progress.assets.service = services;
+  const licenses = await buildLicenseInventory(db, discoveryId, warnings);
+  if (licenses) progress.assets.license = licenses;
   warnings.report(progress);
 }

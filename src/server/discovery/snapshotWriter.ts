@@ -7,7 +7,7 @@ const batchSize = 1000;
 // Each batch travels as one JSON text parameter that the database unpacks with json_to_recordset: arrays of JSON
 // documents as array parameters would be escaped character by character on the way, which cost more than the
 // rest of the write.
-async function inBatches<T>(rows: T[], write: (batch: T[]) => Promise<unknown>): Promise<void> {
+export async function inBatches<T>(rows: T[], write: (batch: T[]) => Promise<unknown>): Promise<void> {
   for (let start = 0; start < rows.length; start += batchSize) await write(rows.slice(start, start + batchSize));
 }
 
@@ -96,7 +96,7 @@ export function writeBehind(depth = 1) {
   };
 }
 
-const mergedTables = ['snapshot_assets', 'snapshot_index', 'snapshot_relations', 'merge_recommendations', 'snapshot_installations', 'snapshot_findings'];
+const mergedTables = ['snapshot_assets', 'snapshot_index', 'snapshot_relations', 'merge_recommendations', 'snapshot_installations', 'snapshot_findings', 'snapshot_service_instances', 'snapshot_license_assignments'];
 
 /** Deletes what merging wrote of a snapshot, keeping its source records (a publish taken over starts again). */
 export async function deleteMergedRows(db: Queryable, discoveryId: number): Promise<void> {

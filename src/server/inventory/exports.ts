@@ -89,7 +89,7 @@ export async function exportInventory(db: Database, companyId: number, entity: s
   }
   const output = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useSharedStrings: false, useStyles: false });
-  const sheet = workbook.addWorksheet(({ device: 'Devices', user: 'Users', software: 'Software', vulnerability: 'Vulnerabilities' } as Record<string, string>)[entity] ?? entity);
+  const sheet = workbook.addWorksheet(({ device: 'Devices', user: 'Users', software: 'Software', vulnerability: 'Vulnerabilities', service: 'Services', license: 'Licenses' } as Record<string, string>)[entity] ?? entity);
   void (async () => {
     sheet.addRow(headingsOf(entity, request)).commit();
     for await (const row of all()) {

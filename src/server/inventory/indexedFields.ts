@@ -20,6 +20,8 @@ export const inventorySchemas: Record<string, string> = {
   user: 'cartograph:entities/inventory-user',
   software: 'cartograph:entities/software',
   vulnerability: 'cartograph:entities/vulnerability',
+  service: 'cartograph:entities/service',
+  license: 'cartograph:entities/license',
 };
 
 type PropertySchema = { type?: string; format?: string; items?: PropertySchema; 'x-indexed'?: true | 'sorted' };

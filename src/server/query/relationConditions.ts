@@ -7,7 +7,8 @@ import type { ConditionNode } from './indexedConditions.js';
 // Critical`), software and vulnerabilities reach their devices (`Device.OS.Type = Windows`). The conditions of one
 // AND/OR group under the same prefix hold for the same installation or finding, so the first example finds devices
 // with Chrome in version 120, not devices with Chrome and some other software in version 120. `NOT` stays outside:
-// `NOT Software.Name = Chrome` is every device without Chrome.
+// `NOT Software.Name = Chrome` is every device without Chrome. Devices and services reach each other the same way
+// through the snapshot's service instances (`Service.Name = sshd AND Service.State = running`).
 
 type ColumnKind = 'text' | 'texts' | 'number' | 'date';
 /** A field of the link row itself (an installation's version, a finding's status), with its SQL over the row `l`. */
@@ -28,12 +29,20 @@ const findingStatus: LinkField = { sql: 'coalesce((select st.status from finding
 /** The relations each inventory's queries may follow. */
 export function relationsOf(entity: string): Relation[] {
   const installation = { Version: { sql: 'l.version', kind: 'text' }, InstallDate: { sql: 'l.install_date', kind: 'date' }, InstallPath: { sql: 'l.install_path', kind: 'text' }, ReportedName: { sql: 'l.software_name', kind: 'text' }, Source: { sql: 'l.adapter', kind: 'text' } } satisfies Record<string, LinkField>;
+  const instance = {
+    State: { sql: 'l.state', kind: 'text' }, StartType: { sql: 'l.start_type', kind: 'text' }, Account: { sql: 'l.account', kind: 'text' }, Port: { sql: 'l.port', kind: 'number' },
+    Protocol: { sql: 'l.protocol', kind: 'text' }, Product: { sql: 'l.product', kind: 'text' }, Source: { sql: 'l.adapter', kind: 'text' },
+  } satisfies Record<string, LinkField>;
+  // A service's places on no device (cloud services, unlinked reports) take no part in device queries: a null there
+  // would make `NOT Service.Name = sshd` unknown rather than true for devices without it.
+  const instancesOnDevices = '(select * from snapshot_service_instances where device_asset is not null)';
   const finding = { Status: findingStatus, FirstSeen: { sql: 'l.first_seen', kind: 'date' }, LastSeen: { sql: 'l.last_seen', kind: 'date' }, Port: { sql: 'l.ports', kind: 'texts' }, Source: { sql: 'l.adapters', kind: 'texts' } } satisfies Record<string, LinkField>;
   switch (entity) {
     case 'device':
       return [
         { prefix: 'Software.', table: 'snapshot_installations', own: 'device_asset', related: { entity: 'software', column: 'software_asset', lookup: 'array' }, linkFields: installation },
         { prefix: 'Vulnerability.', table: 'snapshot_findings', own: 'device_asset', related: { entity: 'vulnerability', column: 'vulnerability_asset', lookup: 'join' }, linkFields: finding },
+        { prefix: 'Service.', table: instancesOnDevices, own: 'device_asset', related: { entity: 'service', column: 'service_asset', lookup: 'array' }, linkFields: instance },
       ];
     case 'software':
       return [
@@ -44,6 +53,11 @@ export function relationsOf(entity: string): Relation[] {
       return [
         { prefix: 'Device.', table: 'snapshot_findings', own: 'vulnerability_asset', related: { entity: 'device', column: 'device_asset', lookup: 'join' }, linkFields: {} },
         { prefix: 'Finding.', table: 'snapshot_findings', own: 'vulnerability_asset', related: null, linkFields: finding },
+      ];
+    case 'service':
+      return [
+        { prefix: 'Device.', table: instancesOnDevices, own: 'service_asset', related: { entity: 'device', column: 'device_asset', lookup: 'join' }, linkFields: {} },
+        { prefix: 'Instance.', table: 'snapshot_service_instances', own: 'service_asset', related: null, linkFields: instance },
       ];
     default:
       return [];

@@ -75,12 +75,14 @@ export function registerConfigurationRoutes(routes: RouteCatalogue, context: App
         field_map: {
           ...entityFieldMap('cartograph:entities/device', product.slug), ...(await specificsOf(discoveryId, 'device')),
           ...prefixedFieldMap('Software.', entityFieldMap('cartograph:entities/software', product.slug)), ...prefixedFieldMap('Vulnerability.', entityFieldMap('cartograph:entities/vulnerability', product.slug)),
+          ...prefixedFieldMap('Service.', entityFieldMap('cartograph:entities/service', product.slug)),
         },
         user_field_map: { ...entityFieldMap('cartograph:entities/inventory-user', product.slug), ...(await specificsOf(discoveryId, 'user')) },
         vulnerability_field_map: { ...entityFieldMap('cartograph:entities/vulnerability', product.slug), ...prefixedFieldMap('Device.', entityFieldMap('cartograph:entities/device', product.slug)) },
         application_field_map: { ...entityFieldMap('cartograph:entities/software', product.slug), ...prefixedFieldMap('Device.', entityFieldMap('cartograph:entities/device', product.slug)) },
         certificate_field_map: await specificsOf(discoveryId, 'certificate'),
-        service_field_map: await specificsOf(discoveryId, 'service'),
+        service_field_map: { ...entityFieldMap('cartograph:entities/service', product.slug), ...prefixedFieldMap('Device.', entityFieldMap('cartograph:entities/device', product.slug)) },
+        license_field_map: entityFieldMap('cartograph:entities/license', product.slug),
       };
     },
   });

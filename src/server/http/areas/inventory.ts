@@ -3,6 +3,7 @@ import { inventoryDetail, searchInventory, type InventorySearch } from '../../in
 import { callerOf, type Access, type RouteCatalogue } from '../routes.js';
 import { registerInventoryExtraRoutes } from './inventoryExtras.js';
 import { registerSavedQueryRoutes } from './savedQueries.js';
+import { registerServiceLicenseRoutes } from './serviceLicenseInventory.js';
 import { registerSoftwareInventoryRoutes } from './softwareInventory.js';
 import { registerTagRoutes } from './tags.js';
 
@@ -32,4 +33,5 @@ export function registerInventoryRoutes(routes: RouteCatalogue, context: AppCont
   registerTagRoutes(routes, context);
   registerInventoryExtraRoutes(routes, context);
   registerSoftwareInventoryRoutes(routes, context);
+  registerServiceLicenseRoutes(routes, context);
 }

@@ -1,8 +1,8 @@
-/** What differs between the inventory pages (devices, users, software, vulnerabilities); everything else is shared. */
+/** What differs between the inventory pages (devices, users, software, vulnerabilities, services, licenses); everything else is shared. */
 export type InventoryKind = {
-  entity: 'device' | 'user' | 'software' | 'vulnerability';
+  entity: 'device' | 'user' | 'software' | 'vulnerability' | 'service' | 'license';
   title: string;
-  basePath: '/device-inventory' | '/user-inventory' | '/software-inventory' | '/vulnerability-inventory';
+  basePath: '/device-inventory' | '/user-inventory' | '/software-inventory' | '/vulnerability-inventory' | '/service-inventory' | '/license-inventory';
   /** The detail route and the name of its asset parameter. */
   detailPath: string;
   idParam: string;
@@ -10,7 +10,7 @@ export type InventoryKind = {
   searchPath: string;
   exportPath: string;
   /** The key of this inventory's field map in `/configurations/discovery`. */
-  fieldMapKey: 'field_map' | 'user_field_map' | 'application_field_map' | 'vulnerability_field_map';
+  fieldMapKey: 'field_map' | 'user_field_map' | 'application_field_map' | 'vulnerability_field_map' | 'service_field_map' | 'license_field_map';
   defaultColumns: string[];
   /** The field that names an asset in titles. */
   nameField: string;
@@ -86,4 +86,36 @@ export const vulnerabilityInventory: InventoryKind = {
   detailPermission: 'users.view_avm_vulnerabilities',
   configKey: 'pconfig-vulnerability-inventory',
   queryType: 'vulnerability',
+};
+
+export const serviceInventory: InventoryKind = {
+  entity: 'service',
+  title: 'Services',
+  basePath: '/service-inventory',
+  detailPath: '/service-inventory/detail/$primaryKey/$discoveryId',
+  idParam: 'primaryKey',
+  searchPath: '/services/services',
+  exportPath: '/services/export',
+  fieldMapKey: 'service_field_map',
+  defaultColumns: ['Adapters', 'Name', 'DisplayName', 'Kinds', 'Ports', 'States', 'StartTypes', 'DeviceCount'],
+  nameField: 'Name',
+  detailPermission: 'users.view_service_detail',
+  configKey: 'pconfig-service-inventory',
+  queryType: 'service',
+};
+
+export const licenseInventory: InventoryKind = {
+  entity: 'license',
+  title: 'Licenses',
+  basePath: '/license-inventory',
+  detailPath: '/license-inventory/detail/$licenseId/$discoveryId',
+  idParam: 'licenseId',
+  searchPath: '/licenses/licenses',
+  exportPath: '/licenses/export',
+  fieldMapKey: 'license_field_map',
+  defaultColumns: ['Adapters', 'Name', 'Vendor', 'SeatsPurchased', 'SeatsUsed', 'SeatsFree', 'OverUse', 'ExpirationDate', 'Cost'],
+  nameField: 'Name',
+  detailPermission: 'licenses.view_license',
+  configKey: 'pconfig-license-inventory',
+  queryType: 'license',
 };

@@ -1,0 +1,80 @@
+// The service and license lists at 100k rows each: 100k devices with 5 service instances each (500k instance rows)
+// over 100k services, and 100k licenses, published straight into a snapshot by SQL (the discovery that would
+// produce them is measured apart), then searched through the API as the console does: a filtered, sorted page of
+// 50 with its count, a device's services panel, and devices following their services.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readConfig } from '../../src/server/config.js';
+import type { Database } from '../../src/server/db/database.js';
+import { openPgliteDatabase } from '../../src/server/db/pgliteDatabase.js';
+import { openPostgresDatabase } from '../../src/server/db/postgresDatabase.js';
+import { buildSnapshotIndex } from '../../src/server/inventory/snapshotIndex.js';
+import { startCartograph } from '../../src/server/server.js';
+import { createScratchPostgres } from '../server/harness.js';
+import { percentiles, time } from './measure.js';
+
+const password = 'bench admin passphrase';
+const sizes = { devices: 100_000, services: 100_000, perDevice: 5, licenses: 100_000 };
+const runs = 40;
+
+/** Publishes one snapshot of the sizes above for company 1 and answers its discovery id. */
+async function seed(db: Database): Promise<number> {
+  const [{ id }] = await db.query<{ id: number }>("insert into discoveries (company_id, status, start_time, end_time) values (1, 'done', now(), now()) returning id");
+  const asset = (entity: string, idSql: string, fieldsSql: string, series: string) =>
+    db.query(`insert into snapshot_assets (discovery_id, entity, asset_id, fields, preferred, record_keys, reasons) select $1, '${entity}', ${idSql}, ${fieldsSql}, '{}', '{}', '[]' from ${series}`, [id]);
+  // Ids are 20 hex digits, as the API's filters take them: devices start with 0, services with f.
+  await asset('device', "'0' || lpad(to_hex(i), 19, '0')", `jsonb_build_object('Hostname', jsonb_build_array('host-' || i), 'OS.Type', jsonb_build_array((array['Windows','Linux','macOS'])[1 + i % 3]), 'Adapters', '["crowdstrike"]'::jsonb, 'AdapterCount', '[1]'::jsonb)`, `generate_series(1, ${sizes.devices}) as i`);
+  await asset('service', "'f' || lpad(to_hex(i), 19, '0')", `jsonb_build_object('Name', jsonb_build_array('service-' || i), 'Kinds', jsonb_build_array((array['system','network','cloud'])[1 + i % 3]), 'Ports', jsonb_build_array(i % 65536), 'States', jsonb_build_array((array['running','stopped'])[1 + i % 2]), 'StartTypes', '["automatic"]'::jsonb, 'Accounts', '["LocalSystem"]'::jsonb, 'DeviceCount', jsonb_build_array((i * 7919) % 20000), 'Adapters', '["crowdstrike"]'::jsonb, 'AdapterCount', '[1]'::jsonb)`, `generate_series(1, ${sizes.services}) as i`);
+  await asset('license', "'l' || i", `jsonb_build_object('Name', jsonb_build_array('License ' || i), 'Vendor', jsonb_build_array('Vendor ' || (i % 50)), 'SeatsPurchased', jsonb_build_array(i % 1000), 'SeatsUsed', jsonb_build_array((i * 7) % 1100), 'OverUse', jsonb_build_array(greatest((i * 7) % 1100 - i % 1000, 0)), 'OverUsed', jsonb_build_array((i * 7) % 1100 > i % 1000), 'Adapters', '["snipe-it"]'::jsonb, 'AdapterCount', '[1]'::jsonb)`, `generate_series(1, ${sizes.licenses}) as i`);
+  for (let first = 1; first <= sizes.devices; first += 20_000) {
+    await db.query(
+      `insert into snapshot_service_instances (discovery_id, service_asset, device_asset, service_name, state, start_type, account, port, protocol, adapter, connection_id)
+       select $1, 'f' || lpad(to_hex(1 + (d * 7 + k * 131) % ${sizes.services}), 19, '0'), '0' || lpad(to_hex(d), 19, '0'), 'service', (array['running','stopped'])[1 + k % 2], 'automatic', 'LocalSystem', 1000 + k, 'tcp', 'crowdstrike', 1
+         from generate_series($2::int, $3::int) as d, generate_series(1, ${sizes.perDevice}) as k`,
+      [id, first, Math.min(first + 19_999, sizes.devices)],
+    );
+  }
+  await buildSnapshotIndex(db, id);
+  await db.exec('analyze snapshot_assets, snapshot_index, snapshot_service_instances');
+  return id;
+}
+
+/** p50/p95 of each list through the API on one engine. */
+export async function benchServiceLicenseLists(engine: 'pglite' | 'postgresql') {
+  const scratch = engine === 'postgresql' ? await createScratchPostgres() : null;
+  const dataDir = mkdtempSync(join(tmpdir(), 'cartograph-bench-'));
+  const database = scratch ? await openPostgresDatabase(scratch.url) : await openPgliteDatabase(join(dataDir, 'pglite'));
+  const running = await startCartograph({ ...readConfig({}), dataDir, adminPassword: password, secretKey: 'bench', signInRateLimitPerMinute: 100_000 }, { logger: false, database });
+  try {
+    await seed(running.context.db);
+    const token = (await running.app.inject({ method: 'POST', url: '/api/token', payload: { username: 'admin', password } })).json().access;
+    const headers = { authorization: `Bearer ${token}` };
+    const measure = async (method: 'GET' | 'POST', url: string, body?: object) => {
+      const call = () => running.app.inject({ method, url, payload: body, headers });
+      const answer = await call();
+      if (answer.statusCode !== 200) throw new Error(`${url} answered ${answer.statusCode}: ${answer.body}`);
+      return { count: answer.json().count, ...percentiles(await time(runs, call)) };
+    };
+    return {
+      engine, ...sizes,
+      service_list: await measure('POST', '/services/services', { query: 'Kinds = network AND DeviceCount >= 100', ordering: [{ field: 'DeviceCount', order: 'desc' }], size: 50 }),
+      service_list_unfiltered: await measure('POST', '/services/services', { ordering: [{ field: 'Name', order: 'asc' }], size: 50 }),
+      device_services_panel: await measure('GET', `/services/instances?device=0${(4242).toString(16).padStart(19, '0')}&size=50`),
+      service_places: await measure('GET', `/services/instances?service=f${(4242).toString(16).padStart(19, '0')}&size=50`),
+      devices_running_service: await measure('POST', '/devices/devices', { query: 'Service.Name = "service-42" AND Service.State = running', ordering: [{ field: 'Hostname', order: 'asc' }], size: 50 }),
+      license_list_over_used: await measure('POST', '/licenses/licenses', { query: 'OverUse > 0', ordering: [{ field: 'OverUse', order: 'desc' }], size: 50 }),
+      license_list_unfiltered: await measure('POST', '/licenses/licenses', { ordering: [{ field: 'Name', order: 'asc' }], size: 50 }),
+    };
+  } finally {
+    await running.close();
+    await scratch?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+// `tsx tests/bench/serviceLicenseLists.ts [pglite|postgresql]`: this measurement alone.
+if (process.argv[1]?.endsWith('serviceLicenseLists.ts')) {
+  const engine = (process.argv[2] as 'pglite' | 'postgresql' | undefined) ?? (process.env.DATABASE_URL ? 'postgresql' : 'pglite');
+  process.stdout.write(`${JSON.stringify(await benchServiceLicenseLists(engine), null, 2)}\n`);
+}
