@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/database.js';
 import type { DiscoveryProgress } from './progress.js';
+import { buildCertificateInventory, certificateEntity } from './certificates/certificateStage.js';
 import { DeviceLinks } from './software/deviceLinks.js';
 import { ObservationWarnings } from './software/observations.js';
 import { buildSoftwareInventory, softwareEntities } from './software/softwareStage.js';
@@ -10,10 +11,10 @@ import { buildVulnerabilityInventory } from './software/vulnerabilityStage.js';
 // snapshot's records. The pipeline calls them through this one entry point.
 
 /** Stream entities these stages read back from the snapshot: a discovery does not hold them in memory. */
-export const observationEntities = new Set([...softwareEntities, 'vulnerability']);
+export const observationEntities = new Set([...softwareEntities, 'vulnerability', certificateEntity]);
 
 /** The snapshot tables these stages write (deleted with a failed discovery, pruned with old snapshots). */
-export const observationTables = ['snapshot_installations', 'snapshot_findings'];
+export const observationTables = ['snapshot_installations', 'snapshot_findings', 'snapshot_certificate_places'];
 
 /**
  * Builds the vulnerability and software inventories of a snapshot once its devices are merged (`devices` indexes
@@ -27,5 +28,7 @@ export async function buildObservationInventories(db: Queryable, discoveryId: nu
   const software = await buildSoftwareInventory(db, discoveryId, links, warnings, vulnerabilities.bySoftware);
   if (vulnerabilities.count) progress.assets.vulnerability = vulnerabilities.count;
   if (software) progress.assets.software = software;
+  const certificates = await buildCertificateInventory(db, discoveryId, links, warnings);
+  if (certificates) progress.assets.certificate = certificates;
   warnings.report(progress);
 }

@@ -20,6 +20,7 @@ export const inventorySchemas: Record<string, string> = {
   user: 'cartograph:entities/inventory-user',
   software: 'cartograph:entities/software',
   vulnerability: 'cartograph:entities/vulnerability',
+  certificate: 'cartograph:entities/certificate',
 };
 
 type PropertySchema = { type?: string; format?: string; items?: PropertySchema; 'x-indexed'?: true | 'sorted' };
