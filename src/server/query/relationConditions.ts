@@ -29,6 +29,7 @@ const findingStatus: LinkField = { sql: 'coalesce((select st.status from finding
 export function relationsOf(entity: string): Relation[] {
   const installation = { Version: { sql: 'l.version', kind: 'text' }, InstallDate: { sql: 'l.install_date', kind: 'date' }, InstallPath: { sql: 'l.install_path', kind: 'text' }, ReportedName: { sql: 'l.software_name', kind: 'text' }, Source: { sql: 'l.adapter', kind: 'text' } } satisfies Record<string, LinkField>;
   const finding = { Status: findingStatus, FirstSeen: { sql: 'l.first_seen', kind: 'date' }, LastSeen: { sql: 'l.last_seen', kind: 'date' }, Port: { sql: 'l.ports', kind: 'texts' }, Source: { sql: 'l.adapters', kind: 'texts' } } satisfies Record<string, LinkField>;
+  const place = { Host: { sql: 'l.host', kind: 'text' }, Port: { sql: 'l.port::text', kind: 'text' }, Sni: { sql: 'l.sni', kind: 'text' }, Source: { sql: 'l.adapter', kind: 'text' } } satisfies Record<string, LinkField>;
   switch (entity) {
     case 'device':
       return [
@@ -44,6 +45,12 @@ export function relationsOf(entity: string): Relation[] {
       return [
         { prefix: 'Device.', table: 'snapshot_findings', own: 'vulnerability_asset', related: { entity: 'device', column: 'device_asset', lookup: 'join' }, linkFields: {} },
         { prefix: 'Finding.', table: 'snapshot_findings', own: 'vulnerability_asset', related: null, linkFields: finding },
+      ];
+    case 'certificate':
+      // Certificates reach the devices serving them, and the places themselves (`Place.Host = www.example.com`).
+      return [
+        { prefix: 'Device.', table: 'snapshot_certificate_places', own: 'certificate_asset', related: { entity: 'device', column: 'device_asset', lookup: 'join' }, linkFields: {} },
+        { prefix: 'Place.', table: 'snapshot_certificate_places', own: 'certificate_asset', related: null, linkFields: place },
       ];
     default:
       return [];

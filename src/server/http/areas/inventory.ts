@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { inventoryDetail, searchInventory, type InventorySearch } from '../../inventory/search.js';
 import { callerOf, type Access, type RouteCatalogue } from '../routes.js';
+import { registerCertificateRoutes } from './certificateInventory.js';
 import { registerInventoryExtraRoutes } from './inventoryExtras.js';
 import { registerSavedQueryRoutes } from './savedQueries.js';
 import { registerSoftwareInventoryRoutes } from './softwareInventory.js';
@@ -32,4 +33,5 @@ export function registerInventoryRoutes(routes: RouteCatalogue, context: AppCont
   registerTagRoutes(routes, context);
   registerInventoryExtraRoutes(routes, context);
   registerSoftwareInventoryRoutes(routes, context);
+  registerCertificateRoutes(routes, context);
 }
