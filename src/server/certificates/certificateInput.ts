@@ -140,7 +140,10 @@ export async function readCertificateUpload(input: Buffer, password: string | nu
     }
     upload = { format: labels.every((label) => label.endsWith('CERTIFICATE')) ? 'pem' : 'pkcs7', certificates };
   } else if (base64Text.test(text) && text.replace(/\s+/g, '').length % 4 === 0) {
-    upload = await readBinary(Buffer.from(text.replace(/\s+/g, ''), 'base64'), password);
+    const decoded = Buffer.from(text.replace(/\s+/g, ''), 'base64');
+    // A PEM file sent as base64 (the console sends every file so) is read as the PEM it is.
+    if (decoded.toString('latin1').includes('-----BEGIN ')) return readCertificateUpload(decoded, password);
+    upload = await readBinary(decoded, password);
   } else {
     upload = await readBinary(input, password);
   }
