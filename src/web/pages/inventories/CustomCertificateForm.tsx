@@ -7,7 +7,6 @@ import { notify } from '../../app/notifications/notifications';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
 import { Button, Card, ErrorState, PageHeader, Spinner, TextInput, Textarea } from '../../ui';
 import { customCertificateQuery, saveCustomCertificate, type CustomCertificate, type CustomCertificateBody } from './certificateApi';
-import { ChainBadge, ExpiryBadge } from './certificateBadges';
 import { Facts } from './facts';
 import './inventories.css';
 
@@ -30,8 +29,9 @@ function StoredCertificate({ certificate }: { certificate: CustomCertificate }) 
         ['Common name', certificate.common_name ?? certificate.subject],
         ['Issuer', certificate.issuer],
         ['Expires', formatDate(certificate.not_after)],
-        ['Expiry', <ExpiryBadge key="expiry" status={certificate.expiry_status} />],
-        ['Chain', <ChainBadge key="chain" verified={certificate.chain_verified} error={certificate.verification_error} />],
+        ['Expiry', certificate.expiry_status],
+        ['Chain', certificate.chain_verified ? 'Verified' : `Not verified: ${certificate.verification_error ?? 'unknown reason'}`],
+        ['Weaknesses', certificate.weaknesses],
         ['Key', [certificate.key_algorithm, certificate.key_size].filter(Boolean).join(' ')],
         ['Signature', certificate.signature_algorithm],
         ['SHA-256 fingerprint', certificate.fingerprint_sha256],
