@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import routeData from '../../schemas/routes.json';
+import { issueCertificate } from '../support/testCertificates';
 import { api, defaultAdminPassword, launchBrowser, signInThroughApi, signInThroughForm, startServer, waitForLastDiscovery, type Browser, type RunningServer } from './harness';
 
 // Every route of schemas/routes.json that has a page, opened by a full page load as the administrator on the demo
@@ -39,6 +40,7 @@ const parameters: Record<string, string> = {};
 function concretePath(route: RouteEntry): string {
   const preview = {
     '/device-inventory/preview': 'deviceId', '/user-inventory/preview': 'userId', '/software-inventory/preview': 'softwareId', '/vulnerability-inventory/preview': 'vulnerabilityId',
+    '/certificate-inventory/preview': 'name',
   }[route.path];
   const search = preview ? `?id=${encodeURIComponent(parameters[preview]!)}&discoveryId=${parameters.discoveryId}` : '';
   return route.path.replace(/\{(\w+)\}/g, (_whole, name: string) => {
@@ -72,6 +74,8 @@ async function collectParameters(): Promise<void> {
   };
   const softwareId = await firstOf('/appinventory/applications', 'Name', ['/software-inventory/preview', '/software-inventory/detail/{softwareId}/{discoveryId}']);
   const vulnerabilityId = await firstOf('/avm/vulnerabilities', 'CveId', ['/vulnerability-inventory/preview', '/vulnerability-inventory/detail/{vulnerabilityId}/{discoveryId}']);
+  const certificateId = await firstOf('/certificates/certificates', 'Name', ['/certificate-inventory/preview', '/certificate-inventory/detail/{name}/{discoveryId}']);
+  const customCertificate = issueCertificate({ commonName: 'every-route.corp.example' }, null).cert;
   const dashboards = await api<{ results: { id: number }[] }>(server.baseUrl, '/dashboards/dashboards?size=500', { token });
   const dashboardId = String(dashboards.body.results[0]!.id);
   Object.assign(parameters, {
@@ -83,6 +87,8 @@ async function collectParameters(): Promise<void> {
     queryId: await createdId('/queries/queries', { name: 'Every route (e2e)', text: 'Hostname = srv*', type: 'device' }),
     softwareId,
     vulnerabilityId,
+    name: certificateId,
+    '/certificate-inventory/custom-certificate/{id}/edit#id': await createdId('/certificates/custom-certificates', { name: 'Every route (e2e)', certificate: customCertificate }),
     groupId: await createdId('/appinventory/groups', { name: 'Browsers (e2e)', description: 'Made by the every-route test', query: 'Name = *chrome*' }),
     tagId: await createdId('/devices/tags', { name: 'every-route-e2e', description: 'Made by the every-route test', color: '#c0392b' }),
     '/adapters/connection/create/{id}#id': connection!.adapter,
