@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -68,6 +69,16 @@ export async function addCertificateConnections(db: Queryable, lab: CertificateL
   const add = (adapter: string, name: string, config: object) =>
     db.query("insert into connections (company_id, adapter, name, connector_id, config) values (1, $1, $2, (select id from connectors where company_id = 1 and is_default), $3)", [adapter, name, JSON.stringify(config)]);
   await add('jsonfile', 'CMDB servers', { source: inline('servers.json', [{ id: 'srv-1', hostname: 'localhost', ip: '127.0.0.1', os: 'Linux' }, { id: 'srv-2', hostname: 'db-01', ip: '10.9.9.9', os: 'Linux' }]), entity: 'device', column_map: { id: 'AgentId', ip: 'IpAddresses' } });
+  // A certificate manager that knows certificates by thumbprint or serial only (no bytes): the portal's thumbprint
+  // folds into the scanned portal; the VPN certificate, issued to no endpoint scanned, stays one of its own.
+  const portal = new X509Certificate(lab.portal.cert);
+  await add('jsonfile', 'Certificate manager', {
+    source: inline('managed.json', [
+      { thumbprint: portal.fingerprint.replace(/:/g, '').toLowerCase(), cn: 'portal.corp.example', expires: portal.validTo, status: 'issued' },
+      { serial: '00:AB:CD:EF:01', issuer: 'CN=Corp Issuing CA 1', cn: 'vpn.corp.example', expires: new Date(Date.now() + 300 * 86_400_000).toISOString(), keytype: 'RSA_1024', status: 'issued' },
+    ]),
+    entity: 'certificate', column_map: { thumbprint: 'FingerprintSha1', serial: 'SerialNumber', issuer: 'Issuer', cn: 'CommonName', expires: 'NotAfter', keytype: 'KeyAlgorithm' },
+  });
   const { portalA, portalB, legacy, printer, stalled } = lab.ports;
   await add('tls-scanner', 'TLS scan', {
     targets: [`localhost:${portalA}`, `localhost:${portalB}`, `127.0.0.1:${portalA}`, `127.0.0.1:${legacy}`, `127.0.0.1:${printer}`, `127.0.0.1:${stalled}`],

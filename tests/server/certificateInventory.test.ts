@@ -29,8 +29,9 @@ describe.each(engines)('certificate inventory on %s', (engine) => {
   afterAll(() => server.stop());
 
   it('makes one certificate of every sighting, with each place it is served, its device and its chain', async () => {
-    // portal (three endpoints), its issuing CA, the expired legacy one and the weak printer (scanned and uploaded).
-    expect(discovery.progress.assets.certificate).toBe(4);
+    // portal (three endpoints, and the manager's thumbprint), its issuing CA, the expired legacy one, the weak printer
+    // (scanned and uploaded) and the manager's VPN certificate.
+    expect(discovery.progress.assets.certificate).toBe(5);
     const scan = discovery.progress.connections.find((connection) => connection.name === 'TLS scan')!;
     // The stalled endpoint is one warning; every other endpoint was read.
     expect(scan.warnings).toEqual([expect.stringMatching(new RegExp(`127\\.0\\.0\\.1:${lab.ports.stalled} did not complete a TLS handshake`))]);
@@ -41,10 +42,12 @@ describe.each(engines)('certificate inventory on %s', (engine) => {
       ['legacy.corp.example', 'Expired', 1, 1],
       ['portal.corp.example', 'Expires within 30 days', 3, 1],
       ['printer.corp.example', 'Valid', 1, 1],
+      ['vpn.corp.example', 'Valid', 0, 0],
       ['Corp Issuing CA 1', 'Valid', 0, 0],
     ]);
     const portal = list.body.results[1];
     expect(portal.ChainVerified).toEqual([true]);
+    expect(portal.Adapters).toEqual(['jsonfile', 'tls-scanner']);
     const printer = list.body.results[2];
     expect(printer.Adapters).toEqual(['cartograph-certificate', 'tls-scanner']);
 
@@ -74,7 +77,7 @@ describe.each(engines)('certificate inventory on %s', (engine) => {
   it('answers queries on expiry, weak keys and algorithms, self-signed, places and devices', async () => {
     expect(await search('ExpiryStatus = "Expires within 30 days"')).toEqual(['portal.corp.example']);
     expect(await search('ExpiryStatus = Expired OR DaysToExpiry < 30')).toEqual(['legacy.corp.example', 'portal.corp.example']);
-    expect(await search('Weak = true')).toEqual(['printer.corp.example']);
+    expect(await search('Weak = true')).toEqual(['printer.corp.example', 'vpn.corp.example']);
     expect(await search('Weaknesses = "SHA-1 signature" AND Weaknesses = "RSA key under 2048 bits" AND KeySize < 2048')).toEqual(['printer.corp.example']);
     expect(await search('SelfSigned = true')).toEqual(['legacy.corp.example', 'printer.corp.example']);
     expect(await search('IsCa = true')).toEqual(['Corp Issuing CA 1']);
@@ -90,8 +93,8 @@ describe.each(engines)('certificate inventory on %s', (engine) => {
     expect(exported.headers['content-disposition']).toMatch(/certificates-.*\.csv/);
     expect(String(exported.body).trim().split(/\r?\n/)).toEqual(['Name,Expiry Status', 'legacy.corp.example,Expired', 'printer.corp.example,Valid']);
     const widget = await computeWidget({ db: server.context.db, companyId: 1, now: new Date() }, widgetSettingsOf({ kind: 'certificate_expiry' }));
-    expect(widget).toMatchObject({ inventory: 'certificate', total: 4 });
-    expect(widget.rows.map((row) => [row.label, row.value])).toEqual([['Expired', 1], ['Within 30 days', 1], ['Within 90 days', 0], ['Later', 2]]);
+    expect(widget).toMatchObject({ inventory: 'certificate', total: 5 });
+    expect(widget.rows.map((row) => [row.label, row.value])).toEqual([['Expired', 1], ['Within 30 days', 1], ['Within 90 days', 0], ['Later', 3]]);
   });
 
   it('refuses what it cannot read, private keys and wrong passwords with a clear field error, and keeps out other companies and the unpermitted', async () => {
