@@ -91,7 +91,7 @@ describe.each(engines)('certificate inventory on %s', (engine) => {
     const exported = await post('/certificates/export', { format: 'csv', fields: ['Name', 'ExpiryStatus'], query: 'SelfSigned = true', ordering: [{ field: 'Name' }] });
     expect(exported.status).toBe(200);
     expect(exported.headers['content-disposition']).toMatch(/certificates-.*\.csv/);
-    expect(String(exported.body).trim().split(/\r?\n/)).toEqual(['Name,Expiry Status', 'legacy.corp.example,Expired', 'printer.corp.example,Valid']);
+    expect(String(exported.body).replace(/^\ufeff/, '').trim().split(/\r?\n/)).toEqual(['Name,Expiry Status', 'legacy.corp.example,Expired', 'printer.corp.example,Valid']);
     const widget = await computeWidget({ db: server.context.db, companyId: 1, now: new Date() }, widgetSettingsOf({ kind: 'certificate_expiry' }));
     expect(widget).toMatchObject({ inventory: 'certificate', total: 5 });
     expect(widget.rows.map((row) => [row.label, row.value])).toEqual([['Expired', 1], ['Within 30 days', 1], ['Within 90 days', 0], ['Later', 3]]);

@@ -16,6 +16,9 @@ function roots(): X509Certificate[] {
   return trustedRoots;
 }
 
+/** The common name of a certificate, or its whole subject: how messages name it. */
+const nameOf = (certificate: X509Certificate): string => certificate.subject.split('\n').find((line) => line.startsWith('CN=')) ?? certificate.subject.replace(/\n/g, ', ');
+
 export type OrderedChain = {
   /** The certificates, leaf first, each followed by its issuer where the upload holds it. */
   chain: Buffer[];
@@ -51,7 +54,7 @@ export function orderChain(ders: Buffer[]): OrderedChain {
   const now = Date.now();
   const expired = chain.find(({ x509 }) => new Date(x509.validTo).getTime() < now || new Date(x509.validFrom).getTime() > now);
   const verificationError = expired
-    ? `${expired.x509.subject.split('\n').reverse()[0]} is outside its validity period`
-    : trusted ? null : `the chain ends at ${top.subject.split('\n').reverse()[0]}, which is not a trusted authority`;
+    ? `${nameOf(expired.x509)} is outside its validity period`
+    : trusted ? null : `the chain ends at ${nameOf(top)}, which is not a trusted authority`;
   return { chain: [...chain, ...certificates.filter((_, index) => !used.has(index))].map(({ der }) => der), verified: !verificationError, verificationError };
 }
