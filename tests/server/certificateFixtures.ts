@@ -68,7 +68,7 @@ const inline = (name: string, records: unknown[]) => ({ source_type: 'upload', f
 export async function addCertificateConnections(db: Queryable, lab: CertificateLab): Promise<void> {
   const add = (adapter: string, name: string, config: object) =>
     db.query("insert into connections (company_id, adapter, name, connector_id, config) values (1, $1, $2, (select id from connectors where company_id = 1 and is_default), $3)", [adapter, name, JSON.stringify(config)]);
-  await add('jsonfile', 'CMDB servers', { source: inline('servers.json', [{ id: 'srv-1', hostname: 'localhost', ip: '127.0.0.1', os: 'Linux' }, { id: 'srv-2', hostname: 'db-01', ip: '10.9.9.9', os: 'Linux' }]), entity: 'device', column_map: { id: 'AgentId', ip: 'IpAddresses' } });
+  await add('jsonfile', 'CMDB servers', { source: inline('servers.json', [{ id: 'srv-1', hostname: 'web-01', ip: '127.0.0.1', os: 'Linux' }, { id: 'srv-2', hostname: 'db-01', ip: '10.9.9.9', os: 'Linux' }]), entity: 'device', column_map: { id: 'AgentId', ip: 'IpAddresses' } });
   // A certificate manager that knows certificates by thumbprint or serial only (no bytes): the portal's thumbprint
   // folds into the scanned portal; the VPN certificate, issued to no endpoint scanned, stays one of its own.
   const portal = new X509Certificate(lab.portal.cert);
@@ -82,7 +82,8 @@ export async function addCertificateConnections(db: Queryable, lab: CertificateL
   const { portalA, portalB, legacy, printer, stalled } = lab.ports;
   await add('tls-scanner', 'TLS scan', {
     targets: [`localhost:${portalA}`, `localhost:${portalB}`, `127.0.0.1:${portalA}`, `127.0.0.1:${legacy}`, `127.0.0.1:${printer}`, `127.0.0.1:${stalled}`],
-    custom_ca: lab.root.cert, handshake_timeout_ms: 1000, concurrency: 4,
+    // Generous: the stalled endpoint costs this once; a loaded machine must not time out the real servers.
+    custom_ca: lab.root.cert, handshake_timeout_ms: 10_000, concurrency: 6,
   });
 }
 

@@ -40,7 +40,7 @@ async function readUpload(body: CustomCertificateBody): Promise<{ pem: string; f
     const { chain } = orderChain(upload.certificates);
     return { pem: chain.map(pemOfDer).join(''), fingerprint: new X509Certificate(chain[0]).fingerprint256, count: chain.length };
   } catch (error) {
-    if (error instanceof CertificateInputError) throw fieldError(error.message.startsWith('The PKCS#12 password') ? 'password' : 'certificate', error.message);
+    if (error instanceof CertificateInputError) throw fieldError(/PKCS#12 password|give its password/.test(error.message) ? 'password' : 'certificate', error.message);
     throw error;
   }
 }
