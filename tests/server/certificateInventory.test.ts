@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeWidget, widgetSettingsOf } from '../../src/server/dashboards/computeWidget.js';
 import { addCertificateConnections, derOf, pkcs12Of, pkcs7Of, startCertificateLab, type CertificateLab } from './certificateFixtures.js';
 import { runDiscoveryAndWait } from './discoveryFleet.js';
-import { createUserWithGroups, engines, startTestServer, type TestServer } from './harness.js';
+import { createUserWithGroups, engines, startTestServer, userPassword, type TestServer } from './harness.js';
 
 type Discovery = { id: number; progress: { connections: { name: string; state: string; warnings: string[] }[]; assets: Record<string, number> } };
 
@@ -118,6 +118,17 @@ describe.each(engines)('certificate inventory on %s', (engine) => {
     const viewer = await createUserWithGroups(server, server.adminToken, 'cert.viewer', ['Viewers']);
     const denied = await server.request('POST', '/certificates/custom-certificates', { token: viewer.token, body: { name: 'x', certificate: lab.legacy.cert } });
     expect(denied.status).toBe(403);
+
+    // Another company sees none of this company's certificates, uploaded or discovered.
+    const company = await post('/companies/companies', { name: 'Company B' });
+    expect((await post(`/companies/companies/${company.body.id}/administrators`, { username: 'b.admin', password: userPassword })).status).toBe(201);
+    const other = await server.signIn('b.admin', userPassword);
+    const [own] = (await server.request('GET', '/certificates/custom-certificates', { token: server.adminToken })).body.results;
+    expect((await server.request('GET', '/certificates/custom-certificates', { token: other })).body.count).toBe(0);
+    expect((await server.request('GET', `/certificates/custom-certificates/${own.id}`, { token: other })).status).toBe(404);
+    expect((await server.request('PUT', `/certificates/custom-certificates/${own.id}`, { token: other, body: { name: 'taken' } })).status).toBe(404);
+    expect((await server.request('POST', '/certificates/certificates', { token: other, body: {} })).status).toBe(404);
+    expect((await server.request('GET', `/certificates/places?index_id=${discovery.id}`, { token: other })).status).toBe(404);
   });
 
   it('reads PEM bundles in any order, DER, PKCS#7 and PKCS#12 (the password used, not kept), and edits', async () => {
