@@ -42,7 +42,7 @@ const brandOf: Record<string, string> = {
   'zscaler': 'zscaler', 'netskope': 'netskope', 'knowbe4': 'knowbe4', 'veeam': 'veeam', 'druva': 'druva', 'backblaze': 'backblaze',
   'hp-ilo': 'hp', 'dell-openmanage': 'dell', 'lenovo-xclarity': 'lenovo', 'nutanix-prism': 'nutanix', 'automox': 'automox', 'ninjaone': 'ninjaone',
   'manage-engine-dc': 'manageengine', 'manageengine-servicedesk': 'manageengine', 'microsoft-intune': 'microsoft', 'azure-entra': 'microsoft',
-  'microsoft-defender-endpoint': 'microsoft', 'sccm': 'microsoft', 'mbam-sccm': 'microsoft', 'azure': 'microsoftazure', 'active-directory': 'microsoft',
+  'microsoft-defender-endpoint': 'microsoft', 'sccm': 'microsoft', 'mbam-sccm': 'microsoft', 'azure': 'microsoftazure', 'azure-key-vault': 'microsoftazure', 'active-directory': 'microsoft',
   'hyper-v': 'microsoft', 'wsus': 'microsoft', 'cyberx': 'microsoft', 'microsoft-365': 'microsoft', 'teams': 'microsoftteams',
 };
 

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import routeData from '../../schemas/routes.json';
+import { issueCertificate } from '../support/testCertificates';
 import { api, defaultAdminPassword, launchBrowser, signInThroughApi, signInThroughForm, startServer, waitForLastDiscovery, type Browser, type RunningServer } from './harness';
 
 // Every route of schemas/routes.json that has a page, opened by a full page load as the administrator on the demo
@@ -40,6 +41,7 @@ function concretePath(route: RouteEntry): string {
   const preview = {
     '/device-inventory/preview': 'deviceId', '/user-inventory/preview': 'userId', '/software-inventory/preview': 'softwareId', '/vulnerability-inventory/preview': 'vulnerabilityId',
     '/service-inventory/preview': 'primaryKey', '/license-inventory/preview': 'licenseId',
+    '/certificate-inventory/preview': 'name',
   }[route.path];
   const search = preview ? `?id=${encodeURIComponent(parameters[preview]!)}&discoveryId=${parameters.discoveryId}` : '';
   return route.path.replace(/\{(\w+)\}/g, (_whole, name: string) => {
@@ -75,6 +77,8 @@ async function collectParameters(): Promise<void> {
   const vulnerabilityId = await firstOf('/avm/vulnerabilities', 'CveId', ['/vulnerability-inventory/preview', '/vulnerability-inventory/detail/{vulnerabilityId}/{discoveryId}']);
   const serviceId = await firstOf('/services/services', 'Name', ['/service-inventory/preview', '/service-inventory/detail/{primaryKey}/{discoveryId}']);
   const licenseId = await firstOf('/licenses/licenses', 'Name', ['/license-inventory/preview', '/license-inventory/detail/{licenseId}/{discoveryId}']);
+  const certificateId = await firstOf('/certificates/certificates', 'Name', ['/certificate-inventory/preview', '/certificate-inventory/detail/{name}/{discoveryId}']);
+  const customCertificate = issueCertificate({ commonName: 'every-route.corp.example' }, null).cert;
   const dashboards = await api<{ results: { id: number }[] }>(server.baseUrl, '/dashboards/dashboards?size=500', { token });
   const dashboardId = String(dashboards.body.results[0]!.id);
   Object.assign(parameters, {
@@ -88,6 +92,8 @@ async function collectParameters(): Promise<void> {
     vulnerabilityId,
     primaryKey: serviceId,
     licenseId,
+    name: certificateId,
+    '/certificate-inventory/custom-certificate/{id}/edit#id': await createdId('/certificates/custom-certificates', { name: 'Every route (e2e)', certificate: customCertificate }),
     groupId: await createdId('/appinventory/groups', { name: 'Browsers (e2e)', description: 'Made by the every-route test', query: 'Name = *chrome*' }),
     tagId: await createdId('/devices/tags', { name: 'every-route-e2e', description: 'Made by the every-route test', color: '#c0392b' }),
     '/adapters/connection/create/{id}#id': connection!.adapter,

@@ -27,7 +27,7 @@ describe.each(engines)('the demo data set on %s', (engine) => {
     expect((await server.request('GET', '/discoveries/demo', { token })).body).toEqual({ available: true });
     const started = await server.request('POST', '/discoveries/demo', { token });
     expect(started).toMatchObject({ status: 202, body: { status: 'running', connections: expect.any(Array) } });
-    expect(started.body.connections).toHaveLength(16);
+    expect(started.body.connections).toHaveLength(17);
     const done = await waitForDiscoveries(server);
     expect(done).toMatchObject({ state: 'done' });
     for (const connection of done.progress.connections) expect(connection).toMatchObject({ adapter: 'csvfile', state: 'done', error: '' });
@@ -134,7 +134,7 @@ describe('CARTOGRAPH_DEMO=1', () => {
     });
     try {
       const [{ count }] = await server.context.db.query<{ count: number }>("select count(*)::int as count from connections where adapter = 'csvfile'");
-      expect(count).toBe(16);
+      expect(count).toBe(17);
       const discoveries = await server.context.db.query<{ status: string }>('select status from discoveries');
       expect(discoveries).toHaveLength(1);
       expect(await loadDemoOnStart(server.context, { CARTOGRAPH_DEMO: '1' })).toBeNull();

@@ -20,6 +20,8 @@ export type CertificateRequest = {
   /** default: one year from now. */
   notAfter?: string;
   isCa?: boolean;
+  /** Signature digest (`sha256` by default; `sha1` for a weak one). */
+  digest?: string;
 };
 
 function openssl(args: string[], directory: string): string {
@@ -62,7 +64,7 @@ export function issueCertificate(request: CertificateRequest, issuer: TestCertif
       writeFileSync(join(directory, 'issuer.key'), issuer.key);
     }
     openssl(['ca', '-batch', '-notext', '-config', 'ca.conf', ...signing, '-in', 'request.csr', '-out', 'cert.pem', '-extfile', 'ext.conf',
-      '-startdate', request.notBefore ?? opensslDate(-1), '-enddate', request.notAfter ?? opensslDate(365)], directory);
+      '-md', request.digest ?? 'sha256', '-startdate', request.notBefore ?? opensslDate(-1), '-enddate', request.notAfter ?? opensslDate(365)], directory);
     return { key: readFileSync(keyPath, 'utf8'), cert: readFileSync(join(directory, 'cert.pem'), 'utf8') };
   } finally {
     rmSync(directory, { recursive: true, force: true });

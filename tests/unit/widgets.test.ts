@@ -78,7 +78,8 @@ describe('the Vega-Lite specifications of widget results', () => {
     expect(queryOfDatum(null)).toBeNull();
     expect(inventoryLinkFor('device', 'OS.Type = "Windows"')).toBe('/device-inventory?query=OS.Type%20%3D%20%22Windows%22');
     expect(inventoryLinkFor('user', '')).toBe('/user-inventory?query=');
-    expect(inventoryLinkFor('certificate', 'NotAfter < "x"')).toBeNull();
+    expect(inventoryLinkFor('certificate', 'NotAfter < "x"')).toBe('/certificate-inventory?query=NotAfter%20%3C%20%22x%22');
+    expect(inventoryLinkFor('license', '')).toBeNull();
   });
 });
 

@@ -1,5 +1,5 @@
 import { entraAppAuth, googleServiceAccountAuth, keyPairAuth, microsoftCloud, tokenAuth } from '../auth.js';
-import { list, optionalText, secret, text, type AdapterSource } from '../model.js';
+import { list, optionalText, secret, text, url, type AdapterSource } from '../model.js';
 import { apiHost, baseUrl } from './shared.js';
 
 /** Public clouds, cloud security posture and container platforms. */
@@ -38,6 +38,23 @@ export const cloud: AdapterSource[] = [
       grant: ['Register an app in Entra ID (App registrations → New registration) and create a client secret.', 'In the Azure portal open the management group or subscription → Access control (IAM) → Add role assignment, role Reader, members: the app.'],
       collects: ['Virtual machines from Microsoft.Compute/virtualMachines: VM id, name, computer name, size, OS type and image, location, resource group, tags, provisioning and power state.', 'Network interfaces (MAC, private IPs) and public IP addresses joined to their VMs.'],
       troubleshooting: [['AuthorizationFailed', 'The app has no Reader assignment on that subscription.'], ['AADSTS7000215', 'Paste the secret Value (not its ID) into the `Client secret` field.']],
+    },
+  },
+  {
+    slug: 'azure-key-vault', name: 'Azure Key Vault certificates', vendor: 'Microsoft', website: 'https://azure.microsoft.com/products/key-vault', docs_url: 'https://learn.microsoft.com/rest/api/keyvault/certificates/get-certificates/get-certificates',
+    description: 'The certificates kept in Azure Key Vaults (the current version of each), read from their DER bytes.',
+    groups: ['cloud', 'certificate_management'], categories: ['certificate'], engine: 'http',
+    location: [
+      microsoftCloud(),
+      { ...list('vault_urls', 'Key vaults', 'The vault URLs to read (Overview → Vault URI), e.g. https://contoso-prod.vault.azure.net.', ['https://contoso-prod.vault.azure.net']), required: true },
+      url('login_url', 'Sign-in host', 'Only for a custom environment or a gateway: the Entra sign-in root, e.g. https://login.microsoftonline.com. Leave empty to use the host of the chosen cloud.', 'https://login.microsoftonline.com', { required: false }),
+    ],
+    auth: [entraAppAuth('Tokens are requested for Key Vault (scope https://vault.azure.net/.default).')],
+    guide: {
+      prerequisites: ['An Entra ID app registration, and the right to grant it access to each vault (Key Vault Administrator, or Owner of the vault).'],
+      grant: ['Register an app in Entra ID (App registrations → New registration) and create a client secret.', 'On each vault: Access control (IAM) → Add role assignment, role Key Vault Certificate User (or, on a vault using access policies, an access policy with the Get and List certificate permissions) for the app.'],
+      collects: ['Certificates from GET /certificates and, for each, GET /certificates/{name}: the DER certificate (cer), thumbprint, validity, key type and size, subject and alternative names of its policy, enabled flag. Private keys and secrets are never read.'],
+      troubleshooting: [['403 Forbidden "does not have certificates list permission"', 'Give the app the Key Vault Certificate User role (or an access policy with List and Get on certificates).'], ['AADSTS7000215', 'Paste the secret Value (not its ID) into the `Client secret` field.']],
     },
   },
   {

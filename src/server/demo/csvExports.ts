@@ -5,6 +5,7 @@ import type { CoreContext } from '../context.js';
 import { validatorFor } from '../http/validators.js';
 import { fleetSources, generateLabelledFleet, type FleetSource } from './fleet.js';
 import { generateServicesAndLicenses } from './servicesAndLicenses.js';
+import { generateDemoCertificates } from './certificates.js';
 import { generateSoftwareAndFindings, type DemoObservation } from './softwareAndFindings.js';
 
 /**
@@ -17,7 +18,7 @@ import { generateSoftwareAndFindings, type DemoObservation } from './softwareAnd
  */
 
 type Column = { header: string; value: (fields: Record<string, unknown>) => unknown };
-type Entity = 'device' | 'user' | 'software' | 'vulnerability' | 'service' | 'license';
+type Entity = 'device' | 'user' | 'software' | 'vulnerability' | 'service' | 'license' | 'certificate';
 type Export = { source: FleetSource; entity: Entity; name: string; columns: Column[]; columnMap?: Record<string, string>; delimiter?: ',' | ';' };
 
 const list = (separator: string) => (value: unknown) => (Array.isArray(value) ? value.join(separator) : value);
@@ -147,10 +148,21 @@ const exports: Export[] = [
       { header: 'Purchase date', value: field('PurchaseDate') }, { header: 'Expiration date', value: field('ExpirationDate') }, { header: 'Assigned users', value: field('AssignedUsers') },
     ],
   },
+  {
+    source: fleetSources.scanner, entity: 'certificate', name: 'Vulnerability scanner TLS certificates (CSV export)',
+    columns: [
+      { header: 'Host', value: field('Host') }, { header: 'IP', value: field('IpAddresses', list(',')) }, { header: 'Port', value: field('Port') },
+      { header: 'Common Name', value: field('CommonName') }, { header: 'Subject', value: field('Subject') }, { header: 'Issuer', value: field('Issuer') },
+      { header: 'Serial Number', value: field('SerialNumber') }, { header: 'Valid From', value: field('NotBefore') }, { header: 'Valid To', value: field('NotAfter') },
+      { header: 'Key Algorithm', value: field('KeyAlgorithm') }, { header: 'Key Size', value: field('KeySize') }, { header: 'Signature Algorithm', value: field('SignatureAlgorithm') },
+      { header: 'Self-Signed', value: field('SelfSigned', (value) => (value ? 'yes' : 'no')) }, { header: 'SANs', value: field('SubjectAltNames', list(' ')) },
+      { header: 'SHA-256 Fingerprint', value: field('FingerprintSha256') },
+    ],
+  },
 ];
 
 /** How the connection's description counts an export's rows. */
-const rowNouns: Record<Entity, string> = { device: 'devices', user: 'users', software: 'installations', vulnerability: 'findings', service: 'services', license: 'licenses' };
+const rowNouns: Record<Entity, string> = { device: 'devices', user: 'users', software: 'installations', vulnerability: 'findings', service: 'services', license: 'licenses', certificate: 'certificates' };
 
 /** One CSV cell (RFC 4180): quoted when it holds the delimiter, a quote or a line break. */
 function cell(value: unknown, delimiter: string): string {
@@ -176,7 +188,7 @@ export async function writeDemoCsvExports(context: CoreContext, companyId: numbe
   const fleet = generateLabelledFleet(options.devices ?? 2000, options.seed ?? 42);
   const { software, findings } = generateSoftwareAndFindings(fleet, options.seed ?? 42);
   const { services, licenses } = generateServicesAndLicenses(fleet, software, options.seed ?? 42);
-  const rowsByEntity: Record<Entity, DemoObservation[]> = { device: fleet.records, user: fleet.users, software, vulnerability: findings, service: services, license: licenses };
+  const rowsByEntity: Record<Entity, DemoObservation[]> = { device: fleet.records, user: fleet.users, software, vulnerability: findings, service: services, license: licenses, certificate: generateDemoCertificates(fleet) };
   const validate = validatorFor('cartograph:adapters/csvfile/connection');
   const [connector] = await context.db.query<{ id: number }>('select id from connectors where company_id = $1 and is_default', [companyId]);
   if (!connector) throw new Error(`Company ${companyId} has no default connector.`);

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/database.js';
 import type { DiscoveryProgress } from './progress.js';
+import { buildCertificateInventory, certificateEntity } from './certificates/certificateStage.js';
 import { DeviceLinks } from './software/deviceLinks.js';
 import { ObservationWarnings } from './software/observations.js';
 import { buildSoftwareInventory, softwareEntities } from './software/softwareStage.js';
@@ -12,10 +13,10 @@ import { buildLicenseInventory } from './licenses/licenseStage.js';
 // snapshot's records. The pipeline calls them through this one entry point.
 
 /** Stream entities these stages read back from the snapshot: a discovery does not hold them in memory. */
-export const observationEntities = new Set([...softwareEntities, 'vulnerability', 'service', 'license']);
+export const observationEntities = new Set([...softwareEntities, 'vulnerability', 'service', 'license', certificateEntity]);
 
 /** The snapshot tables these stages write (deleted with a failed discovery, pruned with old snapshots). */
-export const observationTables = ['snapshot_installations', 'snapshot_findings', 'snapshot_service_instances', 'snapshot_license_assignments'];
+export const observationTables = ['snapshot_installations', 'snapshot_findings', 'snapshot_service_instances', 'snapshot_license_assignments', 'snapshot_certificate_places'];
 
 /**
  * Builds the vulnerability and software inventories of a snapshot once its devices are merged (`devices` indexes
@@ -34,5 +35,7 @@ export async function buildObservationInventories(db: Queryable, discoveryId: nu
   if (services) progress.assets.service = services;
   const licenses = await buildLicenseInventory(db, discoveryId, warnings);
   if (licenses) progress.assets.license = licenses;
+  const certificates = await buildCertificateInventory(db, discoveryId, links, warnings);
+  if (certificates) progress.assets.certificate = certificates;
   warnings.report(progress);
 }

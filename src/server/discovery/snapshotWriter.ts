@@ -96,7 +96,7 @@ export function writeBehind(depth = 1) {
   };
 }
 
-const mergedTables = ['snapshot_assets', 'snapshot_index', 'snapshot_relations', 'merge_recommendations', 'snapshot_installations', 'snapshot_findings', 'snapshot_service_instances', 'snapshot_license_assignments'];
+const mergedTables = ['snapshot_assets', 'snapshot_index', 'snapshot_relations', 'merge_recommendations', 'snapshot_installations', 'snapshot_findings', 'snapshot_service_instances', 'snapshot_license_assignments', 'snapshot_certificate_places'];
 
 /** Deletes what merging wrote of a snapshot, keeping its source records (a publish taken over starts again). */
 export async function deleteMergedRows(db: Queryable, discoveryId: number): Promise<void> {

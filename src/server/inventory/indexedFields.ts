@@ -22,6 +22,7 @@ export const inventorySchemas: Record<string, string> = {
   vulnerability: 'cartograph:entities/vulnerability',
   service: 'cartograph:entities/service',
   license: 'cartograph:entities/license',
+  certificate: 'cartograph:entities/certificate',
 };
 
 type PropertySchema = { type?: string; format?: string; items?: PropertySchema; 'x-indexed'?: true | 'sorted' };

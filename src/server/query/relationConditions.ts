@@ -37,6 +37,7 @@ export function relationsOf(entity: string): Relation[] {
   // would make `NOT Service.Name = sshd` unknown rather than true for devices without it.
   const instancesOnDevices = '(select * from snapshot_service_instances where device_asset is not null)';
   const finding = { Status: findingStatus, FirstSeen: { sql: 'l.first_seen', kind: 'date' }, LastSeen: { sql: 'l.last_seen', kind: 'date' }, Port: { sql: 'l.ports', kind: 'texts' }, Source: { sql: 'l.adapters', kind: 'texts' } } satisfies Record<string, LinkField>;
+  const place = { Host: { sql: 'l.host', kind: 'text' }, Port: { sql: 'l.port::text', kind: 'text' }, Sni: { sql: 'l.sni', kind: 'text' }, Source: { sql: 'l.adapter', kind: 'text' } } satisfies Record<string, LinkField>;
   switch (entity) {
     case 'device':
       return [
@@ -58,6 +59,12 @@ export function relationsOf(entity: string): Relation[] {
       return [
         { prefix: 'Device.', table: instancesOnDevices, own: 'service_asset', related: { entity: 'device', column: 'device_asset', lookup: 'join' }, linkFields: {} },
         { prefix: 'Instance.', table: 'snapshot_service_instances', own: 'service_asset', related: null, linkFields: instance },
+      ];
+    case 'certificate':
+      // Certificates reach the devices serving them, and the places themselves (`Place.Host = www.example.com`).
+      return [
+        { prefix: 'Device.', table: 'snapshot_certificate_places', own: 'certificate_asset', related: { entity: 'device', column: 'device_asset', lookup: 'join' }, linkFields: {} },
+        { prefix: 'Place.', table: 'snapshot_certificate_places', own: 'certificate_asset', related: null, linkFields: place },
       ];
     default:
       return [];

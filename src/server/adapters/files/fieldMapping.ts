@@ -89,13 +89,25 @@ const commonHeaders: Partial<Record<EntityKind, Record<string, string[]>>> = {
     ...deviceIdentifierHeaders,
   },
   certificate: {
-    Fingerprint: ['fingerprint', 'sha256', 'sha256fingerprint', 'thumbprint', 'sha1'],
-    Subject: ['subject', 'commonname', 'cn', 'subjectcn'],
-    Issuer: ['issuer', 'issuercn', 'ca'],
+    FingerprintSha256: ['fingerprint', 'sha256', 'sha256fingerprint', 'fingerprintsha256'],
+    FingerprintSha1: ['thumbprint', 'sha1', 'sha1fingerprint', 'fingerprintsha1'],
+    CommonName: ['commonname', 'cn', 'subjectcn'],
+    Subject: ['subject', 'subjectdn'],
+    Issuer: ['issuer', 'issuercn', 'ca', 'issuedby'],
     SerialNumber: ['serial', 'serialnumber'],
     NotBefore: ['notbefore', 'validfrom', 'issued'],
-    NotAfter: ['notafter', 'validto', 'expires', 'expiry', 'expiration', 'expirationdate'],
-    Hostname: ['hostname', 'host', 'domain', 'san', 'sans'],
+    NotAfter: ['notafter', 'validto', 'validuntil', 'expires', 'expiry', 'expiration', 'expirationdate'],
+    KeyAlgorithm: ['keyalgorithm', 'keytype', 'publickeyalgorithm'],
+    KeySize: ['keysize', 'keylength', 'keybits'],
+    SignatureAlgorithm: ['signaturealgorithm', 'sigalg', 'signaturehash'],
+    SelfSigned: ['selfsigned'],
+    SubjectAltNames: ['san', 'sans', 'subjectaltnames', 'subjectalternativenames', 'dnsnames'],
+    // Where it is served (the certificate stage makes a place of each row naming a host).
+    Host: ['host', 'hostname', 'endpoint', 'domain'],
+    Port: ['port'],
+    Sni: ['sni', 'servername'],
+    IpAddresses: ['ip', 'ipaddress'],
+    Pem: ['pem', 'certificate'],
   },
   service: {
     Hostname: ['hostname', 'host', 'computername'],
@@ -131,14 +143,14 @@ const commonHeaders: Partial<Record<EntityKind, Record<string, string[]>>> = {
 };
 
 /** Fields that hold several values: a cell such as "10.0.0.1; 10.0.0.2" is split into its items. */
-const listFields = new Set(['IpAddresses', 'MacAddresses', 'Subnets', 'Groups', 'Tags', 'LastUsedUsers', 'CveId', 'Cwe', 'References', 'InstalledSoftware.SoftwareName', 'OpenPorts.PortNumber', 'VulnerableSoftware.CveId']);
+const listFields = new Set(['IpAddresses', 'SubjectAltNames', 'MacAddresses', 'Subnets', 'Groups', 'Tags', 'LastUsedUsers', 'CveId', 'Cwe', 'References', 'InstalledSoftware.SoftwareName', 'OpenPorts.PortNumber', 'VulnerableSoftware.CveId']);
 const listSeparator = /[,;|\s]+/;
 /** Cell values that mean "nothing here": they are dropped instead of becoming field values. */
 const emptyValues = new Set(['', 'null', 'none', 'n/a', 'na', '-', '--', 'undefined', '(null)']);
 
 /** Fields the contract gives a number or a yes/no: text cells that read as one become one, others stay as written. */
-const numberFields = new Set(['CvssScore', 'Port']);
-const booleanFields = new Set(['ExploitKnown']);
+const numberFields = new Set(['CvssScore', 'Port', 'KeySize']);
+const booleanFields = new Set(['ExploitKnown', 'SelfSigned']);
 const booleanWords = new Map([['true', true], ['yes', true], ['1', true], ['y', true], ['false', false], ['no', false], ['0', false], ['n', false]]);
 
 function typedText(field: string, text: string): unknown {

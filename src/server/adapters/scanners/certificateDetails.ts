@@ -19,6 +19,7 @@ export type CertificateDetails = {
   selfSigned: boolean;
   isCa: boolean;
   fingerprintSha256: string;
+  fingerprintSha1: string;
 };
 
 // Signature algorithm OIDs (RFC 4055, RFC 5758, RFC 8410) by their usual names.
@@ -124,5 +125,6 @@ export function describeCertificate(der: Buffer, now = new Date()): CertificateD
     selfSigned,
     isCa: certificate.ca,
     fingerprintSha256: certificate.fingerprint256,
+    fingerprintSha1: certificate.fingerprint,
   };
 }

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { AdapterEngine, FetchedRecord } from '../engine.js';
 import { boundedPool } from './boundedPool.js';
 import { describeCertificate, type CertificateDetails } from './certificateDetails.js';
@@ -19,7 +20,7 @@ function tlsServiceName(port: number): string {
   return name;
 }
 
-function certificateFields(details: CertificateDetails, handshake: Answered, position: number): Record<string, unknown> {
+function certificateFields(details: CertificateDetails, handshake: Answered, position: number, chainFingerprints: string[], pem: string): Record<string, unknown> {
   const { host, port } = handshake.endpoint;
   return {
     Name: details.commonName ?? details.subject,
@@ -40,12 +41,20 @@ function certificateFields(details: CertificateDetails, handshake: Answered, pos
     SelfSigned: details.selfSigned,
     IsCa: details.isCa,
     Fingerprint: details.fingerprintSha256,
+    FingerprintSha256: details.fingerprintSha256,
+    FingerprintSha1: details.fingerprintSha1,
     ChainPosition: position,
     ChainVerified: handshake.authorized,
     VerificationError: handshake.authorizationError,
     Endpoint: `${host}:${port}`,
     Host: host,
     Port: port,
+    // SNI is sent for names only (tlsProbe.ts): the name the server chose this certificate for.
+    Sni: isIP(host) ? null : host,
+    TlsVersion: handshake.protocol,
+    // The chain served at this endpoint, leaf first, so the inventory can show it wherever the certificate is served.
+    ChainFingerprints: chainFingerprints,
+    Pem: pem,
   };
 }
 
@@ -76,11 +85,13 @@ function endpointRecords(handshake: Answered, reportedIssuers: Set<string>, warn
     },
     raw: { id: `${host}:${port}/tcp`, host, port, address: handshake.remoteAddress, protocol: handshake.protocol, cipher: handshake.cipher, authorized: handshake.authorized, authorization_error: handshake.authorizationError },
   }];
+  const chainFingerprints = chain.map(({ details }) => details.fingerprintSha256);
   chain.forEach(({ der, details }, position) => {
     if (position > 0 && reportedIssuers.has(details.fingerprintSha256)) return;
     if (position > 0) reportedIssuers.add(details.fingerprintSha256);
     const id = position === 0 ? `${details.fingerprintSha256}@${host}:${port}` : details.fingerprintSha256;
-    records.push({ entity: 'certificate', fields: certificateFields(details, handshake, position), raw: { id, ...details, pem: pemOf(der) } });
+    const pem = pemOf(der);
+    records.push({ entity: 'certificate', fields: certificateFields(details, handshake, position, position === 0 ? chainFingerprints : [], pem), raw: { id, ...details } });
   });
   return records;
 }

@@ -80,7 +80,7 @@ export function registerConfigurationRoutes(routes: RouteCatalogue, context: App
         user_field_map: { ...entityFieldMap('cartograph:entities/inventory-user', product.slug), ...(await specificsOf(discoveryId, 'user')) },
         vulnerability_field_map: { ...entityFieldMap('cartograph:entities/vulnerability', product.slug), ...prefixedFieldMap('Device.', entityFieldMap('cartograph:entities/device', product.slug)) },
         application_field_map: { ...entityFieldMap('cartograph:entities/software', product.slug), ...prefixedFieldMap('Device.', entityFieldMap('cartograph:entities/device', product.slug)) },
-        certificate_field_map: await specificsOf(discoveryId, 'certificate'),
+        certificate_field_map: { ...entityFieldMap('cartograph:entities/certificate', product.slug), ...prefixedFieldMap('Device.', entityFieldMap('cartograph:entities/device', product.slug)) },
         service_field_map: { ...entityFieldMap('cartograph:entities/service', product.slug), ...prefixedFieldMap('Device.', entityFieldMap('cartograph:entities/device', product.slug)) },
         license_field_map: entityFieldMap('cartograph:entities/license', product.slug),
       };

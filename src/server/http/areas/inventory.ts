@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { inventoryDetail, searchInventory, type InventorySearch } from '../../inventory/search.js';
 import { callerOf, type Access, type RouteCatalogue } from '../routes.js';
+import { registerCertificateRoutes } from './certificateInventory.js';
 import { registerInventoryExtraRoutes } from './inventoryExtras.js';
 import { registerSavedQueryRoutes } from './savedQueries.js';
 import { registerServiceLicenseRoutes } from './serviceLicenseInventory.js';
@@ -34,4 +35,5 @@ export function registerInventoryRoutes(routes: RouteCatalogue, context: AppCont
   registerInventoryExtraRoutes(routes, context);
   registerSoftwareInventoryRoutes(routes, context);
   registerServiceLicenseRoutes(routes, context);
+  registerCertificateRoutes(routes, context);
 }

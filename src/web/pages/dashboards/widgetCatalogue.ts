@@ -42,6 +42,7 @@ export const widgetKindLabels: Record<WidgetKind, string> = {
 
 /** The inventory page that lists the records behind a segment. */
 export function inventoryLinkFor(inventory: string, query: string): string | null {
-  const page = inventory === 'device' ? '/device-inventory' : inventory === 'user' ? '/user-inventory' : null;
+  const pages: Record<string, string> = { device: '/device-inventory', user: '/user-inventory', certificate: '/certificate-inventory' };
+  const page = pages[inventory] ?? null;
   return page && `${page}?query=${encodeURIComponent(query)}`;
 }

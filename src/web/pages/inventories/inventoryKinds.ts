@@ -1,8 +1,8 @@
-/** What differs between the inventory pages (devices, users, software, vulnerabilities, services, licenses); everything else is shared. */
+/** What differs between the inventory pages (devices, users, software, vulnerabilities, services, licenses, certificates); everything else is shared. */
 export type InventoryKind = {
-  entity: 'device' | 'user' | 'software' | 'vulnerability' | 'service' | 'license';
+  entity: 'device' | 'user' | 'software' | 'vulnerability' | 'service' | 'license' | 'certificate';
   title: string;
-  basePath: '/device-inventory' | '/user-inventory' | '/software-inventory' | '/vulnerability-inventory' | '/service-inventory' | '/license-inventory';
+  basePath: '/device-inventory' | '/user-inventory' | '/software-inventory' | '/vulnerability-inventory' | '/service-inventory' | '/license-inventory' | '/certificate-inventory';
   /** The detail route and the name of its asset parameter. */
   detailPath: string;
   idParam: string;
@@ -10,7 +10,7 @@ export type InventoryKind = {
   searchPath: string;
   exportPath: string;
   /** The key of this inventory's field map in `/configurations/discovery`. */
-  fieldMapKey: 'field_map' | 'user_field_map' | 'application_field_map' | 'vulnerability_field_map' | 'service_field_map' | 'license_field_map';
+  fieldMapKey: 'field_map' | 'user_field_map' | 'application_field_map' | 'vulnerability_field_map' | 'service_field_map' | 'license_field_map' | 'certificate_field_map';
   defaultColumns: string[];
   /** The field that names an asset in titles. */
   nameField: string;
@@ -118,4 +118,20 @@ export const licenseInventory: InventoryKind = {
   detailPermission: 'licenses.view_license',
   configKey: 'pconfig-license-inventory',
   queryType: 'license',
+};
+
+export const certificateInventory: InventoryKind = {
+  entity: 'certificate',
+  title: 'Certificates',
+  basePath: '/certificate-inventory',
+  detailPath: '/certificate-inventory/detail/$name/$discoveryId',
+  idParam: 'name',
+  searchPath: '/certificates/certificates',
+  exportPath: '/certificates/export',
+  fieldMapKey: 'certificate_field_map',
+  defaultColumns: ['Adapters', 'Name', 'Issuer', 'NotAfter', 'ExpiryStatus', 'KeyAlgorithm', 'KeySize', 'EndpointCount', 'Weaknesses'],
+  nameField: 'Name',
+  detailPermission: 'users.view_certificate_detail',
+  configKey: 'pconfig-certificate-inventory',
+  queryType: 'certificate',
 };

@@ -23,13 +23,13 @@ describe('the demo CSV exports', () => {
   it('writes five sources\' exports with their own headers, creates their connections once, and a discovery correlates them', async () => {
     const written = await writeDemoCsvExports(server.context, 1, { devices: 300, seed: 7 });
     expect(written.map((item) => [item.entity, item.created])).toEqual([
-      ...Array(5).fill(['device', true]), ...Array(3).fill(['user', true]), ...Array(2).fill(['software', true]), ...Array(2).fill(['vulnerability', true]),
+      ...Array(5).fill(['device', true]), ...Array(3).fill(['user', true]), ...Array(2).fill(['software', true]), ...Array(2).fill(['vulnerability', true]), ['certificate', true],
     ]);
     const again = await writeDemoCsvExports(server.context, 1, { devices: 300, seed: 7 });
     expect(again.every((item) => !item.created)).toBe(true);
 
     const connections = await server.request('GET', '/adapters/connections?adapter=csvfile&size=100', { token: server.adminToken });
-    expect(connections.body.count).toBe(12);
+    expect(connections.body.count).toBe(13);
     const edr = connections.body.results.find((item: { name: string }) => item.name === 'EDR hosts (CSV export)');
     const source = edr.option_connections.find((option: { name: string }) => option.name === 'source').typed_value;
     expect(readFileSync(join(dataDir, source.file), 'utf8').split('\r\n')[0]).toBe('hostname,machine_domain,serial_number,device_id,mac_address,local_ip,platform_name,last_seen,last_login_user');
@@ -51,6 +51,16 @@ describe('the demo CSV exports', () => {
     expect(last!.progress.assets.user).toBeLessThan(200);
     expect(last!.progress.assets.software).toBeGreaterThan(40);
     expect(last!.progress.assets.vulnerability).toBe(16);
+    // Certificates: every expiry status, one self-signed, one weak; the wildcard is one certificate with many places.
+    const certificates = await server.request('POST', '/certificates/certificates', { token: server.adminToken, body: { fields: ['Name', 'ExpiryStatus', 'EndpointCount', 'DeviceCount', 'Weak', 'SelfSigned'], size: 100 } });
+    expect(certificates.body.count).toBe(last!.progress.assets.certificate);
+    const statuses = new Set(certificates.body.results.map((row: { ExpiryStatus: string[] }) => row.ExpiryStatus[0]));
+    expect(statuses).toEqual(new Set(['Expired', 'Expires within 30 days', 'Expires within 90 days', 'Valid']));
+    const byName = (name: string) => certificates.body.results.find((row: { Name: string[] }) => row.Name[0] === name);
+    expect(byName('*.corp.example.com').EndpointCount[0]).toBeGreaterThan(1);
+    expect(byName('*.corp.example.com').DeviceCount[0]).toBe(byName('*.corp.example.com').EndpointCount[0]);
+    expect(byName('printers.corp.example.com').Weak).toEqual([true]);
+    expect(certificates.body.results.filter((row: { SelfSigned?: boolean[] }) => row.SelfSigned?.[0] === true)).toHaveLength(1);
     const merged = await server.request('POST', '/devices/devices', { token: server.adminToken, body: { query: 'AdapterCount >= 1', fields: ['Hostname', 'SerialNumber', 'AgentId'], size: 1 } });
     expect(merged.status).toBe(200);
   });
