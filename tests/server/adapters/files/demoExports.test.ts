@@ -23,13 +23,14 @@ describe('the demo CSV exports', () => {
   it('writes five sources\' exports with their own headers, creates their connections once, and a discovery correlates them', async () => {
     const written = await writeDemoCsvExports(server.context, 1, { devices: 300, seed: 7 });
     expect(written.map((item) => [item.entity, item.created])).toEqual([
-      ...Array(5).fill(['device', true]), ...Array(3).fill(['user', true]), ...Array(2).fill(['software', true]), ...Array(2).fill(['vulnerability', true]), ['certificate', true],
+      ...Array(5).fill(['device', true]), ...Array(3).fill(['user', true]), ...Array(2).fill(['software', true]), ['vulnerability', true], ['service', true], ['vulnerability', true],
+      ...Array(2).fill(['service', true]), ['license', true], ['certificate', true],
     ]);
     const again = await writeDemoCsvExports(server.context, 1, { devices: 300, seed: 7 });
     expect(again.every((item) => !item.created)).toBe(true);
 
     const connections = await server.request('GET', '/adapters/connections?adapter=csvfile&size=100', { token: server.adminToken });
-    expect(connections.body.count).toBe(13);
+    expect(connections.body.count).toBe(17);
     const edr = connections.body.results.find((item: { name: string }) => item.name === 'EDR hosts (CSV export)');
     const source = edr.option_connections.find((option: { name: string }) => option.name === 'source').typed_value;
     expect(readFileSync(join(dataDir, source.file), 'utf8').split('\r\n')[0]).toBe('hostname,machine_domain,serial_number,device_id,mac_address,local_ip,platform_name,last_seen,last_login_user');
