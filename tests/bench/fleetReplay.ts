@@ -89,7 +89,7 @@ export function replayConnections(url: string, withSoftware = false): { adapter:
   const entraAuth = { auth_type: 'entra_client_secret', tenant_id: replayCredentials.tenantId, client_id: replayCredentials.clientId, client_secret: replayCredentials.clientSecret };
   const basic = { auth_type: 'basic', username: replayCredentials.username, password: replayCredentials.password };
   return [
-    { adapter: 'azure-entra', name: 'Directory', config: { cloud: 'global', login_url: url, graph_url: url, auth: entraAuth, fetch_devices: true, fetch_sign_in_activity: false } },
+    { adapter: 'azure-entra', name: 'Directory', config: { cloud: 'global', login_url: url, graph_url: url, auth: entraAuth, fetch_devices: true, fetch_sign_in_activity: false, fetch_licenses: false } },
     {
       adapter: 'crowdstrike', name: 'EDR',
       config: { base_url: url, auth: { auth_type: 'oauth2_client_credentials', client_id: replayCredentials.clientId, client_secret: replayCredentials.clientSecret }, fetch_vulnerabilities: withSoftware, fetch_software: withSoftware },
