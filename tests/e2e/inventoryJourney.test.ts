@@ -109,12 +109,12 @@ describe("a newcomer's journey through adapters, discoveries and the inventories
     await expect.poll(() => cards.count(), patiently).toBeLessThan(everyAdapter);
     const csv = cards.filter({ has: page.locator('.adapter-card__name', { hasText: /^CSV file$/ }) });
     await csv.waitFor();
-    // The demo's twelve connections have all fetched: the adapter's status is derived from them.
+    // The demo's seventeen connections have all fetched: the adapter's status is derived from them.
     expect((await csv.locator('.ui-badge').innerText()).trim()).toBe('Done');
     await csv.getByRole('link', { name: 'Connections' }).click();
     await page.waitForURL(/#\/adapters\/connections\?adapter=csvfile/);
     await page.getByRole('link', { name: 'Directory computers (CSV export)' }).waitFor();
-    expect(await page.locator('table tbody tr').count()).toBe(12);
+    expect(await page.locator('table tbody tr').count()).toBe(17);
   });
 
   it("opens a connection's detail and its connectivity check answers success", async () => {
@@ -155,7 +155,7 @@ describe("a newcomer's journey through adapters, discoveries and the inventories
     // The page polls while the discovery runs; its badge turns to Done without a reload.
     await page.locator('.ui-page-header__meta', { hasText: 'Done' }).waitFor({ timeout: discoveryWait });
     const rows = page.getByRole('table', { name: 'Connections of this discovery' }).locator('tbody tr');
-    await expect.poll(() => rows.count(), patiently).toBe(12);
+    await expect.poll(() => rows.count(), patiently).toBe(17);
     const answer = await api<DiscoveryAnswer>(server.baseUrl, `/discoveries/discoveries/${discoveryId}`, { token: adminToken });
     expect(answer.body.status).toBe('done');
     for (const connection of answer.body.progress.connections ?? []) {
