@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
+import { JsonRecordStream, JsonShapeError } from '../adapters/files/jsonRecordStream.js';
 
 // Feeds arrive as bytes (an upload, a file of the import folder, a download), plain or gzipped as NVD and FIRST
 // publish them: recognized by content, never by the file's name, and decoded chunk by chunk.
@@ -43,4 +44,36 @@ export async function* feedText(bytes: AsyncIterable<Buffer | string>): AsyncGen
     if ((error as { code?: string }).code?.startsWith('Z_')) throw new FeedError(`The gzip data is damaged or cut short (${(error as Error).message}).`);
     throw error;
   }
+}
+
+/** How a JSON feed names itself and its entries in errors: `{ feed: 'The NVD file', entry: 'record', entries: 'CVE records' }`. */
+export type JsonFeedNames = { feed: string; entry: string; entries: string };
+
+/**
+ * The entries of a JSON feed's `vulnerabilities` list (KEV and NVD both hold one), each turned into a row by `row`
+ * with its 1-based position, a chunk at a time. A document that breaks, or holds no entry, fails the import naming
+ * the entry after which it broke. `maxEntryBytes` bounds one entry.
+ */
+export async function* jsonFeedRows<T>(chunks: AsyncIterable<string>, maxEntryBytes: number, names: JsonFeedNames, row: (value: unknown, position: number) => T): AsyncGenerator<T> {
+  const reader = new JsonRecordStream(['vulnerabilities'], maxEntryBytes);
+  let position = 0;
+  function* drain(): Generator<T> {
+    for (const value of reader.ready) {
+      position += 1;
+      yield row(value, position);
+    }
+    reader.ready.length = 0;
+  }
+  try {
+    for await (const chunk of chunks) {
+      reader.push(chunk);
+      yield* drain();
+    }
+    reader.end();
+    yield* drain();
+  } catch (error) {
+    if (error instanceof JsonShapeError) throw new FeedError(`${names.feed} breaks after ${names.entry} ${position}: ${error.message}`);
+    throw error;
+  }
+  if (!position) throw new FeedError(`${names.feed} holds no ${names.entries}.`);
 }

@@ -1,6 +1,5 @@
 import type { CveConfiguration } from '../../core/software/cpe.js';
-import { JsonRecordStream, JsonShapeError } from '../adapters/files/jsonRecordStream.js';
-import { FeedError } from './feedText.js';
+import { FeedError, jsonFeedRows } from './feedText.js';
 import { cvePattern } from './kevFeed.js';
 
 /** One CVE of NVD's CVE JSON 2.0, as stored: what enrichment and matching read of it. */
@@ -63,27 +62,7 @@ function nvdRow(value: unknown, position: number): NvdRow {
  * a page saved from the CVE API 2.0; both hold `vulnerabilities: [{cve: {...}}]`. A record that cannot be read, or
  * a document cut short, fails the import naming the record (and the line for JSON syntax).
  */
-export async function* nvdRows(chunks: AsyncIterable<string>): AsyncGenerator<NvdRow> {
+export function nvdRows(chunks: AsyncIterable<string>): AsyncGenerator<NvdRow> {
   // A CVE with thousands of criteria (a Linux kernel record) stays far below this bound.
-  const reader = new JsonRecordStream(['vulnerabilities'], 32 * 1024 * 1024);
-  let position = 0;
-  function* drain(): Generator<NvdRow> {
-    for (const value of reader.ready) {
-      position += 1;
-      yield nvdRow(value, position);
-    }
-    reader.ready.length = 0;
-  }
-  try {
-    for await (const chunk of chunks) {
-      reader.push(chunk);
-      yield* drain();
-    }
-    reader.end();
-    yield* drain();
-  } catch (error) {
-    if (error instanceof JsonShapeError) throw new FeedError(`The NVD file breaks after record ${position}: ${error.message}`);
-    throw error;
-  }
-  if (!position) throw new FeedError('The NVD file holds no CVE records.');
+  return jsonFeedRows(chunks, 32 * 1024 * 1024, { feed: 'The NVD file', entry: 'record', entries: 'CVE records' }, nvdRow);
 }
