@@ -1,0 +1,94 @@
+import nodemailer from 'nodemailer';
+import type { Readable } from 'node:stream';
+import type { Queryable } from '../db/database.js';
+import { keepUnchangedSecrets, maskSecrets, openSecrets, sealSecrets } from '../adapters/secretFields.js';
+import { loadSettingsDocument, saveSettingsDocument } from '../discovery/settings.js';
+
+/** The SMTP configuration page, one document per company; reports, actions and notifications send through it. */
+export const smtpSettingsKind = 'cartograph:settings/smtp-configuration';
+
+export type SmtpSecurity = 'none' | 'starttls' | 'tls';
+
+export type SmtpSettings = {
+  enabled: boolean; host: string; port: number; security: SmtpSecurity;
+  username: string; password: string; from: string;
+  /** PEM of the CA that signed the server's certificate, when it is not a public one. */
+  ca_certificate: string;
+  verify_certificate: boolean;
+};
+
+export const defaultSmtpSettings: SmtpSettings = {
+  enabled: false, host: '', port: 587, security: 'starttls', username: '', password: '', from: '', ca_certificate: '', verify_certificate: true,
+};
+
+const smtpSecretFields = new Set(['password']);
+
+/** The company's SMTP settings with the password opened, for sending. Never log or answer the result. */
+export async function loadSmtpSettings(db: Queryable, secretsKey: Buffer, companyId: number): Promise<SmtpSettings> {
+  const stored = await loadSettingsDocument(db, companyId, smtpSettingsKind, defaultSmtpSettings);
+  return openSecrets(secretsKey, stored, smtpSecretFields) as SmtpSettings;
+}
+
+/** The settings as the API answers them: the password masked. */
+export function maskSmtpSettings(settings: SmtpSettings): SmtpSettings {
+  return maskSecrets(settings, smtpSecretFields) as SmtpSettings;
+}
+
+/** Stores a page's answer: a password answered masked keeps the stored one, a new one is sealed. */
+export async function saveSmtpSettings(db: Queryable, secretsKey: Buffer, companyId: number, submitted: SmtpSettings): Promise<SmtpSettings> {
+  const stored = await loadSmtpSettings(db, secretsKey, companyId);
+  const document = { ...defaultSmtpSettings, ...keepUnchangedSecrets(submitted, stored, smtpSecretFields) } as SmtpSettings;
+  await saveSettingsDocument(db, companyId, smtpSettingsKind, sealSecrets(secretsKey, document, smtpSecretFields));
+  return maskSmtpSettings(document);
+}
+
+export type MailAttachment = { filename: string; content: Buffer | Readable | string; contentType?: string };
+
+export type MailMessage = { to: string[]; subject: string; text: string; html?: string; attachments?: MailAttachment[] };
+
+export type MailReceipt = { messageId: string; accepted: string[]; rejected: string[] };
+
+/** Thrown when a company that has not configured (or has switched off) SMTP asks to send. */
+export class MailNotConfiguredError extends Error {
+  constructor() {
+    super('E-mail is not configured: an administrator sets up SMTP under Settings → SMTP configuration.');
+  }
+}
+
+// Bounded waits: a server that accepts the connection and then says nothing must not hold a report or an action.
+const connectionTimeoutMs = 15_000;
+const socketTimeoutMs = 60_000;
+
+function transportOf(settings: SmtpSettings) {
+  return nodemailer.createTransport({
+    host: settings.host,
+    port: settings.port,
+    secure: settings.security === 'tls',
+    requireTLS: settings.security === 'starttls',
+    ignoreTLS: settings.security === 'none',
+    auth: settings.username ? { user: settings.username, pass: settings.password } : undefined,
+    tls: { rejectUnauthorized: settings.verify_certificate, ...(settings.ca_certificate ? { ca: settings.ca_certificate } : {}) },
+    connectionTimeout: connectionTimeoutMs,
+    greetingTimeout: connectionTimeoutMs,
+    socketTimeout: socketTimeoutMs,
+  });
+}
+
+/** Sends one message through the given settings; the server's refusal is thrown with its own words. */
+export async function sendMail(settings: SmtpSettings, message: MailMessage): Promise<MailReceipt> {
+  const transport = transportOf(settings);
+  try {
+    const info = await transport.sendMail({ from: settings.from, ...message, to: message.to.join(', ') });
+    const addresses = (list: unknown) => (Array.isArray(list) ? list.map((entry) => (typeof entry === 'string' ? entry : String((entry as { address?: string }).address))) : []);
+    return { messageId: info.messageId, accepted: addresses(info.accepted), rejected: addresses(info.rejected) };
+  } finally {
+    transport.close();
+  }
+}
+
+/** Sends through the company's SMTP configuration, or throws MailNotConfiguredError. */
+export async function sendCompanyMail(db: Queryable, secretsKey: Buffer, companyId: number, message: MailMessage): Promise<MailReceipt> {
+  const settings = await loadSmtpSettings(db, secretsKey, companyId);
+  if (!settings.enabled || !settings.host || !settings.from) throw new MailNotConfiguredError();
+  return sendMail(settings, message);
+}
