@@ -75,7 +75,9 @@ export async function planSnapshotQuery(db: Queryable, companyId: number, discov
 /** What a query of `entity` needs to follow its relations to other inventories of the snapshot (`$1` holds its id). */
 export async function relationOptions(db: Queryable, companyId: number, discoveryId: number, entity: string): Promise<RelationOptions> {
   const related = [...new Set(relationsOf(entity).flatMap((relation) => (relation.related ? [relation.related.entity] : [])))];
-  const indexed = new Map(await Promise.all(related.map(async (other) => [other, await snapshotIndexedFields(db, discoveryId, other)] as const)));
+  // One after the other: `db` may be a transaction's single connection, which cannot run two statements at once.
+  const indexed = new Map<string, Awaited<ReturnType<typeof snapshotIndexedFields>>>();
+  for (const other of related) indexed.set(other, await snapshotIndexedFields(db, discoveryId, other));
   return { entity, discovery: '$1', companyId, indexed };
 }
 
