@@ -33,7 +33,7 @@ export const pwaOptions: Partial<VitePWAOptions> = {
   },
   workbox: {
     globPatterns: ['**/*.{js,css,html,svg,png,json,webmanifest}'],
-    globIgnores: ['builds/**'],
+    globIgnores: ['builds/**', 'images/adapters/**'], // adapter icons (hundreds) load when shown
     maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
     navigateFallback: null,
     runtimeCaching: [],

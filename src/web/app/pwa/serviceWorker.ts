@@ -8,7 +8,11 @@ export const serviceWorkerEvents = new EventTarget();
 /** The state so far: the flag of a failed registration (the console runs on without offline support), and readiness. */
 export const serviceWorkerState = { registered: false, offlineReady: false, registrationFailed: false };
 
-const emit = (name: ServiceWorkerEventName, detail: unknown = null) => serviceWorkerEvents.dispatchEvent(new CustomEvent(name, { detail }));
+/** Announced on serviceWorkerEvents, and on window as `cartograph:service-worker` for code outside the bundle. */
+function emit(name: ServiceWorkerEventName, detail: unknown = null): void {
+  serviceWorkerEvents.dispatchEvent(new CustomEvent(name, { detail }));
+  window.dispatchEvent(new CustomEvent('cartograph:service-worker', { detail: { name, detail } }));
+}
 
 let reloading = false;
 /** One full reload, however many update signals arrive (spec §4: an update or an external activation forces it). */
