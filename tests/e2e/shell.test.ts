@@ -25,11 +25,21 @@ async function watchedPage(): Promise<Page> {
 }
 const eventsOf = (page: Page): Promise<string[]> => page.evaluate(() => JSON.parse(sessionStorage.getItem('e2e.events') ?? '[]') as string[]);
 
-async function signedInPage(): Promise<Page> {
+/** The browser profile is shared by the tests: sign out what an earlier test left signed in. */
+async function signedOutPage(): Promise<Page> {
   const page = await watchedPage();
   await page.goto(`${server.baseUrl}/#/login`);
+  await page.evaluate(() => localStorage.removeItem('cartograph.token'));
+  await page.reload();
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  return page;
+}
+
+async function signedInPage(): Promise<Page> {
+  const page = await signedOutPage();
   await signInThroughForm(page, 'admin', defaultAdminPassword);
   await page.waitForURL((url) => !url.hash.startsWith('#/login'));
+  await page.locator('.top-bar').waitFor();
   return page;
 }
 
@@ -144,9 +154,9 @@ describe('the shell: installable app, updates, command palette, loading bar, sin
       body: { enabled: true, issuer: provider.issuer, client_id: provider.clientId, client_secret: provider.clientSecret, scopes: 'openid email profile groups', username_claim: 'preferred_username', group_claim: 'groups', group_mappings: [{ claim_value: 'idp-analysts', group: 'Analysts' }] },
     });
     expect(saved.status).toBe(200);
-    const page = await watchedPage();
+    const page = await signedOutPage();
     await page.goto(`${server.baseUrl}/#/device-inventory`);
-    await page.waitForURL(/#\/login/);
+    await page.waitForURL(/#\/login\?redirect/);
     await page.getByRole('link', { name: 'Sign in with single sign-on' }).click();
     await page.waitForURL(/#\/sso/);
     await page.getByRole('button', { name: 'Continue with single sign-on' }).click();
