@@ -1,7 +1,10 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
+import { VitePWA } from 'vite-plugin-pwa';
 import { adapterIconsPlugin } from './codegen/adapterIconsPlugin.js';
+import { buildManifestPlugin } from './codegen/buildManifestPlugin.js';
+import { pwaOptions } from './codegen/pwaOptions.js';
 
 const projectRoot = fileURLToPath(new URL('.', import.meta.url));
 
@@ -9,7 +12,7 @@ const projectRoot = fileURLToPath(new URL('.', import.meta.url));
 export default defineConfig({
   root: 'src/web',
   base: './',
-  plugins: [react(), adapterIconsPlugin(`${projectRoot}schemas/adapters`)],
+  plugins: [react(), adapterIconsPlugin(`${projectRoot}schemas/adapters`), buildManifestPlugin(), VitePWA(pwaOptions)],
   build: { outDir: '../../dist/web', emptyOutDir: true, chunkSizeWarningLimit: 1500 },
   server: { proxy: Object.fromEntries(['/api', '/users', '/companies', '/configurations', '/adapters', '/healthz'].map((path) => [path, 'http://127.0.0.1:8080'])) },
   test: {

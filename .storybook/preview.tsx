@@ -2,6 +2,11 @@ import type { Decorator, Preview } from '@storybook/react-vite';
 import { useLayoutEffect } from 'react';
 import '../src/web/ui/tokens.css';
 import '../src/web/app/shell/shell.css';
+import { installMessages } from '../src/web/app/i18n/messages';
+import messages from '../src/web/public/locales/en-US.json';
+
+// The console fetches its message file before rendering; stories get the same file bundled.
+installMessages(messages);
 
 type ThemeName = 'light' | 'dark';
 

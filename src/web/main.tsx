@@ -3,6 +3,10 @@ import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { reloadAfterChunkError } from './app/chunkReload';
+import { chooseLocale } from './app/i18n/locales';
+import { loadMessages } from './app/i18n/messages';
+import { startBuildCheck } from './app/pwa/buildCheck';
+import { registerServiceWorker } from './app/pwa/serviceWorker';
 import { currentRoutePath } from './app/http/fieldErrors';
 import { queryClient } from './app/queryClient';
 import { isNotFoundError } from './app/routeErrors';
@@ -20,7 +24,6 @@ window.addEventListener('vite:preloadError', (event) => {
 });
 
 function mount(): void {
-  startTheme();
   dropExpiredToken();
   const container = document.getElementById('app');
   if (!container) throw new Error('The #app element is missing from index.html');
@@ -39,8 +42,19 @@ function mount(): void {
   );
 }
 
-try {
+/** Before the first render: theme, locale and its message file (every visible string comes from it). */
+async function start(): Promise<void> {
+  startTheme();
+  const locale = chooseLocale();
+  document.documentElement.lang = locale.code;
+  document.documentElement.dir = locale.dir;
+  await loadMessages(locale);
   mount();
-} catch (error) {
-  console.error('Error while mounting app', error);
+  // The installable app and the build-update check belong to built consoles, not to the dev server.
+  if (import.meta.env.PROD) {
+    void registerServiceWorker();
+    startBuildCheck();
+  }
 }
+
+start().catch((error: unknown) => console.error('Error while mounting app', error));

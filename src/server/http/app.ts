@@ -24,6 +24,7 @@ import { registerEnrichmentRoutes } from './areas/enrichments.js';
 import { registerGroupRoutes } from './areas/groups.js';
 import { registerOpenApiRoute } from './areas/openapi.js';
 import { registerSessionRoutes } from './areas/session.js';
+import { registerSsoRoutes } from './areas/sso.js';
 import { registerUserRoutes } from './areas/users.js';
 import { detailError, fieldErrorsFromAjv, HttpError } from './errors.js';
 import { RouteCatalogue } from './routes.js';
@@ -114,6 +115,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   registerMergeRoutes(catalogue, context);
   registerDashboardRoutes(catalogue, context);
   registerGenericResources(catalogue, context);
+  registerSsoRoutes(catalogue, context);
   registerOpenApiRoute(catalogue, context);
 
   if (existsSync(`${consoleFolder}/index.html`)) {

@@ -2,12 +2,14 @@ import { createHashHistory, createRootRoute, createRoute, createRouter, Outlet, 
 import { useEffect, useRef, useState } from 'react';
 import { NotFound } from '../pages/system/NotFound';
 import { ErrorPage } from '../pages/system/ErrorPage';
+import { isBot } from './bots';
 import { isChunkLoadError, reloadAfterChunkError } from './chunkReload';
 import { middlewareFor, runGuards } from './guards';
 import { registerNavigator } from './navigation';
 import { NotificationArea } from './notifications/NotificationArea';
 import { OverlayListHost } from './overlay/OverlayListHost';
 import { loadPage, loadedPage, pageSourceFor } from './pageModules';
+import { limitPreload, prefetchAllowed } from './preload';
 import { isNotFoundError } from './routeErrors';
 import { assertRouteValid } from './routeValidity';
 import { routeTable, toRouterPath, type LayoutName, type RouteEntry } from './routeTable';
@@ -84,8 +86,13 @@ function RouteFailure({ error }: { error: unknown }) {
   useEffect(() => {
     if (chunkFailure) setReloading(reloadAfterChunkError(path));
   }, [chunkFailure, path]);
-  if (reloading !== false) return null;
-  return isNotFoundError(error) ? <NotFound /> : <ErrorPage error={error} />;
+  const notFound = isNotFoundError(error);
+  const bot = !notFound && isBot();
+  useEffect(() => {
+    if (bot) console.error('Error met by a search-engine or preview bot', error);
+  }, [bot, error]);
+  if (reloading !== false || bot) return null;
+  return notFound ? <NotFound /> : <ErrorPage error={error} />;
 }
 
 function routeFor(parent: AnyRoute, entry: RouteEntry): AnyRoute {
@@ -100,8 +107,8 @@ function routeFor(parent: AnyRoute, entry: RouteEntry): AnyRoute {
       assertRouteValid(entry, params as Record<string, string>, location.href);
     },
     // The page's chunk is fetched after the guards passed, so a visitor who is sent away never downloads it.
-    loader: async () => {
-      if (source) await loadPage(source);
+    loader: async ({ preload }: { preload: boolean }) => {
+      if (source) await (preload ? limitPreload(() => loadPage(source)) : loadPage(source));
     },
     component: function RouteView() {
       // A route whose page is not built yet (no module, or no such export) deliberately shows the Not Found screen.
@@ -127,6 +134,8 @@ export function createConsoleRouter(options: { history?: RouterHistory; entries?
     // unless the route's data says scrollToTop: false.
     scrollRestoration: () => leafEntry()?.scrollToTop !== false,
     defaultPendingMinMs: 0,
+    // Hovered or focused links fetch their page ahead, except on slow connections or with data-saver.
+    defaultPreload: prefetchAllowed() ? 'intent' : false,
   });
   function leafEntry(): RouteEntry | undefined {
     const leaf = router.state.matches.at(-1);

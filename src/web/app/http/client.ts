@@ -1,3 +1,4 @@
+import { t } from '../i18n/messages';
 import { goToLogin, currentFullPath } from '../navigation';
 import { lifetimes, notify } from '../notifications/notifications';
 import { getSession, logout } from '../session/session';
@@ -52,7 +53,7 @@ function reportFailure(status: number, body: unknown, silent: boolean): void {
     return;
   }
   if (status === 403 || silent) return;
-  if (status === 500) notify('error', errorText(body), { title: 'Internal server error' });
+  if (status === 500) notify('error', errorText(body), { title: t('error.internalServerError') });
   else if (status >= 400 && status < 500) notify('error', errorText(body), { lifetime: status === 400 ? lifetimes.extremeLong : lifetimes.short });
 }
 

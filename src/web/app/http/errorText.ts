@@ -1,3 +1,4 @@
+import { t } from '../i18n/messages';
 import type { FieldErrors } from './fieldErrors';
 
 type Body = Record<string, unknown>;
@@ -9,15 +10,15 @@ const isObject = (value: unknown): value is Body => typeof value === 'object' &&
  * Before: `{"name": ["This field is required."], "count": 0}`; after: `"name: This field is required."`.
  */
 export function errorText(body: unknown): string {
-  if (typeof body === 'string') return body.trim() || 'Unknown error';
-  if (!isObject(body)) return 'Unknown error';
+  if (typeof body === 'string') return body.trim() || t('error.unknown');
+  if (!isObject(body)) return t('error.unknown');
   if (typeof body.detail === 'string') return body.detail;
   if (typeof body.message === 'string') return body.message;
-  if (isObject(body.data)) return listText(body.data) || 'Unknown error';
-  if (isObject(body.errors)) return listText(body.errors) || 'Unknown error';
+  if (isObject(body.data)) return listText(body.data) || t('error.unknown');
+  if (isObject(body.errors)) return listText(body.errors) || t('error.unknown');
   if (typeof body.error === 'string') return body.error;
   const { count: _count, results: _results, ...rest } = body;
-  return listText(rest) || 'Unknown error';
+  return listText(rest) || t('error.unknown');
 }
 
 function valueText(value: unknown): string {

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { t } from '../i18n/messages';
 
 export type NotificationKind = 'success' | 'error' | 'warning';
 
@@ -6,7 +7,9 @@ export type NotificationKind = 'success' | 'error' | 'warning';
 export const lifetimes = { short: 2000, default: 3000, long: 5000, extremeLong: 10_000, sticky: 0 } as const;
 export const defaultTitles: Record<NotificationKind, string> = { success: 'Success', warning: 'Warning', error: 'An error occurred' };
 
-export type Notification = { id: number; kind: NotificationKind; title: string; text: string; lifetime: number };
+/** A button in the notification ("Reload"); choosing it closes the notification. */
+export type NotificationAction = { label: string; onClick: () => void };
+export type Notification = { id: number; kind: NotificationKind; title: string; text: string; lifetime: number; action?: NotificationAction };
 
 let notifications: Notification[] = [];
 let nextId = 1;
@@ -29,8 +32,11 @@ export function dismissAll(): void {
 }
 
 /** Shows a notification at the top right; it closes itself after its lifetime unless sticky (0). */
-export function notify(kind: NotificationKind, text: string, options: { title?: string; lifetime?: number } = {}): number {
-  const notification: Notification = { id: nextId++, kind, text, title: options.title ?? defaultTitles[kind], lifetime: options.lifetime ?? lifetimes.default };
+export function notify(kind: NotificationKind, text: string, options: { title?: string; lifetime?: number; action?: NotificationAction } = {}): number {
+  const notification: Notification = {
+    id: nextId++, kind, text, title: options.title ?? t(`notification.title.${kind}`, {}, defaultTitles[kind]), lifetime: options.lifetime ?? lifetimes.default,
+    ...(options.action && { action: options.action }),
+  };
   notifications = [...notifications, notification];
   emit();
   if (notification.lifetime > 0) timers.set(notification.id, setTimeout(() => dismiss(notification.id), notification.lifetime));

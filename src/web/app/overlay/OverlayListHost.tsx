@@ -1,3 +1,4 @@
+import { t } from '../i18n/messages';
 import { useEffect, useId, useState } from 'react';
 import { closeOverlayList, filterOverlayItems, useOverlayList, type OverlayList } from './overlayList';
 
@@ -26,13 +27,13 @@ function OverlayListPanel({ list }: { list: OverlayList }) {
       <section className="overlay-list" role="dialog" aria-modal="true" aria-labelledby={titleId} onClick={(event) => event.stopPropagation()}>
         <header className="overlay-list__header">
           <h2 id={titleId}>{list.title}</h2>
-          <button type="button" className="shell-button" aria-label="Close" onClick={closeOverlayList}>
+          <button type="button" className="shell-button" aria-label={t('common.close')} onClick={closeOverlayList}>
             ×
           </button>
         </header>
-        <input className="overlay-list__search" type="search" placeholder="Type to search" aria-label="Search" value={query} onChange={(event) => setQuery(event.target.value)} autoFocus />
+        <input className="overlay-list__search" type="search" placeholder={t('overlay.typeToSearch')} aria-label={t('overlay.search')} value={query} onChange={(event) => setQuery(event.target.value)} autoFocus />
         <ul className="overlay-list__items">
-          {shown.length === 0 && <li className="overlay-list__empty">No data found</li>}
+          {shown.length === 0 && <li className="overlay-list__empty">{t('overlay.noDataFound')}</li>}
           {shown.map((item, index) => (
             <li key={index}>
               {list.clickable ? (

@@ -45,3 +45,6 @@ export function useOverlayList(): OverlayList | null {
     () => open,
   );
 }
+
+/** The list on display, or null. */
+export const currentOverlayList = (): OverlayList | null => open;

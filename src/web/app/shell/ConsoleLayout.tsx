@@ -1,3 +1,5 @@
+import { t } from '../i18n/messages';
+import { CommandPaletteButton } from '../palette/CommandPaletteButton';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState, type ReactNode } from 'react';
 import { product } from '../../../core/product';
@@ -17,11 +19,11 @@ function MenuLinks({ items, collapsed, label }: { items: MenuItem[]; collapsed: 
     <ul className="menu" aria-label={label}>
       {items.map((item) => (
         <li key={item.path}>
-          <Link to={item.path} activeOptions={{ exact: item.path === '/' }} activeProps={{ 'aria-current': 'page', className: 'menu__link--active' }} className="menu__link" title={item.label}>
+          <Link to={item.path} activeOptions={{ exact: item.path === '/' }} activeProps={{ 'aria-current': 'page', className: 'menu__link--active' }} className="menu__link" title={t(`menu.${item.path}`, {}, item.label)}>
             <span className="menu__initial" aria-hidden={!collapsed}>
-              {item.label[0]}
+              {t(`menu.${item.path}`, {}, item.label)[0]}
             </span>
-            {!collapsed && <span className="menu__label">{item.label}</span>}
+            {!collapsed && <span className="menu__label">{t(`menu.${item.path}`, {}, item.label)}</span>}
           </Link>
         </li>
       ))}
@@ -48,7 +50,7 @@ function UserMenu() {
     void navigate({ to: '/login' } as never);
   };
   return (
-    <Popover trigger={<span className="top-bar__user">{user?.name || user?.username}</span>} triggerLabel="Account menu">
+    <Popover trigger={<span className="top-bar__user">{user?.name || user?.username}</span>} triggerLabel={t('shell.accountMenu')}>
       <div className="user-menu">
         <div className="user-menu__who">
           <strong>{user?.name || user?.username}</strong>
@@ -56,11 +58,11 @@ function UserMenu() {
         </div>
         {accountRoute && isPageBuilt(accountRoute) && (
           <Link to="/account-settings" className="user-menu__item">
-            Account settings
+            {t('shell.accountSettings')}
           </Link>
         )}
         <button type="button" className="user-menu__item" onClick={signOut}>
-          Sign out
+          {t('shell.signOut')}
         </button>
       </div>
     </Popover>
@@ -78,27 +80,28 @@ export function ConsoleLayout({ children, settings }: { children: ReactNode; set
   };
   return (
     <div className={`console${collapsed ? ' console--collapsed' : ''}`} data-layout={settings ? 'settings' : 'default'}>
-      <nav className="console__nav" aria-label="Main">
+      <nav className="console__nav" aria-label={t('shell.mainNavigation')}>
         <Link to="/" className="console__brand">
           {collapsed ? product.name[0] : product.name}
         </Link>
-        <MenuLinks items={mainItems(permissions)} collapsed={collapsed} label="Main menu" />
+        <MenuLinks items={mainItems(permissions)} collapsed={collapsed} label={t('shell.mainMenu')} />
         <button type="button" className="shell-button console__collapse" onClick={toggle} aria-expanded={!collapsed}>
-          {collapsed ? 'Expand menu' : 'Collapse menu'}
+          {collapsed ? t('shell.expandMenu') : t('shell.collapseMenu')}
         </button>
       </nav>
       <div className="console__main">
         <header className="top-bar">
           <Breadcrumb />
           <span className="top-bar__spacer" />
+          <CommandPaletteButton />
           <ThemeToggle />
           <UserMenu />
         </header>
         <div className="console__body">
           {settings && (
-            <nav className="settings-menu" aria-label="Settings">
-              <h2 className="settings-menu__title">Settings</h2>
-              <MenuLinks items={visibleItems(settingsMenu, permissions)} collapsed={false} label="Settings menu" />
+            <nav className="settings-menu" aria-label={t('shell.settings')}>
+              <h2 className="settings-menu__title">{t('shell.settings')}</h2>
+              <MenuLinks items={visibleItems(settingsMenu, permissions)} collapsed={false} label={t('shell.settingsMenu')} />
             </nav>
           )}
           <main className="console__page" id="main">

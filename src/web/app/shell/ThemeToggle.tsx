@@ -1,7 +1,7 @@
+import { t } from '../i18n/messages';
 import { useState } from 'react';
 import { applyTheme, nextTheme, storedTheme } from '../theme/theme';
 
-const labels = { light: 'Light', dark: 'Dark', system: 'System' } as const;
 
 /** Cycles the theme light → dark → system → light. */
 export function ThemeToggle() {
@@ -12,8 +12,8 @@ export function ThemeToggle() {
     setChoice(next);
   };
   return (
-    <button type="button" className="shell-button theme-toggle" onClick={cycle} aria-label={`Theme: ${labels[choice]}. Change theme`} data-theme-choice={choice}>
-      Theme: {labels[choice]}
+    <button type="button" className="shell-button theme-toggle" onClick={cycle} aria-label={t('theme.change', { theme: t(`theme.${choice}`) })} data-theme-choice={choice}>
+      {t('theme.current', { theme: t(`theme.${choice}`) })}
     </button>
   );
 }

@@ -1,6 +1,8 @@
-import { useNavigate, useSearch } from '@tanstack/react-router';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useEffect, useState, type FormEvent } from 'react';
 import { product } from '../../../core/product';
+import { apiFetch } from '../../app/http';
+import { t } from '../../app/i18n/messages';
 import { login, type Credentials } from '../../app/session/login';
 import { useSession } from '../../app/session/session';
 import { ShellButton } from '../../app/shell/ShellButton';
@@ -16,8 +18,13 @@ export function Login() {
   const [ldap, setLdap] = useState(false);
   const [otpStep, setOtpStep] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [ssoOffered, setSsoOffered] = useState(false);
   useEffect(() => {
-    document.title = `Sign in - ${product.name}`;
+    document.title = `${t('login.title')} - ${product.name}`;
+    // Single sign-on is offered when a company set it up; the page works the same without the answer.
+    apiFetch<{ enabled: boolean }>('/api/sso', { silent: true })
+      .then((answer) => setSsoOffered(answer.enabled))
+      .catch(() => setSsoOffered(false));
   }, []);
 
   const submit = async (event: FormEvent) => {
@@ -42,24 +49,24 @@ export function Login() {
 
   return (
     <form className="auth-form" onSubmit={(event) => void submit(event)} aria-labelledby="login-heading">
-      <h1 id="login-heading">{otpStep ? 'Enter your one-time code' : 'Sign in'}</h1>
+      <h1 id="login-heading">{otpStep ? t('login.otpTitle') : t('login.title')}</h1>
       {!otpStep ? (
         <>
           <label>
-            Username
+            {t('login.username')}
             <input type="text" name="username" autoComplete="username" required value={credentials.username} onChange={update('username')} autoFocus />
           </label>
           <label>
-            Password
+            {t('login.password')}
             <input type="password" name="password" autoComplete="current-password" required value={credentials.password} onChange={update('password')} />
           </label>
           <label className="auth-form__check">
-            <input type="checkbox" name="ldap" checked={ldap} onChange={(event) => setLdap(event.target.checked)} /> Sign in with LDAP
+            <input type="checkbox" name="ldap" checked={ldap} onChange={(event) => setLdap(event.target.checked)} /> {t('login.ldap')}
           </label>
         </>
       ) : (
         <label>
-          One-time code
+          {t('login.otp')}
           <input type="text" name="otp" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" required value={credentials.otp ?? ''} onChange={update('otp')} autoFocus />
         </label>
       )}
@@ -69,7 +76,7 @@ export function Login() {
         </p>
       )}
       <ShellButton type="submit" loading={loggingIn}>
-        {otpStep ? 'Verify' : 'Sign in'}
+        {otpStep ? t('login.verify') : t('login.submit')}
       </ShellButton>
       {otpStep && (
         <ShellButton
@@ -79,8 +86,13 @@ export function Login() {
             setCredentials({ username: credentials.username, password: '' });
           }}
         >
-          Use another account
+          {t('login.otherAccount')}
         </ShellButton>
+      )}
+      {ssoOffered && !otpStep && (
+        <Link to="/sso" search={{ redirect } as never} className="button auth-form__sso">
+          {t('login.sso')}
+        </Link>
       )}
     </form>
   );

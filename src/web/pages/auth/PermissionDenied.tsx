@@ -1,10 +1,12 @@
+import { t } from '../../app/i18n/messages';
 import { Notice } from './Notice';
 
 /** Shown when an action (rather than a page) was refused for lack of permission. */
 export function PermissionDenied() {
   return (
-    <Notice title="Permission denied" linkTo="/" linkLabel="Go to Home">
-      <p>You are not allowed to perform this action. Ask an administrator if you need it.</p>
+    <Notice title={t('permissionDenied.title')} linkTo="/" linkLabel={t('common.goHome')}>
+      <p>{t('permissionDenied.text')}</p>
+      <p>{t('permissionDenied.whoToAsk')}</p>
     </Notice>
   );
 }

@@ -1,0 +1,44 @@
+import type { VitePWAOptions } from 'vite-plugin-pwa';
+import { product } from '../src/core/product.js';
+
+/**
+ * The installable app: a web app manifest and a Workbox service worker that precaches the console's own files.
+ * Only build output is precached; nothing is cached at run time, so API answers (and anything carrying a token) never
+ * reach a cache. No navigation fallback either: hash routing only ever navigates to index.html, and a fallback would
+ * answer the single sign-on callback (/api/sso/callback) with the console instead of the server. builds/ (the build
+ * manifest) must always come from the network.
+ */
+export const pwaOptions: Partial<VitePWAOptions> = {
+  registerType: 'autoUpdate',
+  injectRegister: false, // registered by src/web/app/pwa/serviceWorker.ts, which emits the events of spec §4
+  manifestFilename: 'manifest.webmanifest',
+  includeAssets: ['images/favicon.svg'],
+  manifest: {
+    id: './',
+    name: product.name,
+    short_name: product.name,
+    description: 'IT asset discovery and cyber-asset inventory',
+    lang: 'en-US',
+    dir: 'ltr',
+    start_url: './',
+    scope: './',
+    display: 'standalone',
+    background_color: '#ffffff',
+    theme_color: '#1f7a5c',
+    icons: [
+      { src: 'images/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+      { src: 'images/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+      { src: 'images/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+    ],
+  },
+  workbox: {
+    globPatterns: ['**/*.{js,css,html,svg,png,json,webmanifest}'],
+    globIgnores: ['builds/**', 'images/adapters/**'], // adapter icons (hundreds) load when shown
+    maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
+    navigateFallback: null,
+    runtimeCaching: [],
+    cleanupOutdatedCaches: true,
+    clientsClaim: true,
+    skipWaiting: true,
+  },
+};
