@@ -88,8 +88,8 @@ function entriesOf(value: unknown): unknown[] {
 /**
  * Entity fields of each vendor record of a page under the stream's mapping (`parent` is the record a children chain
  * ran for); empty values are left out. With `expand`, each entry of the record's list becomes one record: templates
- * see it as `entry` beside the `record` it belongs to, and the entry is the raw record kept (the stream's `raw`, when set, names what is kept instead). This runs for every
- * record of large fetches, hence the plain loops.
+ * see it as `entry` beside the `record` it belongs to, and the entry is the raw record kept (the stream's `raw`, when
+ * set, names what is kept instead). This runs for every record of large fetches, hence the plain loops.
  */
 export function mapRecords(stream: StreamSpec, records: unknown[], parent: unknown, config: Record<string, unknown>, extra: Scope = {}): FetchedRecord[] {
   const { fields: names, renderers, expand, raw: keptPart } = compiledMapping(stream);
