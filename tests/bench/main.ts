@@ -16,6 +16,8 @@ import { discoveryBench, softwareDiscoveryBench } from './discovery.js';
 import { benchLoad } from './load.js';
 import { scaleBench } from './scale.js';
 import { benchSoftwareLists } from './softwareLists.js';
+import { benchCertificateLists } from './certificateLists.js';
+import { benchServiceLicenseLists } from './serviceLicenseLists.js';
 import { percentiles, time } from './measure.js';
 
 const documents = 10_000;
@@ -90,6 +92,13 @@ const softwareDiscovery = await softwareDiscoveryBench();
 // Software and vulnerability lists at 100k devices × 40 installations (tests/bench/softwareLists.ts).
 const softwareLists = [];
 for (const engine of engines) softwareLists.push(await benchSoftwareLists(engine));
+// The certificate list at 100k certificates and the service and license lists at 100k rows (tests/bench/certificateLists.ts, serviceLicenseLists.ts).
+const certificateLists = [];
+const serviceLicenseLists = [];
+for (const engine of engines) {
+  certificateLists.push(await benchCertificateLists(engine));
+  serviceLicenseLists.push(await benchServiceLicenseLists(engine));
+}
 // 50 clients for 60 s on PostgreSQL at 100k devices (tests/bench/load.ts); null without DATABASE_URL.
 const load = await benchLoad();
-process.stdout.write(`${JSON.stringify({ ...results, http_engine: httpEngine, discovery, software_discovery: softwareDiscovery, software_lists: softwareLists, load }, null, 2)}\n`);
+process.stdout.write(`${JSON.stringify({ ...results, http_engine: httpEngine, discovery, software_discovery: softwareDiscovery, software_lists: softwareLists, certificate_lists: certificateLists, service_license_lists: serviceLicenseLists, load }, null, 2)}\n`);

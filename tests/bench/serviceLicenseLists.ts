@@ -2,27 +2,16 @@
 // over 100k services, and 100k licenses, published straight into a snapshot by SQL (the discovery that would
 // produce them is measured apart), then searched through the API as the console does: a filtered, sorted page of
 // 50 with its count, a device's services panel, and devices following their services.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { readConfig } from '../../src/server/config.js';
 import type { Database } from '../../src/server/db/database.js';
-import { openPgliteDatabase } from '../../src/server/db/pgliteDatabase.js';
-import { openPostgresDatabase } from '../../src/server/db/postgresDatabase.js';
 import { buildSnapshotIndex } from '../../src/server/inventory/snapshotIndex.js';
-import { startCartograph } from '../../src/server/server.js';
-import { createScratchPostgres } from '../server/harness.js';
-import { percentiles, time } from './measure.js';
+import { newSnapshot, runAlone, seedAssets, withListBench } from './listBench.js';
 
-const password = 'bench admin passphrase';
 const sizes = { devices: 100_000, services: 100_000, perDevice: 5, licenses: 100_000 };
-const runs = 40;
 
 /** Publishes one snapshot of the sizes above for company 1 and answers its discovery id. */
 async function seed(db: Database): Promise<number> {
-  const [{ id }] = await db.query<{ id: number }>("insert into discoveries (company_id, status, start_time, end_time) values (1, 'done', now(), now()) returning id");
-  const asset = (entity: string, idSql: string, fieldsSql: string, series: string) =>
-    db.query(`insert into snapshot_assets (discovery_id, entity, asset_id, fields, preferred, record_keys, reasons) select $1, '${entity}', ${idSql}, ${fieldsSql}, '{}', '{}', '[]' from ${series}`, [id]);
+  const id = await newSnapshot(db);
+  const asset = (entity: string, idSql: string, fieldsSql: string, series: string) => seedAssets(db, id, entity, idSql, fieldsSql, series);
   // Ids are 20 hex digits, as the API's filters take them: devices start with 0, services with f.
   await asset('device', "'0' || lpad(to_hex(i), 19, '0')", `jsonb_build_object('Hostname', jsonb_build_array('host-' || i), 'OS.Type', jsonb_build_array((array['Windows','Linux','macOS'])[1 + i % 3]), 'Adapters', '["crowdstrike"]'::jsonb, 'AdapterCount', '[1]'::jsonb)`, `generate_series(1, ${sizes.devices}) as i`);
   await asset('service', "'f' || lpad(to_hex(i), 19, '0')", `jsonb_build_object('Name', jsonb_build_array('service-' || i), 'Kinds', jsonb_build_array((array['system','network','cloud'])[1 + i % 3]), 'Ports', jsonb_build_array(i % 65536), 'States', jsonb_build_array((array['running','stopped'])[1 + i % 2]), 'StartTypes', '["automatic"]'::jsonb, 'Accounts', '["LocalSystem"]'::jsonb, 'DeviceCount', jsonb_build_array((i * 7919) % 20000), 'Adapters', '["crowdstrike"]'::jsonb, 'AdapterCount', '[1]'::jsonb)`, `generate_series(1, ${sizes.services}) as i`);
@@ -40,41 +29,26 @@ async function seed(db: Database): Promise<number> {
   return id;
 }
 
-/** p50/p95 of each list through the API on one engine. */
-export async function benchServiceLicenseLists(engine: 'pglite' | 'postgresql') {
-  const scratch = engine === 'postgresql' ? await createScratchPostgres() : null;
-  const dataDir = mkdtempSync(join(tmpdir(), 'cartograph-bench-'));
-  const database = scratch ? await openPostgresDatabase(scratch.url) : await openPgliteDatabase(join(dataDir, 'pglite'));
-  const running = await startCartograph({ ...readConfig({}), dataDir, adminPassword: password, secretKey: 'bench', signInRateLimitPerMinute: 100_000 }, { logger: false, database });
-  try {
-    await seed(running.context.db);
-    const token = (await running.app.inject({ method: 'POST', url: '/api/token', payload: { username: 'admin', password } })).json().access;
-    const headers = { authorization: `Bearer ${token}` };
-    const measure = async (method: 'GET' | 'POST', url: string, body?: object) => {
-      const call = () => running.app.inject({ method, url, payload: body, headers });
-      const answer = await call();
-      if (answer.statusCode !== 200) throw new Error(`${url} answered ${answer.statusCode}: ${answer.body}`);
-      return { count: answer.json().count, ...percentiles(await time(runs, call)) };
-    };
-    return {
-      engine, ...sizes,
-      service_list: await measure('POST', '/services/services', { query: 'Kinds = network AND DeviceCount >= 100', ordering: [{ field: 'DeviceCount', order: 'desc' }], size: 50 }),
-      service_list_unfiltered: await measure('POST', '/services/services', { ordering: [{ field: 'Name', order: 'asc' }], size: 50 }),
-      device_services_panel: await measure('GET', `/services/instances?device=0${(4242).toString(16).padStart(19, '0')}&size=50`),
-      service_places: await measure('GET', `/services/instances?service=f${(4242).toString(16).padStart(19, '0')}&size=50`),
-      devices_running_service: await measure('POST', '/devices/devices', { query: 'Service.Name = "service-42" AND Service.State = running', ordering: [{ field: 'Hostname', order: 'asc' }], size: 50 }),
-      license_list_over_used: await measure('POST', '/licenses/licenses', { query: 'OverUse > 0', ordering: [{ field: 'OverUse', order: 'desc' }], size: 50 }),
-      license_list_unfiltered: await measure('POST', '/licenses/licenses', { ordering: [{ field: 'Name', order: 'asc' }], size: 50 }),
-    };
-  } finally {
-    await running.close();
-    await scratch?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+/**
+ * p50/p95 of each list through the API on one engine, beside the baseline of the same count and page of the
+ * unfiltered service list sent as hand-written SQL over the snapshot's JSONB documents.
+ */
+export function benchServiceLicenseLists(engine: 'pglite' | 'postgresql') {
+  let discoveryId = 0;
+  return withListBench(engine, async (db) => (discoveryId = await seed(db)), async ({ measure, measureSql }) => ({
+    engine, ...sizes,
+    service_list: await measure('POST', '/services/services', { query: 'Kinds = network AND DeviceCount >= 100', ordering: [{ field: 'DeviceCount', order: 'desc' }], size: 50 }),
+    service_list_unfiltered: await measure('POST', '/services/services', { ordering: [{ field: 'Name', order: 'asc' }], size: 50 }),
+    service_list_sql_baseline: await measureSql([
+      ["select count(*)::int from snapshot_assets where discovery_id = $1 and entity = 'service'", [discoveryId]],
+      ["select asset_id, fields from snapshot_assets where discovery_id = $1 and entity = 'service' order by lower(fields->'Name'->>0), asset_id limit 50", [discoveryId]],
+    ]),
+    device_services_panel: await measure('GET', `/services/instances?device=0${(4242).toString(16).padStart(19, '0')}&size=50`),
+    service_places: await measure('GET', `/services/instances?service=f${(4242).toString(16).padStart(19, '0')}&size=50`),
+    devices_running_service: await measure('POST', '/devices/devices', { query: 'Service.Name = "service-42" AND Service.State = running', ordering: [{ field: 'Hostname', order: 'asc' }], size: 50 }),
+    license_list_over_used: await measure('POST', '/licenses/licenses', { query: 'OverUse > 0', ordering: [{ field: 'OverUse', order: 'desc' }], size: 50 }),
+    license_list_unfiltered: await measure('POST', '/licenses/licenses', { ordering: [{ field: 'Name', order: 'asc' }], size: 50 }),
+  }));
 }
 
-// `tsx tests/bench/serviceLicenseLists.ts [pglite|postgresql]`: this measurement alone.
-if (process.argv[1]?.endsWith('serviceLicenseLists.ts')) {
-  const engine = (process.argv[2] as 'pglite' | 'postgresql' | undefined) ?? (process.env.DATABASE_URL ? 'postgresql' : 'pglite');
-  process.stdout.write(`${JSON.stringify(await benchServiceLicenseLists(engine), null, 2)}\n`);
-}
+await runAlone('serviceLicenseLists.ts', benchServiceLicenseLists);

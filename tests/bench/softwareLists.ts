@@ -3,29 +3,19 @@
 // produce them is measured apart), then searched through the API as the console does: a filtered, sorted page of
 // 50 with its count, and device lists following relations to software and vulnerabilities; and the four
 // vulnerability widgets computed from scratch (no stored result), as after a new snapshot.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { readConfig } from '../../src/server/config.js';
 import type { Database } from '../../src/server/db/database.js';
-import { openPgliteDatabase } from '../../src/server/db/pgliteDatabase.js';
-import { openPostgresDatabase } from '../../src/server/db/postgresDatabase.js';
 import { computeWidget, widgetDefaults } from '../../src/server/dashboards/computeWidget.js';
 import { buildSnapshotIndex } from '../../src/server/inventory/snapshotIndex.js';
-import { startCartograph } from '../../src/server/server.js';
-import { createScratchPostgres } from '../server/harness.js';
+import { listRuns, newSnapshot, runAlone, seedAssets, withListBench } from './listBench.js';
 import { percentiles, time } from './measure.js';
 
-const password = 'bench admin passphrase';
 const sizes = { devices: 100_000, perDevice: 40, software: 5_000, vulnerabilities: 20_000, findingsPerDevice: 3 };
-const runs = 40;
 const severities = "(array['Info','Low','Medium','High','Critical'])";
 
 /** Publishes one snapshot of the sizes above for company 1 and answers its discovery id. */
 async function seed(db: Database): Promise<number> {
-  const [{ id }] = await db.query<{ id: number }>("insert into discoveries (company_id, status, start_time, end_time) values (1, 'done', now(), now()) returning id");
-  const asset = (entity: string, idSql: string, fieldsSql: string, series: string) =>
-    db.query(`insert into snapshot_assets (discovery_id, entity, asset_id, fields, preferred, record_keys, reasons) select $1, '${entity}', ${idSql}, ${fieldsSql}, '{}', '{}', '[]' from ${series}`, [id]);
+  const id = await newSnapshot(db);
+  const asset = (entity: string, idSql: string, fieldsSql: string, series: string) => seedAssets(db, id, entity, idSql, fieldsSql, series);
   await asset('device', "'d' || i", `jsonb_build_object('Hostname', jsonb_build_array('host-' || i), 'OS.Type', jsonb_build_array((array['Windows','Linux','macOS'])[1 + i % 3]), 'Adapters', '["crowdstrike"]'::jsonb, 'AdapterCount', '[1]'::jsonb)`, `generate_series(1, ${sizes.devices}) as i`);
   await asset('software', "'s' || i", `jsonb_build_object('Name', jsonb_build_array('Product ' || i), 'Vendor', jsonb_build_array('Vendor ' || (i % 50)), 'InstallCount', jsonb_build_array((i * 7919) % 20000), 'VersionCount', '[3]'::jsonb, 'Adapters', '["crowdstrike"]'::jsonb)`, `generate_series(1, ${sizes.software}) as i`);
   await asset('vulnerability', "'v' || i", `jsonb_build_object('CveId', jsonb_build_array('CVE-2024-' || lpad(i::text, 5, '0')), 'Severity', jsonb_build_array(${severities}[1 + i % 5]), 'SeverityLevel', jsonb_build_array(i % 5), 'Score', jsonb_build_array(((i * 37) % 100) / 10.0), 'AffectedDeviceCount', jsonb_build_array(i % 300), 'Adapters', '["qualys"]'::jsonb)`, `generate_series(1, ${sizes.vulnerabilities}) as i`);
@@ -50,29 +40,19 @@ async function seed(db: Database): Promise<number> {
 }
 
 /** p50/p95 of each list through the API on one engine. */
-export async function benchSoftwareLists(engine: 'pglite' | 'postgresql') {
-  const scratch = engine === 'postgresql' ? await createScratchPostgres() : null;
-  const dataDir = mkdtempSync(join(tmpdir(), 'cartograph-bench-'));
-  const database = scratch ? await openPostgresDatabase(scratch.url) : await openPgliteDatabase(join(dataDir, 'pglite'));
-  const running = await startCartograph({ ...readConfig({}), dataDir, adminPassword: password, secretKey: 'bench', signInRateLimitPerMinute: 100_000 }, { logger: false, database });
-  try {
-    await seed(running.context.db);
-    const token = (await running.app.inject({ method: 'POST', url: '/api/token', payload: { username: 'admin', password } })).json().access;
-    const measure = async (url: string, body: object) => {
-      const answer = await running.app.inject({ method: 'POST', url, payload: body, headers: { authorization: `Bearer ${token}` } });
-      if (answer.statusCode !== 200) throw new Error(`${url} answered ${answer.statusCode}: ${answer.body}`);
-      return { count: answer.json().count, ...percentiles(await time(runs, () => running.app.inject({ method: 'POST', url, payload: body, headers: { authorization: `Bearer ${token}` } }))) };
-    };
+export function benchSoftwareLists(engine: 'pglite' | 'postgresql') {
+  return withListBench(engine, seed, async ({ db, measure }) => {
+    const list = (url: string, body: object) => measure('POST', url, body);
     const widget = async (kind: string) => {
-      const compute = () => computeWidget({ db: running.context.db, companyId: 1, now: new Date() }, { ...widgetDefaults, kind });
-      return { rows: (await compute()).rows?.length ?? 0, ...percentiles(await time(runs, compute)) };
+      const compute = () => computeWidget({ db, companyId: 1, now: new Date() }, { ...widgetDefaults, kind });
+      return { rows: (await compute()).rows?.length ?? 0, ...percentiles(await time(listRuns, compute)) };
     };
     return {
       engine, ...sizes,
-      software_list: await measure('/appinventory/applications', { query: 'Vendor = "Vendor 1*" AND InstallCount >= 100', ordering: [{ field: 'InstallCount', order: 'desc' }], size: 50 }),
-      vulnerability_list: await measure('/avm/vulnerabilities', { query: 'Severity = Critical AND Score >= 5', ordering: [{ field: 'Score', order: 'desc' }], size: 50 }),
-      devices_with_critical_vulnerability: await measure('/devices/devices', { query: 'Vulnerability.Severity = Critical AND OS.Type = Windows', ordering: [{ field: 'Hostname', order: 'asc' }], size: 50 }),
-      devices_with_software_version: await measure('/devices/devices', { query: 'Software.Name = "Product 42" AND Software.Version = 12*', ordering: [{ field: 'Hostname', order: 'asc' }], size: 50 }),
+      software_list: await list('/appinventory/applications', { query: 'Vendor = "Vendor 1*" AND InstallCount >= 100', ordering: [{ field: 'InstallCount', order: 'desc' }], size: 50 }),
+      vulnerability_list: await list('/avm/vulnerabilities', { query: 'Severity = Critical AND Score >= 5', ordering: [{ field: 'Score', order: 'desc' }], size: 50 }),
+      devices_with_critical_vulnerability: await list('/devices/devices', { query: 'Vulnerability.Severity = Critical AND OS.Type = Windows', ordering: [{ field: 'Hostname', order: 'asc' }], size: 50 }),
+      devices_with_software_version: await list('/devices/devices', { query: 'Software.Name = "Product 42" AND Software.Version = 12*', ordering: [{ field: 'Hostname', order: 'asc' }], size: 50 }),
       vulnerability_widgets_from_scratch: {
         by_os: await widget('vulnerability_by_os'),
         by_severity: await widget('vulnerability_by_severity'),
@@ -80,15 +60,7 @@ export async function benchSoftwareLists(engine: 'pglite' | 'postgresql') {
         by_source: await widget('vulnerability_by_source'),
       },
     };
-  } finally {
-    await running.close();
-    await scratch?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
-// `tsx tests/bench/softwareLists.ts [pglite|postgresql]`: this measurement alone.
-if (process.argv[1]?.endsWith('softwareLists.ts')) {
-  const engine = (process.argv[2] as 'pglite' | 'postgresql' | undefined) ?? (process.env.DATABASE_URL ? 'postgresql' : 'pglite');
-  process.stdout.write(`${JSON.stringify(await benchSoftwareLists(engine), null, 2)}\n`);
-}
+await runAlone('softwareLists.ts', benchSoftwareLists);

@@ -1,14 +1,18 @@
 import { entraAppAuth, googleServiceAccountAuth, keyPairAuth, microsoftCloud, tokenAuth } from '../auth.js';
-import { list, optionalText, secret, text, url, type AdapterSource } from '../model.js';
+import { flag, list, optionalText, secret, text, url, type AdapterSource } from '../model.js';
 import { apiHost, baseUrl } from './shared.js';
 
 /** Public clouds, cloud security posture and container platforms. */
 export const cloud: AdapterSource[] = [
   {
     slug: 'aws', name: 'Amazon Web Services (AWS)', vendor: 'Amazon', website: 'https://aws.amazon.com', docs_url: 'https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_DescribeInstances.html',
-    description: 'EC2 instances (with their network interfaces and tags) and IAM users from one or more AWS accounts and regions.',
-    groups: ['cloud'], categories: ['device', 'user'], engine: null,
-    location: [list('regions', 'Regions', 'Regions to read, e.g. us-east-1; empty means every region enabled for the account (from DescribeRegions).', ['us-east-1', 'eu-west-1'])],
+    description: 'EC2 instances (with their network interfaces and tags), IAM users and AWS Certificate Manager certificates from one or more AWS accounts and regions.',
+    groups: ['cloud'], categories: ['device', 'user', 'certificate'], engine: 'http',
+    location: [
+      list('regions', 'Regions', 'Regions to read, e.g. us-east-1; empty means every region enabled for the account (from DescribeRegions).', ['us-east-1', 'eu-west-1']),
+      url('endpoint_url', 'Endpoint URL', 'Optional: send every request to this URL instead of the AWS endpoints (LocalStack, or a proxy that forwards to AWS); requests are still signed for their region and service.', 'http://localstack.corp.example.com:4566', { required: false }),
+    ],
+    options: [flag('fetch_certificates', 'Certificates', 'Read AWS Certificate Manager certificates (needs acm:ListCertificates, acm:DescribeCertificate and acm:GetCertificate).', true)],
     auth: [
       {
         type: 'access_key', title: 'Access key', description: 'An IAM user\'s access key; every request is signed with Signature Version 4.',
@@ -21,10 +25,10 @@ export const cloud: AdapterSource[] = [
       },
     ],
     guide: {
-      prerequisites: ['An IAM user (or a role it can assume in each account) dedicated to Cartograph.', 'Signature Version 4 signing is not yet available in Cartograph\'s engines: this adapter can be configured but not fetched yet.'],
-      grant: ['Attach the AWS managed policy ReadOnlyAccess, or a narrower policy allowing ec2:DescribeInstances, ec2:DescribeRegions, ec2:DescribeNetworkInterfaces, iam:ListUsers and iam:GetLoginProfile.', 'For several accounts, create a role (e.g. CartographReadOnly) with that policy in each account, trusting the Cartograph user, and set the `Role to assume` field.', 'Create an access key for the user (IAM → Users → Security credentials → Create access key, use case "Third-party service").'],
-      collects: ['EC2 instances: instance id, name tag, type, state, private and public IPs and DNS names, MAC addresses of the interfaces, platform details, image id, VPC and subnet, availability zone, launch time, tags.', 'IAM users: user name, ARN, created, password last used, whether a console password exists.'],
-      troubleshooting: [['AuthFailure or SignatureDoesNotMatch', 'The secret key is wrong or the Cartograph host clock is skewed.'], ['UnauthorizedOperation', 'The policy lacks ec2:DescribeInstances in that region (check SCPs in AWS Organizations).'], ['OptInRequired', 'The region is not enabled for the account; remove it from the `Regions` field.']],
+      prerequisites: ['An IAM user (or a role it can assume in each account) dedicated to Cartograph.', 'The Cartograph host clock within 5 minutes of the real time (requests are signed with Signature Version 4).'],
+      grant: ['Attach the AWS managed policy ReadOnlyAccess, or a narrower policy allowing ec2:DescribeInstances, ec2:DescribeRegions, ec2:DescribeNetworkInterfaces, iam:ListUsers, acm:ListCertificates, acm:DescribeCertificate and acm:GetCertificate.', 'For several accounts, create a role (e.g. CartographReadOnly) with that policy in each account, trusting the Cartograph user, and set the `Role to assume` field.', 'Create an access key for the user (IAM → Users → Security credentials → Create access key, use case "Third-party service").'],
+      collects: ['EC2 instances: instance id, name tag, type, state, private and public IPs and DNS names, MAC addresses of the interfaces, platform details, image id, VPC and subnet, availability zone, launch time, tags.', 'IAM users: user name, ARN, user id, account, path, created, password last used.', 'ACM certificates of every key type in each region: the certificate itself (PEM) when issued, domain names, serial, issuer, validity, key and signature algorithms, status, type and the resources using it (never the private key).'],
+      troubleshooting: [['AuthFailure or SignatureDoesNotMatch', 'The secret key is wrong or the Cartograph host clock is skewed.'], ['UnauthorizedOperation', 'The policy lacks ec2:DescribeInstances in that region (check SCPs in AWS Organizations).'], ['OptInRequired', 'The region is not enabled for the account; remove it from the `Regions` field.'], ['AccessDeniedException from ACM', 'The policy lacks acm:ListCertificates (or turn off `Certificates`).']],
     },
   },
   {
@@ -140,16 +144,19 @@ export const cloud: AdapterSource[] = [
   },
   {
     slug: 'kubernetes', name: 'Kubernetes', vendor: 'Cloud Native Computing Foundation', website: 'https://kubernetes.io', docs_url: 'https://kubernetes.io/docs/reference/kubernetes-api/',
-    description: 'Nodes, pods and services of a Kubernetes cluster.',
-    groups: ['container'], categories: ['device', 'service', 'application'], engine: 'http',
+    description: 'Nodes, pods, services and TLS certificates (kubernetes.io/tls secrets) of a Kubernetes cluster.',
+    groups: ['container'], categories: ['device', 'service', 'application', 'certificate'], engine: 'http',
     location: [baseUrl('The API server URL (kubectl config view --minify -o jsonpath=\'{.clusters[0].cluster.server}\').', 'https://k8s-api.corp.example.com:6443', 'API server URL')],
     auth: [tokenAuth({ type: 'service_account_token', title: 'Service account token', description: 'Sent as a Bearer token.', field: 'token', fieldTitle: 'Service account token', fieldDescription: 'A token of a service account bound to a read-only ClusterRole (kubectl create token cartograph -n cartograph --duration=8760h, or a long-lived token Secret).', example: 'eyJhbGciOiJSUzI1NiIsImtpZCI6IkV4YW1wbGUifQ.example' })],
-    options: [list('namespaces', 'Namespaces', 'Namespaces whose pods and services are read; empty means all.', ['default', 'production'])],
+    options: [
+      list('namespaces', 'Namespaces', 'Namespaces whose pods, services and TLS secrets are read; empty means all.', ['default', 'production']),
+      flag('fetch_tls_certificates', 'TLS certificates', 'Read the certificates (tls.crt) of kubernetes.io/tls secrets. Needs list on secrets; the private key the API also answers is dropped at once and never stored.', false),
+    ],
     guide: {
       prerequisites: ['Network access to the API server; its CA (certificate-authority-data of your kubeconfig) for the `Custom CA certificate (PEM)` field.'],
-      grant: ['kubectl create namespace cartograph && kubectl create serviceaccount cartograph -n cartograph.', 'Create a ClusterRole with get and list on nodes, pods, services and namespaces, and bind it: kubectl create clusterrolebinding cartograph-read --clusterrole=cartograph-read --serviceaccount=cartograph:cartograph.', 'Issue a token: kubectl create token cartograph -n cartograph --duration=8760h.'],
-      collects: ['Nodes: name, UID, internal and external IPs, hostname, provider ID (the cloud instance), OS image, kernel, kubelet and container runtime versions, architecture, labels, Ready condition.', 'Pods (namespace, node, IPs, phase, container images) and services (type, cluster and external IPs, ports).'],
-      troubleshooting: [['401 Unauthorized', 'Tokens from kubectl create token expire; issue a new one or use a token Secret.'], ['403 "cannot list resource nodes"', 'The ClusterRoleBinding is missing or names another service account.'], ['410 Gone during paging', 'A continue token expired; Cartograph restarts the list.']],
+      grant: ['kubectl create namespace cartograph && kubectl create serviceaccount cartograph -n cartograph.', 'Create a ClusterRole with get and list on nodes, pods, services and namespaces, (and on secrets for `TLS certificates`), and bind it: kubectl create clusterrolebinding cartograph-read --clusterrole=cartograph-read --serviceaccount=cartograph:cartograph.', 'Issue a token: kubectl create token cartograph -n cartograph --duration=8760h.'],
+      collects: ['Nodes: name, UID, internal and external IPs, hostname, provider ID (the cloud instance), OS image, kernel, kubelet and container runtime versions, architecture, labels, Ready condition.', 'Pods (namespace, node, IPs, phase, container images) and services (type, cluster and external IPs, ports).', 'With `TLS certificates`: the certificate of each kubernetes.io/tls secret (tls.crt), with its namespace and name; the secret\'s data is not kept.'],
+      troubleshooting: [['401 Unauthorized', 'Tokens from kubectl create token expire; issue a new one or use a token Secret.'], ['403 "cannot list resource nodes"', 'The ClusterRoleBinding is missing or names another service account.'], ['410 Gone during paging', 'A continue token expired; Cartograph restarts the list.'], ['403 "cannot list resource secrets"', 'The ClusterRole lacks list on secrets; add it or turn off `TLS certificates`.']],
     },
   },
   {

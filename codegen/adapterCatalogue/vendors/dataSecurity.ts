@@ -1,5 +1,5 @@
 import { clientCredentialsAuth, keyPairAuth, passwordAuth, tokenAuth } from '../auth.js';
-import { secret, text, type AdapterSource } from '../model.js';
+import { secret, text, url, type AdapterSource } from '../model.js';
 import { apiHost, baseUrl } from './shared.js';
 
 /** Data protection (DLP, DAM), secure web gateways, certificate authorities and internet-exposure search engines. */
@@ -106,6 +106,22 @@ export const dataSecurity: AdapterSource[] = [
       grant: ['Open Automation → API Keys → Add API Key, for a user, with API key restrictions set to View Only.'],
       collects: ['Orders and certificates from /order/certificate: common name, SANs, serial number, product, organisation, status, valid from and until, signature hash, key size.'],
       troubleshooting: [['"invalid_api_key"', 'The key was revoked or belongs to the other instance.']],
+    },
+  },
+  {
+    slug: 'sectigo', name: 'Sectigo Certificate Manager', vendor: 'Sectigo', website: 'https://www.sectigo.com/enterprise-solutions/certificate-manager', docs_url: 'https://docs.sectigo.com/scm/scm-rest-apis/scm-rest-apis.html',
+    description: 'SSL/TLS certificates issued through Sectigo Certificate Manager (SCM), with the certificate itself.',
+    groups: ['certificate_management'], categories: ['certificate'], engine: 'http',
+    location: [
+      url('base_url', 'SCM URL', 'The SCM instance, e.g. https://cert-manager.com (https://eu.cert-manager.com for the EU instance).', 'https://cert-manager.com'),
+      text('customer_uri', 'Customer URI', 'The customer URI of your SCM account (the part after /customer/ in its login URL), sent in the customerUri header.', ['examplecorp']),
+    ],
+    auth: [passwordAuth({ type: 'admin_password', title: 'API administrator', description: 'Sent in the login and password headers of every request.', userTitle: 'Login', userDescription: 'An SCM administrator allowed to use the REST API (RAO or DRAO SSL, read access suffices).', userExample: 'svc-cartograph', passwordDescription: 'That administrator\'s password.' })],
+    guide: {
+      prerequisites: ['Sectigo Certificate Manager with REST API access enabled for the account.'],
+      grant: ['In SCM open Settings → Admins → Add, give the administrator a role with access to SSL certificates (e.g. RAO SSL) and tick "Allow API use" (Admin type API).', 'Note the customer URI from the SCM login URL.'],
+      collects: ['SSL certificates from /api/ssl/v1 (size and position paging): each certificate\'s details (common name, SANs, status, serial number, key algorithm and size, expiry) and the certificate itself from /api/ssl/v1/collect/{sslId}?format=x509 (certificates not issued yet are kept as their details say).'],
+      troubleshooting: [['401 or "Unknown user"', 'Check the login, password and `Customer URI`; the administrator must be of the API type.'], ['403', 'The administrator\'s role gives no access to SSL certificates of that organisation.']],
     },
   },
   {

@@ -21,6 +21,19 @@ export type RequestSpec = {
   success_statuses?: number[];
   empty_statuses?: number[];
   error_when?: { condition: string; message: string }[];
+  /** AWS SigV4 scope of this request (aws_sigv4 authenticator). */
+  signing?: { region?: string; service?: string };
+};
+
+/** AWS Signature Version 4, optionally after sts:AssumeRole (see awsCredentials.ts). */
+export type AwsSigV4Spec = {
+  type: 'aws_sigv4';
+  access_key_id: string;
+  secret_access_key: string;
+  session_token?: string;
+  region?: string;
+  service: string;
+  assume_role?: { role_arn: string; external_id?: string; url?: string; region?: string };
 };
 
 export type AuthenticatorSpec = { when?: string } & (
@@ -43,6 +56,7 @@ export type AuthenticatorSpec = { when?: string } & (
       headers?: TemplateMap;
     }
   | { type: 'session'; login: RequestSpec; token: string; expires_in?: string; headers?: TemplateMap; logout?: RequestSpec }
+  | AwsSigV4Spec
 );
 
 /** What to do when the vendor says a cursor expired: start the chain again, skipping records already handed over. */
@@ -77,6 +91,8 @@ export type StreamSpec = RetrieverSpec & {
   children?: ChildrenSpec;
   expand?: string;
   lookups?: LookupSpec[];
+  /** What is kept as the raw vendor record (default the record, or the entry with expand). */
+  raw?: string | Record<string, unknown>;
   mapping: Record<string, string | string[]>;
 };
 

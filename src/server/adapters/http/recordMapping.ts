@@ -2,7 +2,7 @@
 // the list `expand` names (a host's detections, a computer's applications), and a bound on the size of each.
 import type { FetchedRecord } from '../engine.js';
 import type { StreamSpec } from './manifest.js';
-import { compileTemplate, type Renderer, type Scope } from './template.js';
+import { compileTemplate, renderDeep, type Renderer, type Scope } from './template.js';
 
 function isEmptyValue(value: unknown): boolean {
   return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
@@ -25,7 +25,14 @@ function concatenated(renderers: Renderer[]): Renderer {
   };
 }
 
-type CompiledMapping = { fields: string[]; renderers: Renderer[]; expand: Renderer | null };
+/** The renderer of a stream's `raw`: a template, or an object of templates (a few named fields of the record). */
+function rawRenderer(raw: StreamSpec['raw']): Renderer | null {
+  if (raw === undefined) return null;
+  if (typeof raw === 'string') return compileTemplate(raw);
+  return (scope) => renderDeep(raw, scope);
+}
+
+type CompiledMapping = { fields: string[]; renderers: Renderer[]; expand: Renderer | null; raw: Renderer | null };
 const compiledMappings = new WeakMap<StreamSpec, CompiledMapping>();
 
 function compiledMapping(stream: StreamSpec): CompiledMapping {
@@ -36,6 +43,7 @@ function compiledMapping(stream: StreamSpec): CompiledMapping {
       fields: entries.map(([field]) => field),
       renderers: entries.map(([, templates]) => (Array.isArray(templates) ? concatenated(templates.map(compileTemplate)) : compileTemplate(templates))),
       expand: stream.expand ? compileTemplate(stream.expand) : null,
+      raw: rawRenderer(stream.raw),
     };
     compiledMappings.set(stream, mapping);
   }
@@ -80,11 +88,11 @@ function entriesOf(value: unknown): unknown[] {
 /**
  * Entity fields of each vendor record of a page under the stream's mapping (`parent` is the record a children chain
  * ran for); empty values are left out. With `expand`, each entry of the record's list becomes one record: templates
- * see it as `entry` beside the `record` it belongs to, and the entry is the raw record kept. This runs for every
- * record of large fetches, hence the plain loops.
+ * see it as `entry` beside the `record` it belongs to, and the entry is the raw record kept (the stream's `raw`, when
+ * set, names what is kept instead). This runs for every record of large fetches, hence the plain loops.
  */
 export function mapRecords(stream: StreamSpec, records: unknown[], parent: unknown, config: Record<string, unknown>, extra: Scope = {}): FetchedRecord[] {
-  const { fields: names, renderers, expand } = compiledMapping(stream);
+  const { fields: names, renderers, expand, raw: keptPart } = compiledMapping(stream);
   // One scope object for the page, updated per record: rendering is synchronous and keeps no reference to it.
   const scope: Scope = { ...extra, config, record: undefined, entry: undefined, parent };
   const mapped: FetchedRecord[] = [];
@@ -95,7 +103,8 @@ export function mapRecords(stream: StreamSpec, records: unknown[], parent: unkno
       if (Array.isArray(value)) value = withoutEmpty(value);
       values[field] = isEmptyValue(value) ? undefined : value;
     }
-    mapped.push({ entity: stream.entity, fields: fieldsOf(names, values), raw });
+    // `raw` keeps only part of a vendor record (a Kubernetes secret's metadata, never its key material).
+    mapped.push({ entity: stream.entity, fields: fieldsOf(names, values), raw: keptPart ? (keptPart(scope) ?? null) : raw });
   };
   for (let index = 0; index < records.length; index += 1) {
     const record = records[index];

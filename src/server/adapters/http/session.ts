@@ -2,6 +2,8 @@
 // `call`, which renders a request spec, signs it, sends it and checks the answer.
 import type { Dispatcher } from 'undici';
 import type { ConnectionConfig } from '../engine.js';
+import { accessKeyOf, assumeRoleRequest, temporaryCredentialsOf, type TemporaryCredentials } from './awsCredentials.js';
+import { signAwsRequest, type AwsCredentials } from './awsSignature.js';
 import type { AuthenticatorSpec, Manifest, RequestSpec, TemplateMap } from './manifest.js';
 import { toResponseScope, vendorMessage, type BodyFormat, type ResponseScope } from './response.js';
 import { render, renderDeep, toText, truthy, type Scope } from './template.js';
@@ -65,6 +67,7 @@ export class HttpSession {
   readonly dispatcher: Dispatcher;
   readonly authenticator: AuthenticatorSpec;
   private token: Token | null = null;
+  private assumedRole: TemporaryCredentials | null = null;
   private readonly baseUrl: string;
 
   constructor(
@@ -144,6 +147,9 @@ export class HttpSession {
         return { headers: { authorization: basicHeader(render(spec.username, scope), render(spec.password, scope)) }, query: {} };
       case 'header':
         return { headers: renderMap(spec.headers, scope) as Record<string, string>, query: renderMap(spec.query, scope) };
+      case 'aws_sigv4':
+        // Signed in `call` once the whole request (URL, headers, body) is known.
+        return { headers: {}, query: {} };
       default: {
         await this.acquireToken();
         const headers = spec.headers ?? { Authorization: 'Bearer {{ auth.token }}' };
@@ -152,16 +158,31 @@ export class HttpSession {
     }
   }
 
+  /** The keys an aws_sigv4 request is signed with: the assumed role's while they last, else the access key. */
+  private async awsCredentials(): Promise<AwsCredentials> {
+    const spec = this.authenticator;
+    if (spec.type !== 'aws_sigv4') throw new Error('not an AWS authenticator');
+    const scope = this.scope();
+    const assume = assumeRoleRequest(spec, scope);
+    if (!assume) return accessKeyOf(spec, scope);
+    if (!this.assumedRole || this.assumedRole.expiresAt <= Date.now()) {
+      const response = await this.call(assume, scope, 'the sts:AssumeRole request', 'access_key');
+      this.assumedRole = temporaryCredentialsOf(response);
+    }
+    return this.assumedRole.credentials;
+  }
+
   /**
    * Sends one request spec. `label` names it in errors (e.g. `GET /api/v1/users (stream users, page 3)` is built by
-   * the caller); `signed` false skips the authenticator (token and login calls). A 401 on a token-based
+   * the caller); `signed` false skips the authenticator (token and login calls), `'access_key'` signs an AWS request
+   * with the connection's own key (the AssumeRole call). A 401 on a token-based
    * authenticator logs in again once. Empty statuses answer a null body. `intercept` sees every answer first
    * (an error status's body read leniently): when it returns true the answer is handed back as it is, neither
    * checked against the success statuses nor error_when (how a paginator notices an expired cursor).
    */
-  async call(spec: RequestSpec, scope: Scope, label: string, signed = true, urlOverride?: string, intercept?: (response: ResponseScope) => boolean): Promise<ResponseScope> {
+  async call(spec: RequestSpec, scope: Scope, label: string, signed: boolean | 'access_key' = true, urlOverride?: string, intercept?: (response: ResponseScope) => boolean): Promise<ResponseScope> {
     for (let attempt = 0; ; attempt += 1) {
-      const credentials = signed ? await this.credentials() : { headers: {}, query: {} };
+      const credentials = signed === true ? await this.credentials() : { headers: {}, query: {} };
       const requestScope = { ...scope, auth: { token: this.token?.value } };
       const query = urlOverride ? {} : { ...renderMap(spec.query, requestScope), ...credentials.query };
       const url = urlOverride ? this.resolveUrl(urlOverride, credentials.query) : this.resolveUrl(toText(render(spec.url, requestScope)), query);
@@ -178,6 +199,7 @@ export class HttpSession {
           headers['content-type'] ??= 'application/json';
         }
       }
+      if (signed && this.authenticator.type === 'aws_sigv4') await this.signAws(outgoing, spec, requestScope, signed);
       const method = outgoing.method;
       const path = new URL(url).pathname;
       const raw = await send(outgoing, this.dispatcher, this.options, this.signal, this.warn);
@@ -204,6 +226,20 @@ export class HttpSession {
       }
       return response;
     }
+  }
+
+  /** Signs an outgoing request with SigV4 for the request's (else the authenticator's) region and service. */
+  private async signAws(outgoing: OutgoingRequest, spec: RequestSpec, scope: Scope, signed: true | 'access_key'): Promise<void> {
+    const authenticator = this.authenticator;
+    if (authenticator.type !== 'aws_sigv4') return;
+    const credentials = signed === 'access_key' ? accessKeyOf(authenticator, this.scope()) : await this.awsCredentials();
+    if (!credentials.accessKeyId || !credentials.secretAccessKey) throw new ConfigurationError('the AWS access key id or secret access key is missing');
+    const region = toText(render(spec.signing?.region ?? authenticator.region ?? 'us-east-1', scope)).trim();
+    const service = toText(render(spec.signing?.service ?? authenticator.service, scope)).trim();
+    if (!region || !service) throw new ConfigurationError('the AWS region or service of a request is missing');
+    const signedRequest = signAwsRequest({ method: outgoing.method, url: outgoing.url, headers: outgoing.headers, body: outgoing.body, region, service }, credentials);
+    outgoing.url = signedRequest.url;
+    Object.assign(outgoing.headers, signedRequest.headers);
   }
 
   /** Ends the session: the vendor logout (errors ignored), then the connection pool. */

@@ -39,12 +39,12 @@ type Entry = {
   connections: Set<number>;
 };
 
-type PlaceRow = { c: string; h: string; p: number | null; s: string | null; d: string | null; ch: string[]; v: boolean | null; e: string | null; t: string | null; a: string; n: number };
+type PlaceRow = { c: string; h: string; p: number | null; s: string | null; d: string | null; ch: string[]; v: boolean | null; e: string | null; t: string | null; a: string; n: number; i: boolean };
 
 function writePlaces(db: Queryable, discoveryId: number, rows: PlaceRow[]): Promise<unknown> {
   return db.query(
-    `insert into snapshot_certificate_places (discovery_id, certificate_asset, host, port, sni, device_asset, chain, chain_verified, verification_error, tls_version, adapter, connection_id)
-     select $1, c, h, p, s, d, coalesce(ch, '{}'), v, e, t, a, n from json_to_recordset($2::json) as batch(c text, h text, p int, s text, d text, ch text[], v boolean, e text, t text, a text, n int)`,
+    `insert into snapshot_certificate_places (discovery_id, certificate_asset, host, port, sni, device_asset, chain, chain_verified, verification_error, tls_version, adapter, connection_id, installed)
+     select $1, c, h, p, s, d, coalesce(ch, '{}'), v, e, t, a, n, i from json_to_recordset($2::json) as batch(c text, h text, p int, s text, d text, ch text[], v boolean, e text, t text, a text, n int, i boolean)`,
     [discoveryId, JSON.stringify(rows)],
   );
 }
@@ -152,6 +152,27 @@ export async function buildCertificateInventory(db: Queryable, discoveryId: numb
   const entries = new Map<string, Entry>();
   const writer = writeBehind();
   let batch: PlaceRow[] = [];
+  const push = async (row: PlaceRow) => {
+    batch.push(row);
+    if (batch.length >= rowsPerWrite) {
+      const rows = batch;
+      batch = [];
+      await writer.push(() => writePlaces(db, discoveryId, rows));
+    }
+  };
+  // A certificate reported on a device (its identifiers, no endpoint) is installed there: a place named after the
+  // device, counted among the certificate's devices but not its endpoints.
+  const installedOn = async (sighting: CertificateSighting, key: string, entry: Entry, chain: string[], verified: boolean | null) => {
+    const named = firstText(sighting.fields.Hostname) ?? firstText(sighting.fields.IpAddresses);
+    if (!named) return;
+    const device = devices.link(sighting.connectionId, sighting.fields);
+    if (!device) return;
+    entry.devices.add(device.asset);
+    await push({
+      c: inventoryAssetId(certificateEntity, key), h: named.toLowerCase(), p: null, s: null, d: device.asset, ch: chain, v: verified,
+      e: firstText(sighting.fields.VerificationError), t: null, a: sighting.adapter, n: sighting.connectionId, i: true,
+    });
+  };
   const read = async (sighting: CertificateSighting) => {
     const { facts, parsed } = readFacts(sighting, warnings);
     const key = identityOf(facts);
@@ -174,7 +195,10 @@ export async function buildCertificateInventory(db: Queryable, discoveryId: numb
     // Issuers the scanner saw above a leaf are certificates of the inventory, not served on their own.
     const position = Number(firstText(sighting.fields.ChainPosition) ?? 0);
     const place = position === 0 ? placeOf(sighting.fields) : null;
-    if (!place) return;
+    if (!place) {
+      if (position === 0) await installedOn(sighting, key, entry, chain, verified);
+      return;
+    }
     const label = `${place.host}${place.port ? `:${place.port}` : ''}${place.sni && place.sni !== place.host ? ` (SNI ${place.sni})` : ''}`;
     if (entry.endpoints.size < keptEndpoints) entry.endpoints.add(label);
     entry.endpointCount += 1;
@@ -186,15 +210,10 @@ export async function buildCertificateInventory(db: Queryable, discoveryId: numb
       IpAddresses: sighting.fields.IpAddresses ?? (isIP(place.host) ? [place.host] : []),
     });
     if (device) entry.devices.add(device.asset);
-    batch.push({
+    await push({
       c: inventoryAssetId(certificateEntity, key), h: place.host, p: place.port, s: place.sni, d: device?.asset ?? null, ch: chain, v: verified,
-      e: firstText(sighting.fields.VerificationError), t: firstText(sighting.fields.TlsVersion), a: sighting.adapter, n: sighting.connectionId,
+      e: firstText(sighting.fields.VerificationError), t: firstText(sighting.fields.TlsVersion), a: sighting.adapter, n: sighting.connectionId, i: false,
     });
-    if (batch.length >= rowsPerWrite) {
-      const rows = batch;
-      batch = [];
-      await writer.push(() => writePlaces(db, discoveryId, rows));
-    }
   };
   for await (const record of observations(db, discoveryId, [certificateEntity])) await read(record);
   for (const sighting of await customCertificateSightings(db, discoveryId)) await read(sighting);

@@ -12,7 +12,7 @@ type PlaceQuery = ListQuery & { certificate?: string; device?: string; index_id?
 type AssetRow = { asset_id: string; fields: Record<string, unknown[]> };
 type PlaceRow = {
   certificate_id: string; certificate_name: string | null; host: string; port: number | null; sni: string | null; device_id: string | null; device_name: string | null;
-  chain: string[]; chain_verified: boolean | null; verification_error: string | null; tls_version: string | null; adapter: string; connection_id: number;
+  chain: string[]; chain_verified: boolean | null; verification_error: string | null; tls_version: string | null; adapter: string; connection_id: number; installed: boolean;
 };
 
 const contentTypes = { csv: 'text/csv; charset=utf-8', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } as const;
@@ -40,7 +40,7 @@ async function listPlaces(db: Queryable, discoveryId: number, query: PlaceQuery,
   const [{ count }] = await db.query<{ count: number }>(`select count(*)::int as count ${from} where ${filter}`, params);
   const rows = await db.query<PlaceRow>(
     `select p.certificate_asset as certificate_id, c.fields->'Name'->>0 as certificate_name, p.host, p.port, p.sni, p.device_asset as device_id, d.fields->'Hostname'->>0 as device_name,
-            p.chain, p.chain_verified, p.verification_error, p.tls_version, p.adapter, p.connection_id
+            p.chain, p.chain_verified, p.verification_error, p.tls_version, p.adapter, p.connection_id, p.installed
        ${from} where ${filter} order by p.host, p.port nulls first, p.sni nulls first, p.certificate_asset limit $5 offset $6`,
     [...params, limit, offset],
   );

@@ -1,10 +1,10 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../../app/http';
 
-/** One place (host, port, SNI) where a certificate is served, with the device behind it (`GET /certificates/places`). */
+/** One place (host, port, SNI) where a certificate is served, or the device it is installed on (`installed`), with the device behind it (`GET /certificates/places`). */
 export type CertificatePlace = {
   certificate_id: string; certificate_name: string | null; host: string; port: number | null; sni: string | null; device_id: string | null; device_name: string | null;
-  chain: string[]; chain_verified: boolean | null; verification_error: string | null; tls_version: string | null; adapter: string; index_id: number;
+  chain: string[]; chain_verified: boolean | null; verification_error: string | null; tls_version: string | null; adapter: string; installed: boolean; index_id: number;
 };
 
 /** One link of a certificate's chain, leaf first, as the snapshot knows it. */
