@@ -114,7 +114,8 @@ describe.each(engines)('security manager on %s', (engine) => {
     await runDiscoveryAndWait(server);
     const history = (await call('GET', `/securitymanager/asset-profiles/${serversProfile}/members?size=1`)).body.history;
     expect(history.at(-1)).toMatchObject({ added: 0, removed: 0 });
-    expect((await call('GET', '/securitymanager/overview')).body.trend).toHaveLength(3);
+    // The first discovery ran with every policy off and no profile: it has no score.
+    expect((await call('GET', '/securitymanager/overview')).body.trend).toHaveLength(2);
   }, 240_000);
 
   it('marks a policy that cannot be evaluated as failed for the snapshot with its reason, and still scores with the others', async () => {

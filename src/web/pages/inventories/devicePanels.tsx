@@ -2,6 +2,7 @@ import { hasPermission } from '../../app/session/session';
 import { FindingsTable } from './FindingsTable';
 import { InstallationsTable } from './InstallationsTable';
 import { ServiceInstancesTable } from './ServiceInstancesTable';
+import { DeviceSecurityScore } from '../security/DeviceSecurityScore';
 
 /** A device detail's panels of the other inventories: its installed software, its vulnerabilities and its services and open ports, as permitted. */
 export function devicePanels(deviceId: string, discoveryId: number) {
@@ -9,5 +10,6 @@ export function devicePanels(deviceId: string, discoveryId: number) {
     ...(hasPermission('users.view_applications') ? [{ id: 'software', label: 'Installed software', content: <InstallationsTable filter={{ device: deviceId }} discoveryId={discoveryId} /> }] : []),
     ...(hasPermission('users.view_avm_vulnerabilities') ? [{ id: 'vulnerabilities', label: 'Vulnerabilities', content: <FindingsTable filter={{ device: deviceId }} discoveryId={discoveryId} /> }] : []),
     ...(hasPermission('users.view_services') ? [{ id: 'services', label: 'Services and open ports', content: <ServiceInstancesTable filter={{ device: deviceId }} discoveryId={discoveryId} /> }] : []),
+    { id: 'security-score', label: 'Security score', content: <DeviceSecurityScore deviceId={deviceId} discoveryId={discoveryId} /> },
   ];
 }
