@@ -106,7 +106,9 @@ export async function snapshotIndexedFields(db: Queryable, discoveryId: number, 
  */
 export async function refreshIndexedColumns(db: Queryable, discoveryId: number, entity: string, fieldNames: string[]): Promise<void> {
   const fields = indexedFieldsOf(entity).filter((field) => fieldNames.includes(field.field));
-  if (!fields.length) return;
+  const [snapshot] = await db.query<{ indexed: boolean }>('select indexed_fields ? $2 as indexed from discoveries where id = $1', [discoveryId, entity]);
+  // A snapshot whose index is not built yet gets these columns with the rest when it is.
+  if (!fields.length || !snapshot?.indexed) return;
   const assignments = fields.flatMap((field, index) => [
     `${field.column} = ${valuesSql(field, `$${index + 3}`)}`,
     ...(field.firstColumn ? [`${field.firstColumn} = ${firstValueSql(field, `$${index + 3}`)}`] : []),
