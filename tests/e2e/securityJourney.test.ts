@@ -46,7 +46,7 @@ describe('the security manager', () => {
     await waitForLastDiscovery(server.baseUrl, token, discoveryWait);
 
     await open('/security-manager');
-    const score = Number(await page.getByLabel('Company score').innerText());
+    const score = Number(await page.locator('[aria-label="Company score"]').innerText());
     expect(score).toBeGreaterThanOrEqual(0);
     expect(score).toBeLessThanOrEqual(100);
     const worst = page.locator('section', { hasText: 'Lowest scoring devices' }).locator('tbody a').first();
