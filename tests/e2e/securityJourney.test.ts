@@ -49,7 +49,7 @@ describe('the security manager', () => {
     const score = Number(await page.locator('[aria-label="Company score"]').innerText());
     expect(score).toBeGreaterThanOrEqual(0);
     expect(score).toBeLessThanOrEqual(100);
-    const worst = page.locator('section', { hasText: 'Lowest scoring devices' }).locator('tbody a').first();
+    const worst = page.getByRole('table', { name: 'Lowest scoring devices' }).locator('tbody a').first();
     await worst.click();
     await page.getByRole('tab', { name: 'Security score' }).click();
     await page.getByText('Policies that applied').waitFor();
