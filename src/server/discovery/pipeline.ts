@@ -6,6 +6,7 @@ import type { SnapshotPublished } from '../jobs/published.js';
 import { buildSnapshotIndex } from '../inventory/snapshotIndex.js';
 import { followFindingStatuses } from '../inventory/softwareLinks.js';
 import { refreshDeviceTags } from '../inventory/tags.js';
+import { pruneSecurityRows, scoreSnapshot } from '../security/scoring.js';
 import { writeMergedAssets } from './assetStage.js';
 import { correlate, type Cluster, type CorrelationRules, type ManualDecisions, type SourceRecord } from './correlation/correlate.js';
 import { deviceCorrelationRules } from './correlation/deviceRules.js';
@@ -175,6 +176,8 @@ export async function runPublishStep(context: CoreContext, queue: PgBoss, job: S
       await followFindingStatuses(connection, discovery.company_id, discoveryId);
       // After the tags, so the index holds the documents as published.
       await buildSnapshotIndex(connection, discoveryId);
+      // Reads the index just built; writes the security scores into the documents and index before readers see them.
+      await scoreSnapshot(connection, discovery.company_id, discoveryId);
       for (const item of progress.connections) {
         const status = { done: 1, warning: 2, error: 3 }[item.state as 'done'] ?? 4;
         await connection.query('update connections set status = $2, status_detail = $3, last_checked_at = now() where id = $1', [item.id, status, item.error || item.warnings[0] || '']);
@@ -203,4 +206,5 @@ export async function pruneSnapshots(context: CoreContext, companyId: number, ke
   await context.db.query(`delete from snapshot_relations where discovery_id in (${stale})`, [companyId, keep]);
   await context.db.query(`delete from snapshot_index where discovery_id in (${stale})`, [companyId, keep]);
   for (const table of observationTables) await context.db.query(`delete from ${table} where discovery_id in (${stale})`, [companyId, keep]);
+  await pruneSecurityRows(context.db, stale, [companyId, keep]);
 }

@@ -26,6 +26,7 @@ import { registerOpenApiRoute } from './areas/openapi.js';
 import { registerSessionRoutes } from './areas/session.js';
 import { registerSsoRoutes } from './areas/sso.js';
 import { registerUserRoutes } from './areas/users.js';
+import { registerSecurityManagerRoutes } from '../security/routes.js';
 import { detailError, fieldErrorsFromAjv, HttpError } from './errors.js';
 import { RouteCatalogue } from './routes.js';
 import { addSecurityHeaders } from './securityHeaders.js';
@@ -114,6 +115,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   registerInventoryRoutes(catalogue, context);
   registerMergeRoutes(catalogue, context);
   registerDashboardRoutes(catalogue, context);
+  registerSecurityManagerRoutes(catalogue, context);
   registerGenericResources(catalogue, context);
   registerSsoRoutes(catalogue, context);
   registerOpenApiRoute(catalogue, context);

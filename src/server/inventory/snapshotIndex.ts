@@ -99,3 +99,23 @@ export async function snapshotIndexedFields(db: Queryable, discoveryId: number, 
   const held = new Set(row?.fields ?? []);
   return new Map(indexedFieldsOf(entity).filter((field) => held.has(field.field)).map((field) => [field.field, field]));
 }
+
+/**
+ * Re-derives some indexed columns of an entity's rows after their documents gained those fields in the snapshot
+ * being published (the security scores): an update of those columns, not a rewrite of every row.
+ */
+export async function refreshIndexedColumns(db: Queryable, discoveryId: number, entity: string, fieldNames: string[]): Promise<void> {
+  const fields = indexedFieldsOf(entity).filter((field) => fieldNames.includes(field.field));
+  const [snapshot] = await db.query<{ indexed: boolean }>('select indexed_fields ? $2 as indexed from discoveries where id = $1', [discoveryId, entity]);
+  // A snapshot whose index is not built yet gets these columns with the rest when it is.
+  if (!fields.length || !snapshot?.indexed) return;
+  const assignments = fields.flatMap((field, index) => [
+    `${field.column} = ${valuesSql(field, `$${index + 3}`)}`,
+    ...(field.firstColumn ? [`${field.firstColumn} = ${firstValueSql(field, `$${index + 3}`)}`] : []),
+  ]);
+  await db.query(
+    `update snapshot_index i set ${assignments.join(', ')} from snapshot_assets a
+      where i.discovery_id = $1 and i.entity = $2 and a.discovery_id = $1 and a.entity = $2 and a.asset_id = i.asset_id`,
+    [discoveryId, entity, ...fields.map((field) => field.field)],
+  );
+}

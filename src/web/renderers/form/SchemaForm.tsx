@@ -44,6 +44,8 @@ export type SchemaFormProps = {
   validator?: PrecompiledFormValidator;
   /** Editing: send only the fields that differ from `initialValues` (and the required ones). */
   sendChangedOnly?: boolean;
+  /** Told every change of the values (a live preview beside the form). */
+  onValuesChange?: (values: Values) => void;
 };
 
 // RJSF names controls `root_<field>`, nested ones `root_<field>_<child>`: the longest matching field wins.
@@ -56,7 +58,7 @@ function fieldOfId(fields: readonly string[], id: string): string | undefined {
  * and all of them on submit, never while typing; a field's first failing check wins: its rule string first, then the
  * schema. The server's field errors are listed under their fields until the field is changed again.
  */
-export function SchemaForm({ model, initialValues = {}, onSubmit, serverErrors = {}, submitLabel = 'Save', disabled = false, actions, validator = formValidator, sendChangedOnly = false }: SchemaFormProps) {
+export function SchemaForm({ model, initialValues = {}, onSubmit, serverErrors = {}, submitLabel = 'Save', disabled = false, actions, validator = formValidator, sendChangedOnly = false, onValuesChange }: SchemaFormProps) {
   const [values, setValues] = useState<Values>(initialValues);
   const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
   const [changedSinceSubmit, setChangedSinceSubmit] = useState<ReadonlySet<string>>(new Set());
@@ -137,6 +139,7 @@ export function SchemaForm({ model, initialValues = {}, onSubmit, serverErrors =
         disabled={disabled || submitting}
         onChange={(event, id) => {
           setValues(event.formData as Values);
+          onValuesChange?.(event.formData as Values);
           const field = id ? fieldOfId(model.fields, id) : undefined;
           if (!field) return;
           setChangedSinceSubmit((changed) => (changed.has(field) ? changed : new Set([...changed, field])));

@@ -1,0 +1,193 @@
+import type { Queryable } from '../db/database.js';
+import { HttpError } from '../http/errors.js';
+import { refreshIndexedColumns, snapshotIndexedFields } from '../inventory/snapshotIndex.js';
+import { queryCondition, relationOptions } from '../inventory/search.js';
+import { loadEnabledPolicies, loadProfiles, type Policy, type Profile } from './securityStore.js';
+
+// Scoring a snapshot, in the publish's transaction after its index is built (pipeline.ts), so readers never see a
+// snapshot without its scores. Every profile and policy is compiled by the query compiler, exactly as the inventory
+// list would run it, into one set-based statement over the snapshot: a profile inserts its members, a policy
+// inserts the devices it applies to that match `NOT (<condition>)`. One more statement turns failures into scores:
+//
+//   weight(p, d) = policy weight × criticality, where criticality is the highest criticality among the profiles of p
+//                  that hold d (a policy for every device: the highest among all profiles holding d; 1 if none)
+//   score(d)     = 100 × (Σ weight of the policies d passed) / (Σ weight of the policies that apply to d), rounded
+//   profile      = average score of its scored devices
+//   company      = average device score weighted by each device's criticality
+//
+// The scores are written into the devices' documents (`SecurityScore`, `FailedPolicies`) and their index columns, so
+// queries, columns, exports and widgets read them like any field.
+
+/** How long one profile or policy may run at a publish before it is given up for that snapshot. */
+export const defaultConditionTimeoutMs = 60_000;
+
+export const securityFormula =
+  'score = 100 × Σ weight of passed policies ÷ Σ weight of applicable policies; weight = policy weight (or its severity\'s: critical 10, high 6, medium 3, low 1) × the highest criticality among the policy\'s profiles holding the device (a policy for every device: among all its profiles; 1 if none). Profile score: average of its devices; company score: device scores averaged by criticality.';
+
+/**
+ * Runs `work` so that its failure (a statement timeout, a query a deleted saved query broke) leaves the publish's
+ * transaction usable: inside a savepoint, under its own statement timeout. Answers the error's message, or null.
+ */
+async function guarded(db: Queryable, timeoutMs: number, work: () => Promise<void>): Promise<string | null> {
+  const [{ statement_timeout: previous }] = await db.query<{ statement_timeout: string }>("select current_setting('statement_timeout') as statement_timeout");
+  await db.exec(`savepoint security_condition; set local statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);
+  try {
+    await work();
+    await db.exec('release savepoint security_condition');
+    await db.query("select set_config('statement_timeout', $1, true)", [previous]);
+    return null;
+  } catch (error) {
+    await db.exec('rollback to savepoint security_condition');
+    const message = error instanceof HttpError ? Object.values(error.body).flat().join(' ') : ((error as Error).message ?? String(error));
+    return /statement timeout|canceling statement/i.test(message) ? `Timed out after ${timeoutMs} ms: it was not evaluated for this snapshot.` : message.slice(0, 500);
+  }
+}
+
+type Compile = (text: string) => Promise<{ sql: string; params: unknown[]; table: string }>;
+
+/** Inserts each profile's devices; answers the profiles that could not be evaluated, with why. */
+async function writeMembers(db: Queryable, discoveryId: number, profiles: Profile[], compile: Compile, timeoutMs: number): Promise<Map<number, string>> {
+  const errors = new Map<number, string>();
+  for (const profile of profiles) {
+    const error = await guarded(db, timeoutMs, async () => {
+      const condition = await compile(profile.query);
+      await db.query(
+        `insert into security_profile_members (discovery_id, profile_id, asset_id)
+         select $1, $${3 + condition.params.length}, asset_id from ${condition.table} where discovery_id = $1 and entity = $2 and ${condition.sql}`,
+        [discoveryId, 'device', ...condition.params, profile.id],
+      );
+    });
+    if (error) errors.set(profile.id, error);
+  }
+  return errors;
+}
+
+/** Evaluates each policy into its failures and its result row; answers the policies evaluated. */
+async function writeFailures(db: Queryable, discoveryId: number, policies: Policy[], compile: Compile, timeoutMs: number): Promise<Policy[]> {
+  const [{ devices }] = await db.query<{ devices: number }>("select count(*)::int as devices from snapshot_index where discovery_id = $1 and entity = 'device'", [discoveryId]);
+  const evaluated: Policy[] = [];
+  for (const policy of policies) {
+    const scoped = policy.profile_ids.length > 0;
+    const started = performance.now();
+    let applicable = 0;
+    let failed = 0;
+    const error = await guarded(db, timeoutMs, async () => {
+      // The devices that fail are those the compiler's own NOT of the condition matches.
+      const condition = await compile(`NOT (${policy.query})`);
+      const next = 3 + condition.params.length;
+      const inProfiles = scoped ? `and asset_id in (select asset_id from security_profile_members where discovery_id = $1 and profile_id = any($${next + 1}::int[]))` : '';
+      await db.query(
+        `insert into security_policy_failures (discovery_id, policy_id, asset_id)
+         select $1, $${next}, asset_id from ${condition.table} where discovery_id = $1 and entity = $2 and ${condition.sql} ${inProfiles}`,
+        [discoveryId, 'device', ...condition.params, policy.id, ...(scoped ? [policy.profile_ids] : [])],
+      );
+      [{ failed }] = await db.query<{ failed: number }>('select count(*)::int as failed from security_policy_failures where discovery_id = $1 and policy_id = $2', [discoveryId, policy.id]);
+      applicable = scoped
+        ? (await db.query<{ count: number }>('select count(distinct asset_id)::int as count from security_profile_members where discovery_id = $1 and profile_id = any($2::int[])', [discoveryId, policy.profile_ids]))[0].count
+        : devices;
+    });
+    await db.query(
+      `insert into security_policy_results (discovery_id, policy_id, name, query, weight, profile_ids, applicable, failed, error, duration_ms)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [discoveryId, policy.id, policy.name, policy.query, policy.weight, policy.profile_ids, error ? 0 : applicable, error ? 0 : failed, error, Math.round(performance.now() - started)],
+    );
+    if (!error) evaluated.push(policy);
+  }
+  return evaluated;
+}
+
+/** Turns the failures of the evaluated policies into device scores (formula above), in one statement. */
+async function writeDeviceScores(db: Queryable, discoveryId: number, profiles: Profile[], policies: Policy[]): Promise<void> {
+  const pairs = policies.flatMap((policy) => policy.profile_ids.map((profileId) => [policy.id, profileId] as const));
+  const everyDeviceWeight = policies.filter((policy) => !policy.profile_ids.length).reduce((sum, policy) => sum + policy.weight, 0);
+  await db.query(
+    `with profile as (select * from unnest($2::int[], $3::float8[]) as p(id, criticality)),
+          policy as (select * from unnest($4::int[], $5::float8[], $6::bool[]) as q(id, weight, scoped)),
+          policy_profile as (select * from unnest($7::int[], $8::int[]) as pp(policy_id, profile_id)),
+          device_criticality as (
+            select m.asset_id, max(p.criticality) as criticality from security_profile_members m join profile p on p.id = m.profile_id
+             where m.discovery_id = $1 group by m.asset_id),
+          scoped as (
+            select m.asset_id, pp.policy_id, max(p.criticality) as criticality
+              from security_profile_members m join policy_profile pp on pp.profile_id = m.profile_id join profile p on p.id = m.profile_id
+             where m.discovery_id = $1 group by m.asset_id, pp.policy_id),
+          scoped_total as (select s.asset_id, sum(q.weight * s.criticality) as total from scoped s join policy q on q.id = s.policy_id group by s.asset_id),
+          lost as (
+            select f.asset_id, sum(q.weight * case when q.scoped then s.criticality else coalesce(dc.criticality, 1) end) as lost, array_agg(f.policy_id order by f.policy_id) as failed
+              from security_policy_failures f join policy q on q.id = f.policy_id
+              left join device_criticality dc on dc.asset_id = f.asset_id
+              left join scoped s on s.asset_id = f.asset_id and s.policy_id = f.policy_id
+             where f.discovery_id = $1 group by f.asset_id),
+          totals as (
+            select d.asset_id, coalesce(dc.criticality, 1) as criticality, coalesce(dc.criticality, 1) * $9::float8 + coalesce(st.total, 0) as total
+              from snapshot_index d left join device_criticality dc on dc.asset_id = d.asset_id left join scoped_total st on st.asset_id = d.asset_id
+             where d.discovery_id = $1 and d.entity = 'device')
+     insert into security_device_scores (discovery_id, asset_id, score, criticality, failed)
+     select $1, t.asset_id, round(100 * (t.total - coalesce(l.lost, 0)) / t.total)::int, t.criticality, coalesce(l.failed, '{}')
+       from totals t left join lost l on l.asset_id = t.asset_id where t.total > 0`,
+    [
+      discoveryId, profiles.map((profile) => profile.id), profiles.map((profile) => profile.criticality),
+      policies.map((policy) => policy.id), policies.map((policy) => policy.weight), policies.map((policy) => policy.profile_ids.length > 0),
+      pairs.map(([policyId]) => policyId), pairs.map(([, profileId]) => profileId), everyDeviceWeight,
+    ],
+  );
+}
+
+/** Writes the scores into the devices' documents and index columns. */
+async function writeScoreFields(db: Queryable, discoveryId: number, policies: Policy[]): Promise<void> {
+  await db.query(
+    `update snapshot_assets a
+        set fields = case when cardinality(s.failed) = 0 then (a.fields - 'FailedPolicies') || jsonb_build_object('SecurityScore', jsonb_build_array(s.score))
+                     else a.fields || jsonb_build_object('SecurityScore', jsonb_build_array(s.score), 'FailedPolicies',
+                       (select jsonb_agg(n.name order by n.name) from unnest($2::int[], $3::text[]) as n(id, name) where n.id = any(s.failed))) end
+       from security_device_scores s
+      where s.discovery_id = $1 and a.discovery_id = $1 and a.entity = 'device' and a.asset_id = s.asset_id`,
+    [discoveryId, policies.map((policy) => policy.id), policies.map((policy) => policy.name)],
+  );
+  await refreshIndexedColumns(db, discoveryId, 'device', ['SecurityScore', 'FailedPolicies']);
+}
+
+/** The company's and each profile's score of the snapshot (the trend). */
+async function writeSummaryScores(db: Queryable, companyId: number, discoveryId: number, profiles: Profile[], profileErrors: Map<number, string>): Promise<void> {
+  await db.query(
+    `insert into security_scores (discovery_id, company_id, profile_id, score, devices)
+     select $1, $2, 0, sum(score * criticality) / nullif(sum(criticality), 0), count(*)::int from security_device_scores where discovery_id = $1`,
+    [discoveryId, companyId],
+  );
+  await db.query(
+    `insert into security_scores (discovery_id, company_id, profile_id, score, devices, error)
+     select $1, $2, p.id, avg(s.score), count(m.asset_id)::int, nullif(p.error, '')
+       from unnest($3::int[], $4::text[]) as p(id, error)
+       left join security_profile_members m on m.discovery_id = $1 and m.profile_id = p.id
+       left join security_device_scores s on s.discovery_id = $1 and s.asset_id = m.asset_id
+      group by p.id, p.error`,
+    [discoveryId, companyId, profiles.map((profile) => profile.id), profiles.map((profile) => profileErrors.get(profile.id) ?? '')],
+  );
+}
+
+/**
+ * Scores a snapshot being published (see the top of this file). Nothing to do for a company without profiles or
+ * enabled policies. A profile or policy that fails or times out is recorded with its reason; the others still count.
+ */
+export async function scoreSnapshot(db: Queryable, companyId: number, discoveryId: number, timeoutMs = defaultConditionTimeoutMs): Promise<void> {
+  const profiles = await loadProfiles(db, companyId);
+  const policies = await loadEnabledPolicies(db, companyId);
+  if (!profiles.length && !policies.length) return;
+  const indexed = await snapshotIndexedFields(db, discoveryId, 'device');
+  const relations = await relationOptions(db, companyId, discoveryId, 'device');
+  const compile: Compile = (text) => queryCondition(db, companyId, text, 3, indexed, relations);
+  const profileErrors = await writeMembers(db, discoveryId, profiles, compile, timeoutMs);
+  const evaluated = await writeFailures(db, discoveryId, policies, compile, timeoutMs);
+  if (evaluated.length) {
+    await writeDeviceScores(db, discoveryId, profiles, evaluated);
+    await writeScoreFields(db, discoveryId, evaluated);
+  }
+  await writeSummaryScores(db, companyId, discoveryId, profiles, profileErrors);
+}
+
+/** Deletes the per-device rows of pruned snapshots (their result and score summaries stay for the trend). */
+export async function pruneSecurityRows(db: Queryable, staleSnapshots: string, params: unknown[]): Promise<void> {
+  for (const table of ['security_profile_members', 'security_policy_failures', 'security_device_scores']) {
+    await db.query(`delete from ${table} where discovery_id in (${staleSnapshots})`, params);
+  }
+}

@@ -1,0 +1,157 @@
+// The starter library: controls most fleets want, each mapped to a safeguard of the CIS Critical Security Controls
+// v8 (the safeguard ids and titles are the CIS's own). They are added switched off: an administrator reviews and
+// enables them (one by one, or all at once from the policy list). Conditions are plain query-language text, so a
+// user edits them like their own; adapter lists name the catalogue's slugs (the `Adapters` field's values).
+
+export type StarterPolicy = {
+  starter_id: string;
+  name: string;
+  description: string;
+  query: string;
+  severity: 'critical' | 'high' | 'medium' | 'low';
+  remediation: string;
+  cis_safeguard: string;
+  cis_title: string;
+};
+
+const anyAdapter = (slugs: string[]) => slugs.map((slug) => `Adapters = ${slug}`).join(' OR ');
+
+const edr = ['crowdstrike', 'sentinelone', 'microsoft-defender-endpoint', 'carbon-black-cloud', 'cortex-xdr', 'cybereason', 'symantec-edr', 'sophos-ep', 'trend-micro', 'eset-protect', 'fireeye-hx', 'cisco-secure-endpoint', 'bitdefender-gravityzone', 'malwarebytes-nebula', 'trellix-epo', 'kaspersky-security-center'];
+const managers = ['microsoft-intune', 'jamfpro', 'sccm', 'kandji', 'vmware-mdm-airwatch', 'maas360', 'hexnode', 'ivanti-epmm', 'soti-mobicontrol', 'manage-engine-dc', 'tanium', 'ninjaone', 'datto-rmm', 'kaseya-vsa', 'quest-kace', 'pdq'];
+const patching = ['microsoft-intune', 'sccm', 'wsus', 'automox', 'bigfix', 'manage-engine-dc', 'ninjaone', 'tanium', 'jamfpro', 'kandji', 'red-hat-satellite', 'foreman'];
+const scanners = ['qualys', 'tenable-io', 'tenable-sc', 'nessus', 'nexpose', 'greenbone', 'edgescan', 'runzero', 'network-scanner'];
+const directories = ['active-directory', 'azure-entra', 'openldap', 'freeipa', 'jumpcloud', 'google-workspace', 'okta'];
+const cmdbs = ['servicenow', 'bmc-helix-cmdb', 'device42', 'freshservice', 'jira-assets', 'itop', 'glpi', 'snipe-it', 'topdesk', 'cherwell', 'netbox', 'lansweeper'];
+const logging = ['splunk', 'elasticsearch', 'graylog', 'sumo-logic', 'ibm-qradar', 'datadog', 'wazuh'];
+
+export const starterPolicies: StarterPolicy[] = [
+  {
+    starter_id: 'cis-1.1-several-sources', name: 'Known to more than one source', severity: 'low',
+    description: 'The device is reported by at least two adapters, so the inventory does not rest on one tool.',
+    query: 'AdapterCount >= 2', remediation: 'Find why only one tool sees the device: enroll it in the directory, the EDR or the MDM.',
+    cis_safeguard: '1.1', cis_title: 'Establish and Maintain Detailed Enterprise Asset Inventory',
+  },
+  {
+    starter_id: 'cis-1.1-cmdb', name: 'Recorded in the CMDB', severity: 'low',
+    description: 'A CMDB or asset-management tool knows the device.',
+    query: anyAdapter(cmdbs), remediation: 'Register the device in the CMDB with its owner and location.',
+    cis_safeguard: '1.1', cis_title: 'Establish and Maintain Detailed Enterprise Asset Inventory',
+  },
+  {
+    starter_id: 'cis-1.1-serial-number', name: 'Serial number known', severity: 'low',
+    description: 'Some source reports the hardware serial number.',
+    query: 'SerialNumber = *', remediation: 'Collect the serial number through the MDM or the CMDB.',
+    cis_safeguard: '1.1', cis_title: 'Establish and Maintain Detailed Enterprise Asset Inventory',
+  },
+  {
+    starter_id: 'cis-1.1-seen-recently', name: 'Seen in the last 7 days', severity: 'medium',
+    description: 'A source saw the device active within the last seven days.',
+    query: 'LastSeen last now-7d', remediation: 'Check whether the device is still in use; retire it from the inventory if not.',
+    cis_safeguard: '1.1', cis_title: 'Establish and Maintain Detailed Enterprise Asset Inventory',
+  },
+  {
+    starter_id: 'cis-1.2-directory', name: 'Joined to the directory', severity: 'medium',
+    description: 'A directory service (Active Directory, Entra ID, LDAP) knows the device: a device it does not know may be unauthorized.',
+    query: anyAdapter(directories), remediation: 'Join the device to the directory, or remove it from the network if it is not authorized.',
+    cis_safeguard: '1.2', cis_title: 'Address Unauthorized Assets',
+  },
+  {
+    starter_id: 'cis-2.1-software-inventoried', name: 'Installed software inventoried', severity: 'low',
+    description: 'Some source reports the software installed on the device.',
+    query: 'Software.Name = *', remediation: 'Deploy an agent that reports installed software (MDM, EDR or configuration manager).',
+    cis_safeguard: '2.1', cis_title: 'Establish and Maintain a Software Inventory',
+  },
+  {
+    starter_id: 'cis-2.2-os-supported', name: 'Operating system still supported', severity: 'high',
+    description: 'The operating system is not one whose vendor support has ended (Windows XP to 8.1, Windows Server 2003 to 2012 R2, CentOS 5 to 7, macOS before 12).',
+    query: 'NOT OS.FullOsString = /(windows (xp|vista|7|8)|server 20(03|08|12)|centos( linux)? [5-7]([^0-9]|$)|mac ?os( x)? (10\\.|11\\.))/i',
+    remediation: 'Upgrade the operating system to a supported release, or isolate and replace the device.',
+    cis_safeguard: '2.2', cis_title: 'Ensure Authorized Software is Currently Supported',
+  },
+  {
+    starter_id: 'cis-2.3-no-unapproved-remote-tools', name: 'No unapproved remote-access or file-sharing tool', severity: 'medium',
+    description: 'No peer-to-peer client or remote-access tool commonly used outside IT is installed.',
+    query: 'NOT Software.Name = /(bittorrent|utorrent|qbittorrent|anydesk|teamviewer|ammyy)/i',
+    remediation: 'Uninstall the tool, or add it to the approved list by editing this policy.',
+    cis_safeguard: '2.3', cis_title: 'Address Unauthorized Software',
+  },
+  {
+    starter_id: 'cis-3.6-disk-encryption', name: 'Disk encryption on', severity: 'high',
+    description: 'The MDM reports the device encrypted (Intune: isEncrypted; Jamf Pro: FileVault 2 on every partition).',
+    query: 'Specifics.microsoft-intune.isEncrypted = true OR Specifics.jamfpro.FileVault2Status = "All Partitions Encrypted"',
+    remediation: 'Turn on BitLocker or FileVault through the MDM\'s disk-encryption profile.',
+    cis_safeguard: '3.6', cis_title: 'Encrypt Data on End-User Devices',
+  },
+  {
+    starter_id: 'cis-4.1-managed', name: 'Managed by an MDM or configuration manager', severity: 'medium',
+    description: 'A device manager enforces its configuration.',
+    query: anyAdapter(managers), remediation: 'Enroll the device in the MDM or configuration manager.',
+    cis_safeguard: '4.1', cis_title: 'Establish and Maintain a Secure Configuration Process',
+  },
+  {
+    starter_id: 'cis-4.8-no-cleartext-services', name: 'No Telnet, FTP or TFTP service running', severity: 'high',
+    description: 'No clear-text remote service runs on the device.',
+    query: 'NOT (Service.Name = /^(telnet|telnetd|ftp|ftpd|vsftpd|tftp|tftpd)$/i AND Service.State = running)',
+    remediation: 'Stop and disable the service; use SSH or SFTP instead.',
+    cis_safeguard: '4.8', cis_title: 'Uninstall or Disable Unnecessary Services on Enterprise Assets and Software',
+  },
+  {
+    starter_id: 'cis-4.8-no-smb1', name: 'No SMBv1 server running', severity: 'medium',
+    description: 'The legacy SMBv1 server (Windows service "mrxsmb10") is not running.',
+    query: 'NOT (Service.Name = mrxsmb10 AND Service.State = running)',
+    remediation: 'Disable SMBv1 (Windows feature "SMB 1.0/CIFS File Sharing Support").',
+    cis_safeguard: '4.8', cis_title: 'Uninstall or Disable Unnecessary Services on Enterprise Assets and Software',
+  },
+  {
+    starter_id: 'cis-7.3-os-patching', name: 'Operating-system patching automated', severity: 'medium',
+    description: 'A patch-management tool reports the device.',
+    query: anyAdapter(patching), remediation: 'Enroll the device in the patch-management tool.',
+    cis_safeguard: '7.3', cis_title: 'Perform Automated Operating System Patch Management',
+  },
+  {
+    starter_id: 'cis-7.5-scanned', name: 'Scanned for vulnerabilities', severity: 'medium',
+    description: 'A vulnerability scanner reports the device.',
+    query: anyAdapter(scanners), remediation: 'Add the device\'s network or agent to the vulnerability scanner\'s scope.',
+    cis_safeguard: '7.5', cis_title: 'Perform Automated Vulnerability Scans of Internal Enterprise Assets',
+  },
+  {
+    starter_id: 'cis-7.7-no-kev', name: 'No open known-exploited vulnerability (CISA KEV)', severity: 'critical',
+    description: 'No open finding on the device is in CISA\'s Known Exploited Vulnerabilities catalogue.',
+    query: 'NOT (Vulnerability.Kev = true AND Vulnerability.Status = open)',
+    remediation: 'Apply the KEV entry\'s required action by its due date (see the vulnerability\'s detail).',
+    cis_safeguard: '7.7', cis_title: 'Remediate Detected Vulnerabilities',
+  },
+  {
+    starter_id: 'cis-7.7-no-critical', name: 'No open critical vulnerability', severity: 'high',
+    description: 'No open finding on the device is rated Critical.',
+    query: 'NOT (Vulnerability.Severity = Critical AND Vulnerability.Status = open)',
+    remediation: 'Patch or mitigate the critical findings; record an accepted risk with its reason if they cannot be fixed.',
+    cis_safeguard: '7.7', cis_title: 'Remediate Detected Vulnerabilities',
+  },
+  {
+    starter_id: 'cis-7.7-no-known-exploit', name: 'No open vulnerability with a known exploit', severity: 'high',
+    description: 'No open finding on the device has an exploit known to its sources.',
+    query: 'NOT (Vulnerability.ExploitKnown = true AND Vulnerability.Status = open)',
+    remediation: 'Prioritise these findings: patch or mitigate them first.',
+    cis_safeguard: '7.7', cis_title: 'Remediate Detected Vulnerabilities',
+  },
+  {
+    starter_id: 'cis-7.1-no-likely-exploited', name: 'No open vulnerability likely to be exploited (EPSS 0.5 or more)', severity: 'medium',
+    description: 'No open finding on the device has an EPSS probability of exploitation of 0.5 or more.',
+    query: 'NOT (Vulnerability.EpssScore >= 0.5 AND Vulnerability.Status = open)',
+    remediation: 'Patch these findings ahead of the regular cycle.',
+    cis_safeguard: '7.1', cis_title: 'Establish and Maintain a Vulnerability Management Process',
+  },
+  {
+    starter_id: 'cis-8.2-audit-logs', name: 'Audit logs collected', severity: 'low',
+    description: 'A log platform or SIEM reports the device.',
+    query: anyAdapter(logging), remediation: 'Forward the device\'s logs to the log platform.',
+    cis_safeguard: '8.2', cis_title: 'Collect Audit Logs',
+  },
+  {
+    starter_id: 'cis-10.1-anti-malware', name: 'EDR or anti-malware agent reports it', severity: 'critical',
+    description: 'An endpoint-protection product reports the device.',
+    query: anyAdapter(edr), remediation: 'Install the EDR agent and check that it reports to the console.',
+    cis_safeguard: '10.1', cis_title: 'Deploy and Maintain Anti-Malware Software',
+  },
+];

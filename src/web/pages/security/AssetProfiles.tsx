@@ -1,0 +1,72 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
+import { apiFetch } from '../../app/http';
+import { notify } from '../../app/notifications/notifications';
+import { hasPermission } from '../../app/session/session';
+import { setBreadcrumb } from '../../app/shell/breadcrumb';
+import { Button, Dialog, EmptyState, PageHeader, Pagination, Table, TextInput, orderingOf, type SortState } from '../../ui';
+import { profileListQuery, profilesPath, type AssetProfile } from './securityApi';
+import { ScoreBadge } from './scoreParts';
+
+const pageSize = 50;
+
+function DeleteProfileDialog({ profile, onClose }: { profile: AssetProfile; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const remove = useMutation({
+    mutationFn: () => apiFetch(`${profilesPath}/${profile.id}`, { method: 'DELETE' }),
+    onSuccess: () => {
+      notify('success', `The profile "${profile.name}" was deleted.`);
+      void queryClient.invalidateQueries({ queryKey: ['asset-profiles'] });
+      onClose();
+    },
+  });
+  return (
+    <Dialog
+      open alert onClose={onClose} title={`Delete the profile "${profile.name}"?`} description="Its scores of past snapshots stay in the trend. This cannot be undone."
+      footer={<><Button variant="secondary" onClick={onClose}>Cancel</Button><Button variant="danger" loading={remove.isPending} onClick={() => remove.mutate()}>Delete</Button></>}
+    />
+  );
+}
+
+/** `/security-manager/asset-profile`: the profiles with their size and score in the latest scored snapshot. */
+export function AssetProfiles() {
+  const navigate = useNavigate();
+  const [page, setPage] = useState(1);
+  const [search, setSearch] = useState('');
+  const [sort, setSort] = useState<SortState>({ id: 'name', direction: 'asc' });
+  const [deleting, setDeleting] = useState<AssetProfile | null>(null);
+  const list = useQuery(profileListQuery({ page, size: pageSize, search, ordering: orderingOf(sort) }));
+  useEffect(() => setBreadcrumb([{ label: 'Security manager', to: '/security-manager' }, { label: 'Asset profiles' }]), []);
+  const canChange = hasPermission('securitymanager.change_assetprofile');
+  const canDelete = hasPermission('securitymanager.delete_assetprofile');
+  return (
+    <section className="security-page">
+      <PageHeader
+        title="Asset profiles"
+        description="Named sets of devices, each defined by a query; policies apply to profiles and weigh their devices by the profile's criticality."
+        actions={hasPermission('securitymanager.add_assetprofile') && <Button onClick={() => void navigate({ to: '/security-manager/asset-profile/create' })}>New profile</Button>}
+      />
+      <TextInput label="Search profiles" type="search" value={search} debounce={300} onValueChange={(value) => { setSearch(value); setPage(1); }} />
+      <Table
+        caption="Asset profiles"
+        rows={list.data?.results ?? []}
+        rowKey={(row) => row.id}
+        sort={sort}
+        onSortChange={(next) => { setSort(next); setPage(1); }}
+        loading={list.isFetching}
+        columns={[
+          { id: 'name', header: 'Name', sortable: true, cell: (row) => (canChange ? <Link to="/security-manager/asset-profile/edit/$id" params={{ id: String(row.id) }}>{row.name}</Link> : row.name) },
+          { id: 'owner', header: 'Owner', sortable: true, cell: (row) => row.owner || '-' },
+          { id: 'criticality', header: 'Criticality', sortable: true, align: 'end', cell: (row) => row.criticality },
+          { id: 'member_count', header: 'Devices', align: 'end', cell: (row) => (row.member_count === null ? '-' : row.member_count.toLocaleString()) },
+          { id: 'score', header: 'Score', cell: (row) => (row.error ? <span className="security-error">{row.error}</span> : <ScoreBadge score={row.score === null ? null : Math.round(row.score)} />) },
+          { id: 'actions', header: 'Actions', cell: (row) => canDelete && <Button variant="link" aria-label={`Delete ${row.name}`} onClick={() => setDeleting(row)}>Delete</Button> },
+        ]}
+        empty={<EmptyState title={search ? 'No profiles match' : 'No profiles yet'} description={search ? 'Change or clear the search.' : 'Create one: for example "Production Windows servers" with OS.Type = Windows AND Hostname = srv-*.'} />}
+      />
+      <Pagination page={page} pageSize={pageSize} count={list.data?.count ?? 0} onPageChange={setPage} />
+      {deleting && <DeleteProfileDialog profile={deleting} onClose={() => setDeleting(null)} />}
+    </section>
+  );
+}

@@ -1,0 +1,111 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { ApiError, apiFetch, useFieldErrors } from '../../app/http';
+import { notify } from '../../app/notifications/notifications';
+import { setBreadcrumb } from '../../app/shell/breadcrumb';
+import { formModelOf, initialValuesOf, type EntitySchema, type FormModel } from '../../renderers/form/formSchema';
+import { SchemaForm } from '../../renderers/form/SchemaForm';
+import { Button, Card, ErrorState, PageHeader, Spinner } from '../../ui';
+import { previewQuery, type Preview } from './securityApi';
+import { DeviceLink } from './scoreParts';
+
+type Values = Record<string, unknown>;
+
+export type SecurityFormProps = {
+  kind: 'profile' | 'policy';
+  schema: unknown;
+  path: string;
+  listPath: '/security-manager/asset-profile' | '/security-manager/security-policy';
+  listLabel: string;
+  /** The record edited (null: a new one). */
+  id: number | null;
+  /** Adapts the schema's form (a policy's profile choices). */
+  adaptModel?: (model: FormModel) => FormModel;
+  /** Shown under the form when editing (a profile's members). */
+  children?: ReactNode;
+};
+
+/** The preview of the text being typed, after a pause: how many devices match, apply and fail on the latest snapshot. */
+function LivePreview({ kind, values }: { kind: 'profile' | 'policy'; values: Values }) {
+  const [settled, setSettled] = useState(values);
+  useEffect(() => {
+    const timer = window.setTimeout(() => setSettled(values), 400);
+    return () => window.clearTimeout(timer);
+  }, [values]);
+  const preview = useQuery(previewQuery(kind, String(settled.query ?? ''), (settled.profile_ids as number[] | undefined) ?? []));
+  const body = (data: Preview) =>
+    kind === 'profile' ? (
+      <p><strong>{data.matching?.toLocaleString()}</strong> device(s) of the latest snapshot are in this profile.</p>
+    ) : (
+      <p>Applies to <strong>{data.applicable?.toLocaleString()}</strong> device(s): <strong>{data.passing?.toLocaleString()}</strong> pass, <strong>{data.failing?.toLocaleString()}</strong> fail.</p>
+    );
+  return (
+    <Card title="Preview on the latest snapshot">
+      <div className="security-preview" aria-live="polite">
+        {!String(settled.query ?? '').trim() ? <p className="security-muted">Write a query to see which devices it holds.</p>
+          : preview.isFetching ? <Spinner label="Counting devices" />
+          : preview.error instanceof ApiError ? <p className="security-error" role="alert">{preview.error.fieldErrors.query?.join(' ') ?? preview.error.message}</p>
+          : preview.data ? (
+            <>
+              {body(preview.data)}
+              {preview.data.sample.length > 0 && (
+                <>
+                  <p className="security-muted">{kind === 'profile' ? 'For example:' : 'Failing, for example:'}</p>
+                  <ul>{preview.data.sample.map((device) => <li key={device.asset_id}><DeviceLink assetId={device.asset_id} indexId={preview.data!.index_id} name={device.hostname} /></li>)}</ul>
+                </>
+              )}
+            </>
+          ) : null}
+      </div>
+    </Card>
+  );
+}
+
+/** The create and edit forms of profiles and policies: schema-rendered, with the live preview beside them. */
+export function SecurityDocumentForm({ kind, schema, path, listPath, listLabel, id, adaptModel, children }: SecurityFormProps) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const existing = useQuery({ queryKey: [kind === 'profile' ? 'asset-profiles' : 'security-policies', 'one', id], queryFn: () => apiFetch<Values>(`${path}/${id}`), enabled: id !== null });
+  const model = useMemo(() => {
+    const base = formModelOf(schema as EntitySchema, id === null ? 'create' : 'edit');
+    return adaptModel ? adaptModel(base) : base;
+  }, [schema, id, adaptModel]);
+  const callPath = id === null ? path : `${path}/${id}`;
+  const serverErrors = useFieldErrors(callPath);
+  const initial = useMemo(() => (existing.data ? initialValuesOf(model, existing.data) : {}), [existing.data, model]);
+  const [values, setValues] = useState<Values>(initial);
+  useEffect(() => setValues(initial), [initial]);
+  const name = existing.data?.name as string | undefined;
+  useEffect(() => setBreadcrumb([{ label: 'Security manager', to: '/security-manager' }, { label: listLabel, to: listPath }, { label: id === null ? 'New' : (name ?? String(id)) }]), [id, name, listLabel, listPath]);
+
+  if (existing.isError) return <ErrorState message={existing.error.message} onRetry={() => void existing.refetch()} />;
+  if (id !== null && existing.isPending) return <Spinner label="Loading" />;
+  const save = async (body: Values) => {
+    await apiFetch(callPath, { method: id === null ? 'POST' : 'PUT', body });
+    notify('success', `"${String(body.name)}" was saved. It applies from the next discovery.`);
+    await queryClient.invalidateQueries({ queryKey: [kind === 'profile' ? 'asset-profiles' : 'security-policies'] });
+    void navigate({ to: listPath });
+  };
+  const title = id === null ? `New ${kind === 'profile' ? 'asset profile' : 'security policy'}` : `Edit ${name ?? ''}`;
+  return (
+    <section className="security-page">
+      <PageHeader title={title} description={(schema as { description?: string }).description} />
+      <div className="security-grid">
+        <Card>
+          <SchemaForm
+            key={String(existing.dataUpdatedAt)}
+            model={model}
+            initialValues={initial}
+            serverErrors={serverErrors}
+            onSubmit={save}
+            onValuesChange={setValues}
+            actions={<Button variant="secondary" onClick={() => void navigate({ to: listPath })}>Cancel</Button>}
+          />
+        </Card>
+        <LivePreview kind={kind} values={values} />
+      </div>
+      {children}
+    </section>
+  );
+}

@@ -1,0 +1,30 @@
+import { Link } from '@tanstack/react-router';
+import { Badge, type BadgeTone } from '../../ui';
+import type { TrendPoint } from './securityApi';
+import './security.css';
+
+/** A score's tone: the colour follows the text, never replaces it. */
+export const scoreTone = (score: number | null): BadgeTone => (score === null ? 'neutral' : score >= 80 ? 'success' : score >= 50 ? 'warning' : 'danger');
+
+export function ScoreBadge({ score }: { score: number | null }) {
+  return <Badge tone={scoreTone(score)}>{score === null ? 'No score' : `${score} / 100`}</Badge>;
+}
+
+/** A score's trend across snapshots: one bar per snapshot, newest last, each labelled for screen readers. */
+export function ScoreTrend({ points, label }: { points: TrendPoint[]; label: string }) {
+  if (!points.length) return <p className="security-muted">No scored snapshot yet.</p>;
+  return (
+    <ol className="security-trend" aria-label={label}>
+      {points.map((point) => (
+        <li key={point.index_id} title={`${new Date(point.start_time).toLocaleString()}: ${point.score ?? 'no score'} (${point.devices} devices)`}>
+          <span className={`security-trend__bar security-trend__bar--${scoreTone(point.score)}`} style={{ height: `${Math.max(4, point.score ?? 0)}%` }} />
+          <span className="security-visually-hidden">{`${new Date(point.start_time).toLocaleString()}: ${point.score ?? 'no score'}`}</span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+export function DeviceLink({ assetId, indexId, name }: { assetId: string; indexId: number; name: string | null }) {
+  return <Link to="/device-inventory/detail/$deviceId/$discoveryId" params={{ deviceId: assetId, discoveryId: String(indexId) }}>{name ?? assetId}</Link>;
+}

@@ -1,0 +1,71 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, defaultAdminPassword, launchBrowser, signInThroughApi, signInThroughForm, startServer, waitForLastDiscovery, watchConsole, type Browser, type RunningServer } from './harness';
+
+// The security manager on the demo (CARTOGRAPH_DEMO=1): a newcomer enables the starter policies, runs a discovery,
+// sees the company score and the worst devices, opens one device's explained score, and fixes a condition with
+// the preview before saving it.
+
+let server: RunningServer;
+let browser: Browser;
+let token: string;
+let page: Page;
+let watched: ReturnType<typeof watchConsole>;
+const discoveryWait = 240_000;
+
+async function open(path: string): Promise<void> {
+  await page.goto(`${server.baseUrl}/#${path}`);
+  await page.locator('.top-bar__user', { hasText: 'Cartograph Administrator' }).waitFor();
+}
+
+beforeAll(async () => {
+  server = await startServer({ env: { CARTOGRAPH_DEMO: '1' } });
+  browser = await launchBrowser();
+  token = await signInThroughApi(server.baseUrl, 'admin', defaultAdminPassword);
+  await waitForLastDiscovery(server.baseUrl, token, discoveryWait);
+  page = await browser.context.newPage();
+  page.setDefaultTimeout(90_000);
+  watched = watchConsole(page);
+  await page.goto(`${server.baseUrl}/#/login`);
+  await signInThroughForm(page, 'admin', defaultAdminPassword);
+  await page.waitForURL((url) => !url.hash.startsWith('#/login'));
+}, 400_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('the security manager', () => {
+  it('enables the starter policies, scores the demo at the next discovery, explains a device and previews a fix', async () => {
+    await open('/security-manager/security-policy');
+    await page.getByRole('button', { name: 'Enable starter policies' }).click();
+    await page.getByText(/starter polic.* added, 20 enabled/).waitFor();
+    expect((await api<{ status: number }>(server.baseUrl, '/discoveries/discoveries', { method: 'POST', token })).status).toBe(202);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await waitForLastDiscovery(server.baseUrl, token, discoveryWait);
+
+    await open('/security-manager');
+    const score = Number(await page.locator('[aria-label="Company score"]').innerText());
+    expect(score).toBeGreaterThanOrEqual(0);
+    expect(score).toBeLessThanOrEqual(100);
+    const worst = page.getByRole('table', { name: 'Lowest scoring devices' }).locator('tbody a').first();
+    await worst.click();
+    await page.getByRole('tab', { name: 'Security score' }).click();
+    await page.getByText('Policies that applied').waitFor();
+    expect(await page.getByText('Failed', { exact: true }).count()).toBeGreaterThan(0);
+
+    await open('/security-manager/security-policy');
+    await page.getByRole('link', { name: 'Seen in the last 7 days' }).click();
+    const query = page.getByLabel(/^Query/);
+    await query.fill('LastSeen last now-7d AND Colour = red');
+    await page.getByText(/Unknown field "Colour"/).waitFor();
+    await query.fill('LastSeen last now-30d');
+    await page.getByText(/^Applies to/).waitFor();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL((url) => url.hash === '#/security-manager/security-policy');
+    const policies = await api<{ results: { name: string; query: string }[] }>(server.baseUrl, '/securitymanager/security-policies?search=Seen', { token });
+    expect(policies.body.results[0].query).toBe('LastSeen last now-30d');
+    expect(watched.errors).toEqual([]);
+  }, 600_000);
+});

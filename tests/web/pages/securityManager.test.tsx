@@ -1,0 +1,107 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DeviceSecurityScore } from '../../../src/web/pages/security/DeviceSecurityScore';
+import { SecurityManager } from '../../../src/web/pages/security/SecurityManager';
+import { SecurityPolicies } from '../../../src/web/pages/security/SecurityPolicies';
+import { SecurityPolicyForm } from '../../../src/web/pages/security/SecurityPolicyForm';
+import { serveApi } from '../app/helpers';
+import { signInWith, withPermissions } from './pageSession';
+import { renderPage } from './renderPage';
+
+const all = ['securitymanager.view_assetprofile', 'securitymanager.add_assetprofile', 'securitymanager.change_assetprofile', 'securitymanager.delete_assetprofile',
+  'securitymanager.view_securitypolicy', 'securitymanager.add_securitypolicy', 'securitymanager.change_securitypolicy', 'securitymanager.delete_securitypolicy', 'users.view_device_detail'];
+const edr = {
+  id: 5, name: 'EDR or anti-malware agent reports it', description: '', enabled: false, query: 'Adapters = crowdstrike', severity: 'critical', weight: null, profile_ids: [],
+  remediation: 'Install the agent.', cis_safeguard: '10.1', cis_title: 'Deploy and Maintain Anti-Malware Software', starter_id: 'cis-10.1-anti-malware',
+  last_result: { applicable: 300, failed: 42, error: null, index_id: 9 }, created_at: '2026-11-20T10:00:00Z', updated_at: '2026-11-20T10:00:00Z',
+};
+
+beforeEach(() => {
+  signInWith(all);
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('the security manager pages', () => {
+  it('shows the company score, the formula and the lowest-scoring devices, each opening its detail', async () => {
+    serveApi({
+      'GET /securitymanager/overview': {
+        body: {
+          index_id: 9, score: 71.5, devices: 300, formula: 'score = 100 × Σ weight of passed policies ÷ Σ weight of applicable policies',
+          trend: [{ index_id: 8, start_time: '2026-11-24T10:00:00Z', score: 65, devices: 290 }, { index_id: 9, start_time: '2026-11-25T10:00:00Z', score: 71.5, devices: 300 }],
+          worst_profiles: [{ id: 2, name: 'Servers', score: 55, devices: 40, error: null }],
+          most_failed_policies: [{ id: 5, name: edr.name, failed: 42, applicable: 300, error: null, weight: 10 }],
+          worst_devices: [{ asset_id: 'd-1', hostname: 'ws-17', score: 12, failed: 7 }],
+        },
+      },
+    });
+    renderPage(SecurityManager, '/security-manager', '/security-manager');
+    expect((await screen.findByText('71.5')).getAttribute('aria-label')).toBe('Company score');
+    expect(screen.getByText(/Σ weight of passed policies/)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'ws-17' }).getAttribute('href')).toBe('/device-inventory/detail/d-1/9');
+    expect(screen.getByText('42 of 300')).toBeTruthy();
+    expect(screen.getByRole('list', { name: 'Company score per snapshot' }).children).toHaveLength(2);
+  });
+
+  it('enables the starter library in one click and lists each policy with its CIS safeguard and failures', async () => {
+    const calls = serveApi({
+      'GET /securitymanager/security-policies': { body: { count: 1, results: [edr] } },
+      'POST /securitymanager/security-policies/starter': { body: { added: 19, enabled: 20, available: 20 } },
+    });
+    renderPage(SecurityPolicies, '/security-manager/security-policy', '/security-manager/security-policy');
+    const failures = await screen.findByRole('link', { name: '42 of 300 failed' });
+    expect(new URL(failures.getAttribute('href')!, 'http://console').searchParams.get('query')).toBe(`FailedPolicies = "${edr.name}"`);
+    expect(within(failures.closest('tr')!).getByText('10.1')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Enable starter policies' }));
+    await waitFor(() => expect(calls.find((call) => call.method === 'POST')?.body).toEqual({ enable: true }));
+  });
+
+  it('offers no starter, create or enable controls to a viewer', async () => {
+    withPermissions(['securitymanager.view_securitypolicy']);
+    serveApi({ 'GET /securitymanager/security-policies': { body: { count: 1, results: [edr] } } });
+    renderPage(SecurityPolicies, '/security-manager/security-policy', '/security-manager/security-policy');
+    await screen.findByText(edr.name);
+    expect(screen.queryByRole('button', { name: 'Enable starter policies' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'New policy' })).toBeNull();
+  });
+
+  it('previews a policy as it is typed and shows the server refusing an unknown field', async () => {
+    const calls = serveApi({
+      'GET /securitymanager/asset-profiles': { body: { count: 1, results: [{ id: 2, name: 'Servers', description: '', owner: '', criticality: 4, query: 'Hostname = srv-*', member_count: 40, score: 55, error: null }] } },
+      'POST /securitymanager/security-policies/preview': [
+        { body: { index_id: 9, applicable: 300, passing: 258, failing: 42, sample: [{ asset_id: 'd-1', hostname: 'ws-17' }] } },
+        { status: 400, body: { query: ['Unknown field "Colour". (at character 1)'], position: ['0'] } },
+      ],
+    });
+    renderPage(SecurityPolicyForm, '/security-manager/security-policy/create', '/security-manager/security-policy/create');
+    const query = await screen.findByLabelText(/^Query/);
+    fireEvent.change(query, { target: { value: 'Adapters = crowdstrike' } });
+    expect(await screen.findByText('258', {}, { timeout: 3000 })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'ws-17' })).toBeTruthy();
+    expect(screen.getByRole('checkbox', { name: /Servers/ })).toBeTruthy();
+    fireEvent.change(query, { target: { value: 'Colour = red' } });
+    expect(await screen.findByText(/Unknown field "Colour"/, {}, { timeout: 3000 })).toBeTruthy();
+    expect(calls.filter((call) => call.url.endsWith('/preview')).at(-1)?.body).toEqual({ query: 'Colour = red', profile_ids: [] });
+  });
+
+  it("explains a device's score: each policy's result, weight and the values that decided", async () => {
+    serveApi({
+      'GET /securitymanager/devices/d-1/score': {
+        body: {
+          asset_id: 'd-1', index_id: 9, score: 40, criticality: 4, formula: 'score = 100 × …', profiles: [{ id: 2, name: 'Servers', criticality: 4 }],
+          policies: [
+            { id: 5, name: edr.name, query: edr.query, passed: false, weight: 10, criticality: 4, effective_weight: 40, remediation: 'Install the agent.', cis_safeguard: '10.1', values: [{ field: 'Adapters', values: ['qualys', 'servicenow'] }] },
+            { id: 6, name: 'Seen in the last 7 days', query: 'LastSeen last now-7d', passed: true, weight: 3, criticality: 4, effective_weight: 12, remediation: '', cis_safeguard: '1.1', values: [{ field: 'LastSeen', values: ['2026-11-24T08:00:00Z'] }] },
+          ],
+        },
+      },
+    });
+    const Panel = () => <DeviceSecurityScore deviceId="d-1" discoveryId={9} />;
+    renderPage(Panel, '/', '/');
+    const failed = (await screen.findByText(edr.name)).closest('tr')!;
+    expect(within(failed).getByText('Failed')).toBeTruthy();
+    expect(within(failed).getByText('10 × 4 = 40')).toBeTruthy();
+    expect(within(failed).getByText(/qualys, servicenow/)).toBeTruthy();
+    expect(within(failed).getByText('Install the agent.')).toBeTruthy();
+    expect(screen.getByText(/Servers \(criticality 4\)/)).toBeTruthy();
+  });
+});
