@@ -28,7 +28,7 @@ const password = 'bench admin passphrase';
 const listIterations = Number(process.env.BENCH_LIST_ITERATIONS) || 100;
 
 /** Samples the process's memory while work runs; answers the peaks of its resident set and of the JS heap in use. */
-async function withPeakMemory<T>(work: () => Promise<T>): Promise<{ result: T; peakRssMb: number; peakHeapUsedMb: number }> {
+export async function withPeakMemory<T>(work: () => Promise<T>): Promise<{ result: T; peakRssMb: number; peakHeapUsedMb: number }> {
   const peak = { rss: 0, heapUsed: 0 };
   const sample = () => {
     const { rss, heapUsed } = process.memoryUsage();

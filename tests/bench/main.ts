@@ -18,6 +18,7 @@ import { scaleBench } from './scale.js';
 import { benchSoftwareLists } from './softwareLists.js';
 import { benchCertificateLists } from './certificateLists.js';
 import { benchServiceLicenseLists } from './serviceLicenseLists.js';
+import { benchReports } from './reports.js';
 import { percentiles, time } from './measure.js';
 
 const documents = 10_000;
@@ -81,6 +82,13 @@ if (devicesArgument >= 0) {
   process.exit(0);
 }
 const engines: ('pglite' | 'postgresql')[] = process.env.DATABASE_URL ? ['pglite', 'postgresql'] : ['pglite'];
+// `npm run bench -- --reports`: only the report outputs at 100k devices (tests/bench/reports.ts).
+if (process.argv.includes('--reports')) {
+  const reports = [];
+  for (const engine of engines) reports.push(await benchReports(engine));
+  process.stdout.write(`${JSON.stringify({ reports }, null, 2)}\n`);
+  process.exit(0);
+}
 const results = { list: [] as unknown[], sign_in: await benchSignIn(), dashboards: [] as unknown[] };
 for (const engine of engines) results.list.push(await benchEngine(engine));
 const httpEngine = await benchHttpEngine();
@@ -101,4 +109,7 @@ for (const engine of engines) {
 }
 // 50 clients for 60 s on PostgreSQL at 100k devices (tests/bench/load.ts); null without DATABASE_URL.
 const load = await benchLoad();
-process.stdout.write(`${JSON.stringify({ ...results, http_engine: httpEngine, discovery, software_discovery: softwareDiscovery, software_lists: softwareLists, certificate_lists: certificateLists, service_license_lists: serviceLicenseLists, load }, null, 2)}\n`);
+// A report with a 100k-row table, two charts and a comparison as CSV, XLSX and PDF (tests/bench/reports.ts).
+const reports = [];
+for (const engine of engines) reports.push(await benchReports(engine));
+process.stdout.write(`${JSON.stringify({ ...results, http_engine: httpEngine, discovery, software_discovery: softwareDiscovery, software_lists: softwareLists, certificate_lists: certificateLists, service_license_lists: serviceLicenseLists, load, reports }, null, 2)}\n`);

@@ -4,6 +4,7 @@ import type { CoreContext } from '../context.js';
 import { detailError } from '../http/errors.js';
 import { lockKeys, withAdvisoryLock } from '../db/advisoryLock.js';
 import { createJobQueue } from '../jobs/queue.js';
+import { tickSeconds, type JobSend, type QueueWorker } from '../jobs/queueWorkers.js';
 import { DiscoveryScheduler, scheduledDiscoveryQueue, type ScheduledDiscoveryJob } from '../jobs/scheduler.js';
 import { announcePublished, publishedQueueOf, type PublishedSubscriber, type SnapshotPublished } from '../jobs/published.js';
 import { runFetchStep, runPublishStep, type Announce } from './pipeline.js';
@@ -34,10 +35,14 @@ export class DiscoveryRunner {
   private readonly inFlight = new Set<Promise<void>>();
   private reaper: NodeJS.Timeout | null = null;
   private readonly logError: (error: Error) => void;
+  private ticker: NodeJS.Timeout | null = null;
+  /** Sends a job to a queue of this runner (report runs, deliveries); null when a singleton key refused it. */
+  readonly sendJob: JobSend = (queue, data, options) => this.queue.send(queue, data, options ?? {});
 
   constructor(
     private readonly context: CoreContext,
     private readonly subscribers: PublishedSubscriber[] = [],
+    private readonly queueWorkers: QueueWorker[] = [],
   ) {
     this.queue = createJobQueue(context.db, context.config.databaseUrl);
     this.logError = (error: Error) => void logSystemEvent(context.db, 'error', 'job_queue_error', error.message).catch(() => undefined);
@@ -51,7 +56,7 @@ export class DiscoveryRunner {
     // deadlock, so they take turns.
     await withAdvisoryLock(this.context.db, lockKeys.jobQueueInstall, async () => {
       await this.queue.start();
-      for (const name of [fetchStepQueue, publishStepQueue, scheduledDiscoveryQueue, ...this.subscribers.map(publishedQueueOf)]) await this.queue.createQueue(name);
+      for (const name of [fetchStepQueue, publishStepQueue, scheduledDiscoveryQueue, ...this.subscribers.map(publishedQueueOf), ...this.queueWorkers.map((worker) => worker.queue)]) await this.queue.createQueue(name);
     });
     await this.recoverInterrupted();
     if (options.work) {
@@ -74,10 +79,28 @@ export class DiscoveryRunner {
       await this.queue.work<ScheduledDiscoveryJob>(scheduledDiscoveryQueue, { pollingIntervalSeconds: 2, batchSize: 1 }, async ([job]) => {
         await this.startScheduled(job.data);
       });
+      for (const worker of this.queueWorkers) {
+        this.localWorkers.push(await this.queue.work(worker.queue, { pollingIntervalSeconds: 1, batchSize: 1 }, ([job]) => this.track(worker.handle(this.context, job.data, this.sendJob))));
+      }
       this.reaper = setInterval(() => void this.reapStaleSteps().catch(this.logError), reapSeconds * 1000);
       this.reaper.unref();
     }
     this.scheduler.start();
+    this.startTicks();
+  }
+
+  /** Runs the queue workers' ticks (schedules that send their due slots), each over the time since its last tick. */
+  private startTicks(): void {
+    let since = new Date(Date.now() - 2 * tickSeconds * 1000);
+    const ticking = this.queueWorkers.filter((worker) => worker.tick);
+    if (!ticking.length) return;
+    this.ticker = setInterval(() => {
+      const now = new Date();
+      const from = since;
+      since = now;
+      for (const worker of ticking) void worker.tick?.(this.context, this.sendJob, from, now).catch(this.logError);
+    }, tickSeconds * 1000);
+    this.ticker.unref();
   }
 
   /** Lets this process's workers look for the jobs just sent now rather than at their next poll. */
@@ -173,6 +196,7 @@ export class DiscoveryRunner {
   async stop(): Promise<void> {
     this.scheduler.stop();
     if (this.reaper) clearInterval(this.reaper);
+    if (this.ticker) clearInterval(this.ticker);
     await this.queue.stop({ graceful: true, timeout: 10_000, wait: true });
     // pg-boss records a job's end after its work ends without waiting for it: give work still under way (past the
     // graceful wait) and those records time to land before the caller closes the database.

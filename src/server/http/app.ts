@@ -19,6 +19,8 @@ import { registerMergeRoutes } from './areas/mergeRecommendations.js';
 import { registerCompanyRoutes } from './areas/companies.js';
 import { registerConfigurationRoutes } from './areas/configurations.js';
 import { registerDashboardRoutes } from './areas/dashboards.js';
+import { registerReportRoutes } from './areas/reports.js';
+import { registerReportScheduleRoutes } from './areas/reportSchedules.js';
 import { registerAvmSettingsRoutes } from './areas/avmSettings.js';
 import { registerEnrichmentRoutes } from './areas/enrichments.js';
 import { registerGroupRoutes } from './areas/groups.js';
@@ -116,6 +118,8 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   registerMergeRoutes(catalogue, context);
   registerDashboardRoutes(catalogue, context);
   registerSecurityManagerRoutes(catalogue, context);
+  registerReportRoutes(catalogue, context);
+  registerReportScheduleRoutes(catalogue, context);
   registerGenericResources(catalogue, context);
   registerSsoRoutes(catalogue, context);
   registerOpenApiRoute(catalogue, context);

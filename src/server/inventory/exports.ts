@@ -36,38 +36,50 @@ export function csvField(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+/** What a snapshot read is asked for: a query, the fields to read, the order and how many records at most. */
+export type SnapshotRead = { query?: string; fields: string[]; ordering?: InventorySearch['ordering']; limit?: number };
+
 /**
- * The rows of an export, in the list's order: asset ids are sorted once, then fields are read in chunks. Values
- * are written as stored (dates stay ISO-8601), but connections by their names, as the list shows them.
+ * A snapshot's records matching a query, in order, with the fields asked for: asset ids are sorted once, then
+ * fields are read in chunks, so only one chunk of records is held at a time.
+ */
+export async function* snapshotRecords(db: Database, companyId: number, discoveryId: number, entity: string, read: SnapshotRead): AsyncGenerator<{ id: string; fields: Record<string, unknown[]> }> {
+  const limit = Math.min(read.limit ?? maximumExportRows, maximumExportRows);
+  const ids = await withStatementTimeout(db, async (connection) => {
+    const plan = await planSnapshotQuery(connection, companyId, discoveryId, entity, read.query, read.ordering);
+    const rows = await connection.query<{ asset_id: string }>(`select asset_id from ${plan.table} where ${plan.where} order by ${plan.orderSql} limit ${limit}`, plan.params);
+    return rows.map((row) => row.asset_id);
+  });
+  for (let start = 0; start < ids.length; start += chunkSize) {
+    const chunk = ids.slice(start, start + chunkSize);
+    const rows = await db.query<{ asset_id: string; fields: Record<string, unknown[]> }>(
+      `select asset_id, ${documentSql(read.fields)} as fields from snapshot_assets where discovery_id = $1 and entity = $2 and asset_id = any($3::text[])`,
+      [discoveryId, entity, chunk],
+    );
+    const byId = new Map(rows.map((row) => [row.asset_id, row.fields]));
+    for (const id of chunk) {
+      const fields = byId.get(id);
+      if (fields) yield { id, fields };
+    }
+  }
+}
+
+/**
+ * The rows of an export, in the list's order. Values are written as stored (dates stay ISO-8601), but connections
+ * by their names, as the list shows them.
  */
 async function* exportRows(db: Database, companyId: number, entity: string, request: InventoryExport): AsyncGenerator<string[]> {
   const discoveryId = await resolveSnapshot(db, companyId, request.index_id);
-  const ids = await withStatementTimeout(db, async (connection) => {
-    const plan = await planSnapshotQuery(connection, companyId, discoveryId, entity, request.query, request.ordering);
-    const rows = await connection.query<{ asset_id: string }>(`select asset_id from ${plan.table} where ${plan.where} order by ${plan.orderSql} limit ${maximumExportRows}`, plan.params);
-    return rows.map((row) => row.asset_id);
-  });
   const connections = request.fields.includes('Connections') ? await snapshotConnections(db, discoveryId) : [];
   const cellOf = (field: string, id: string, fields: Record<string, unknown[]>) => {
     if (field === 'PrimaryKey') return cellText([id]);
     if (field === 'Connections') return cellText((fields.Connections ?? []).map((connection) => connectionNameOf(connections, Number(connection))));
     return cellText(fields[field]);
   };
-  for (let start = 0; start < ids.length; start += chunkSize) {
-    const chunk = ids.slice(start, start + chunkSize);
-    const rows = await db.query<{ asset_id: string; fields: Record<string, unknown[]> }>(
-      `select asset_id, ${documentSql(request.fields)} as fields from snapshot_assets where discovery_id = $1 and entity = $2 and asset_id = any($3::text[])`,
-      [discoveryId, entity, chunk],
-    );
-    const byId = new Map(rows.map((row) => [row.asset_id, row.fields]));
-    for (const id of chunk) {
-      const fields = byId.get(id);
-      if (fields) yield request.fields.map((field) => cellOf(field, id, fields));
-    }
-  }
+  for await (const { id, fields } of snapshotRecords(db, companyId, discoveryId, entity, request)) yield request.fields.map((field) => cellOf(field, id, fields));
 }
 
-const headingsOf = (entity: string, request: InventoryExport) => request.fields.map((field, index) => neutralizeFormula(request.labels?.[index] || fieldLabelOf(inventorySchemas[entity], field)));
+export const headingsOf = (entity: string, request: InventoryExport) => request.fields.map((field, index) => neutralizeFormula(request.labels?.[index] || fieldLabelOf(inventorySchemas[entity], field)));
 
 /**
  * Streams an export of exactly a list's view (its query, columns and sort). Errors in the query surface before

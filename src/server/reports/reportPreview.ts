@@ -1,0 +1,43 @@
+import type { Database } from '../db/database.js';
+import { resolveSnapshot } from '../inventory/snapshots.js';
+import { HttpError } from '../http/errors.js';
+import { cellDisplay, dateFormatterFor } from './cells.js';
+import type { ReportDocument } from './reportDocuments.js';
+import { isProblem, resolveSection } from './sections.js';
+
+// Rows of each table the builder's preview shows.
+export const previewRows = 20;
+
+/**
+ * The builder's live preview, computed by the same code as a run: each section's first rows and row count, charts'
+ * data and Vega-Lite spec, text's Markdown tree; a section that cannot be computed says why instead.
+ */
+export async function previewReport(db: Database, companyId: number, report: ReportDocument) {
+  let discoveryId: number;
+  try {
+    discoveryId = await resolveSnapshot(db, companyId, report.index_id);
+  } catch {
+    throw new HttpError(400, { index_id: ['No published snapshot to preview: run a discovery first, or choose another snapshot.'] });
+  }
+  const formatDate = dateFormatterFor(report.time_zone);
+  const scope = { db, companyId, discoveryId, now: new Date() };
+  const sections = [];
+  for (const [index, section] of report.sections.entries()) {
+    const resolved = await resolveSection(scope, section, index);
+    if (isProblem(resolved)) {
+      sections.push({ type: section.type, title: resolved.title, error: resolved.message });
+    } else if (resolved.type === 'table') {
+      const rows: string[][] = [];
+      for await (const cells of resolved.rows()) {
+        rows.push(cells.map((cell) => cellDisplay(cell, formatDate)));
+        if (rows.length >= previewRows) break;
+      }
+      sections.push({ type: section.type, title: resolved.title, columns: resolved.columns, rows, count: await resolved.count() });
+    } else if (resolved.type === 'chart') {
+      sections.push({ type: 'chart', title: resolved.title, data: resolved.data, spec: resolved.spec });
+    } else {
+      sections.push({ type: 'text', title: resolved.title, blocks: resolved.blocks });
+    }
+  }
+  return { index_id: discoveryId, sections };
+}

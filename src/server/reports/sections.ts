@@ -1,0 +1,103 @@
+import { parseMarkdown, type MarkdownBlock } from '../../core/markdown/parseMarkdown.js';
+import { vegaSpecFor, type VegaLiteSpec } from '../../core/dashboards/widgetSpecs.js';
+import type { Database } from '../db/database.js';
+import { computeWidget, widgetSettingsOf } from '../dashboards/computeWidget.js';
+import { andQueries } from '../dashboards/snapshotScope.js';
+import type { WidgetData } from '../dashboards/widgetData.js';
+import { HttpError } from '../http/errors.js';
+import { fieldLabelOf } from '../inventory/fieldMaps.js';
+import { inventorySchemas } from '../inventory/indexedFields.js';
+import { planSnapshotQuery, withStatementTimeout } from '../inventory/search.js';
+import { typedCell, type Cell } from './cells.js';
+import { comparisonRows, previousSnapshot } from './comparison.js';
+import type { ReportSection } from './reportDocuments.js';
+import { snapshotRecords } from '../inventory/exports.js';
+
+export type TableColumn = { field: string; label: string };
+
+/** A section ready to be written: tables stream their rows; charts carry their computed data and Vega-Lite spec. */
+export type ResolvedSection =
+  | { type: 'table'; title: string; columns: TableColumn[]; rows: () => AsyncGenerator<Cell[]>; count: () => Promise<number> }
+  | { type: 'chart'; title: string; data: WidgetData; spec: VegaLiteSpec | null }
+  | { type: 'text'; title: string; blocks: MarkdownBlock[] };
+
+/** A section that cannot be computed, and why (shown in the builder's preview and failing a run). */
+export type SectionProblem = { index: number; title: string; message: string };
+
+export type ReportScope = { db: Database; companyId: number; discoveryId: number; now: Date };
+
+/** The section's whole query: its saved query (as `Query is <id>`) and its text, joined with AND. */
+export const sectionQueryText = (section: ReportSection) => andQueries(section.saved_query ? `Query is ${section.saved_query}` : '', section.query);
+
+/** The message of an error a user can act on (a query that does not parse, a deleted saved query), else rethrown. */
+export function problemMessage(error: unknown): string {
+  if (error instanceof HttpError) {
+    const body = error.body as Record<string, unknown>;
+    if (typeof body.detail === 'string') return body.detail;
+    return Object.values(body).flat().map(String).join(' ');
+  }
+  throw error;
+}
+
+const titleOf = (section: ReportSection, index: number) => section.title || `Section ${index + 1}`;
+const columnsOf = (section: ReportSection): TableColumn[] => {
+  const fields = section.columns.length ? section.columns : ['Hostname'];
+  return fields.map((field) => ({ field, label: fieldLabelOf(inventorySchemas[section.inventory], field) }));
+};
+
+async function tableSection(scope: ReportScope, section: ReportSection, title: string): Promise<ResolvedSection> {
+  const { db, companyId, discoveryId } = scope;
+  const query = sectionQueryText(section);
+  const columns = columnsOf(section);
+  const ordering = section.sort.map((key) => ({ field: key.field, order: key.order ?? 'asc' }));
+  // Planning compiles the query: a query that no longer parses or names a deleted saved query fails here, not mid-file.
+  await withStatementTimeout(db, (connection) => planSnapshotQuery(connection, companyId, discoveryId, section.inventory, query, ordering));
+  const read = { query, fields: columns.map((column) => column.field), ordering, limit: section.limit };
+  return {
+    type: 'table', title, columns,
+    rows: async function* () {
+      for await (const record of snapshotRecords(db, companyId, discoveryId, section.inventory, read)) {
+        yield columns.map((column) => typedCell(column.field === 'PrimaryKey' ? [record.id] : record.fields[column.field]));
+      }
+    },
+    count: () => withStatementTimeout(db, async (connection) => {
+      const plan = await planSnapshotQuery(connection, companyId, discoveryId, section.inventory, query);
+      const [row] = await connection.query<{ count: number }>(`select count(*)::int as count from ${plan.table} where ${plan.where}`, plan.params);
+      return Math.min(row.count, section.limit);
+    }),
+  };
+}
+
+async function comparisonSection(scope: ReportScope, section: ReportSection, title: string): Promise<ResolvedSection> {
+  const earlier = section.compare_to ?? (await previousSnapshot(scope.db, scope.companyId, scope.discoveryId));
+  if (!earlier) throw new HttpError(400, { compare_to: ['There is no earlier snapshot to compare with.'] });
+  const columns = columnsOf(section);
+  const comparison = await comparisonRows(scope, section.inventory, sectionQueryText(section), earlier, columns.map((column) => column.field), section.limit);
+  return {
+    type: 'table', title, columns: [{ field: 'Change', label: 'Change' }, ...columns],
+    rows: comparison.rows,
+    // Changed records are known only once both snapshots' fields were compared: count by reading the rows.
+    count: async () => {
+      let count = 0;
+      for await (const _row of comparison.rows()) count += 1;
+      return count;
+    },
+  };
+}
+
+/** Resolves one section against the snapshot; a problem the user can fix is answered as a message. */
+export async function resolveSection(scope: ReportScope, section: ReportSection, index: number): Promise<ResolvedSection | SectionProblem> {
+  const title = titleOf(section, index);
+  try {
+    if (section.type === 'text') return { type: 'text', title, blocks: parseMarkdown(section.markdown) };
+    if (section.type === 'table') return await tableSection(scope, section, title);
+    if (section.type === 'comparison') return await comparisonSection(scope, section, title);
+    if (!section.widget) throw new HttpError(400, { widget: ['A chart section needs a widget.'] });
+    const data = await computeWidget({ db: scope.db, companyId: scope.companyId, now: scope.now }, widgetSettingsOf(section.widget));
+    return { type: 'chart', title, data, spec: vegaSpecFor(data, 'light') };
+  } catch (error) {
+    return { index, title, message: problemMessage(error) };
+  }
+}
+
+export const isProblem = (section: ResolvedSection | SectionProblem): section is SectionProblem => 'message' in section;

@@ -1,0 +1,4 @@
+// svg-to-pdfkit ships no types: the one function it exports, as its README documents it.
+declare module 'svg-to-pdfkit' {
+  export default function SVGtoPDF(doc: PDFKit.PDFDocument, svg: string, x: number, y: number, options?: { width?: number; height?: number; assumePt?: boolean }): void;
+}
