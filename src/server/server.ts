@@ -4,7 +4,7 @@ import { logSystemEvent } from './activities/activityLog.js';
 import { fetchEngines } from './adapters/engines.js';
 import { createAdapterRuntime, type AdapterRuntime } from './adapters/runtime.js';
 import { DiscoveryRunner } from './discovery/runner.js';
-import { publishedSubscribers } from './subscribers.js';
+import { backgroundJobs, publishedSubscribers } from './subscribers.js';
 import { loadDemoOnStart } from './demo/demoDataset.js';
 import { loadServerKeys } from './auth/serverKeys.js';
 import type { ServerConfig } from './config.js';
@@ -33,7 +33,7 @@ export async function startCartograph(config: ServerConfig, options: AppOptions 
   try {
     const applied = await migrate(db);
     const core: CoreContext = { db, keys: loadServerKeys(config.secretKey, config.dataDir), config, version: cartographVersion, adapters: options.adapters ?? createAdapterRuntime(fetchEngines) };
-    const context: AppContext = { ...core, discoveries: new DiscoveryRunner(core, publishedSubscribers) };
+    const context: AppContext = { ...core, discoveries: new DiscoveryRunner(core, publishedSubscribers, backgroundJobs) };
     const firstAdministrator = await bootstrapIdentity(context, process.env.CARTOGRAPH_COMPANY_NAME || 'Cartograph');
     // Every company opens on a useful dashboard, including companies that existed before dashboards did.
     await ensureDefaultDashboards(db);

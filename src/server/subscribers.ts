@@ -1,8 +1,15 @@
 import { warmDashboards } from './dashboards/warmDashboards.js';
 import type { PublishedSubscriber } from './jobs/published.js';
+import type { BackgroundJob } from './jobs/backgroundJobs.js';
+import { actionJobs, runDiscoveryActions } from './actions/actionJobs.js';
 
 /** What runs after every published snapshot, each as a job of its own (src/server/jobs/published.ts). */
 export const publishedSubscribers: PublishedSubscriber[] = [
   // The company's dashboards computed ahead, so the first one opened after the publish is already answered.
   { name: 'dashboards', handle: (context, event) => warmDashboards(context, event.companyId) },
+  // Actions triggered by discoveries, once per snapshot.
+  { name: 'actions', handle: runDiscoveryActions },
 ];
+
+/** Queues of other parts of the server worked beside the discovery's (src/server/jobs/backgroundJobs.ts). */
+export const backgroundJobs: BackgroundJob[] = [...actionJobs];

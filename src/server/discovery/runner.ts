@@ -6,6 +6,7 @@ import { lockKeys, withAdvisoryLock } from '../db/advisoryLock.js';
 import { createJobQueue } from '../jobs/queue.js';
 import { DiscoveryScheduler, scheduledDiscoveryQueue, type ScheduledDiscoveryJob } from '../jobs/scheduler.js';
 import { announcePublished, publishedQueueOf, type PublishedSubscriber, type SnapshotPublished } from '../jobs/published.js';
+import type { BackgroundJob } from '../jobs/backgroundJobs.js';
 import { runFetchStep, runPublishStep, type Announce } from './pipeline.js';
 import { begin, newProgress } from './progress.js';
 import { deleteSnapshotRows } from './snapshotWriter.js';
@@ -33,11 +34,13 @@ export class DiscoveryRunner {
   private readonly localWorkers: string[] = [];
   private readonly inFlight = new Set<Promise<void>>();
   private reaper: NodeJS.Timeout | null = null;
+  private readonly tickers: NodeJS.Timeout[] = [];
   private readonly logError: (error: Error) => void;
 
   constructor(
     private readonly context: CoreContext,
     private readonly subscribers: PublishedSubscriber[] = [],
+    private readonly jobs: BackgroundJob[] = [],
   ) {
     this.queue = createJobQueue(context.db, context.config.databaseUrl);
     this.logError = (error: Error) => void logSystemEvent(context.db, 'error', 'job_queue_error', error.message).catch(() => undefined);
@@ -51,7 +54,7 @@ export class DiscoveryRunner {
     // deadlock, so they take turns.
     await withAdvisoryLock(this.context.db, lockKeys.jobQueueInstall, async () => {
       await this.queue.start();
-      for (const name of [fetchStepQueue, publishStepQueue, scheduledDiscoveryQueue, ...this.subscribers.map(publishedQueueOf)]) await this.queue.createQueue(name);
+      for (const name of [fetchStepQueue, publishStepQueue, scheduledDiscoveryQueue, ...this.subscribers.map(publishedQueueOf), ...this.jobs.map((job) => job.queue)]) await this.queue.createQueue(name);
     });
     await this.recoverInterrupted();
     if (options.work) {
@@ -74,10 +77,28 @@ export class DiscoveryRunner {
       await this.queue.work<ScheduledDiscoveryJob>(scheduledDiscoveryQueue, { pollingIntervalSeconds: 2, batchSize: 1 }, async ([job]) => {
         await this.startScheduled(job.data);
       });
+      for (const job of this.jobs) {
+        this.localWorkers.push(await this.queue.work<never>(job.queue, { pollingIntervalSeconds: 1, batchSize: 1 }, ([item]) => this.track(job.handle(this.context, item.data))));
+      }
       this.reaper = setInterval(() => void this.reapStaleSteps().catch(this.logError), reapSeconds * 1000);
       this.reaper.unref();
     }
     this.scheduler.start();
+    for (const job of this.jobs) {
+      if (!job.tick) continue;
+      const { seconds, run } = job.tick;
+      const ticker = setInterval(() => void run(this.context, (queue, data) => this.sendJob(queue, data)).catch(this.logError), seconds * 1000);
+      ticker.unref();
+      this.tickers.push(ticker);
+    }
+  }
+
+  /** Sends a job to a background queue (with its job's send options) and wakes this process's workers for it. */
+  async sendJob(queue: string, data: object): Promise<string | null> {
+    const options = this.jobs.find((job) => job.queue === queue)?.sendOptions ?? {};
+    const id = await this.queue.send(queue, data, options);
+    this.wake();
+    return id;
   }
 
   /** Lets this process's workers look for the jobs just sent now rather than at their next poll. */
@@ -172,6 +193,7 @@ export class DiscoveryRunner {
 
   async stop(): Promise<void> {
     this.scheduler.stop();
+    for (const ticker of this.tickers) clearInterval(ticker);
     if (this.reaper) clearInterval(this.reaper);
     await this.queue.stop({ graceful: true, timeout: 10_000, wait: true });
     // pg-boss records a job's end after its work ends without waiting for it: give work still under way (past the

@@ -25,6 +25,8 @@ import { registerGroupRoutes } from './areas/groups.js';
 import { registerOpenApiRoute } from './areas/openapi.js';
 import { registerSessionRoutes } from './areas/session.js';
 import { registerUserRoutes } from './areas/users.js';
+import { registerActionRoutes } from './areas/actions.js';
+import { registerSshCredentialRoutes } from './areas/sshCredentials.js';
 import { detailError, fieldErrorsFromAjv, HttpError } from './errors.js';
 import { RouteCatalogue } from './routes.js';
 import { addSecurityHeaders } from './securityHeaders.js';
@@ -114,6 +116,8 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   registerMergeRoutes(catalogue, context);
   registerDashboardRoutes(catalogue, context);
   registerGenericResources(catalogue, context);
+  registerActionRoutes(catalogue, context);
+  registerSshCredentialRoutes(catalogue, context);
   registerOpenApiRoute(catalogue, context);
 
   if (existsSync(`${consoleFolder}/index.html`)) {
