@@ -58,7 +58,7 @@ describe.each(engines)('the action center on %s', (engine) => {
     const [after] = await server.context.db.query<{ document: { parameters: { signing_secret: string } } }>('select document from resources where id = $1', [id]);
     expect(openSecrets(server.context.keys.secretsKey, after.document.parameters, new Set(['signing_secret']))).toMatchObject({ signing_secret: 'hmac key 1' });
     expect(JSON.stringify((await server.request('GET', '/actions/actions', { token })).body)).not.toContain('hmac key 1');
-    expect(await server.request('POST', '/actions/actions', { token, body: { ...body } })).toMatchObject({ status: 400, body: { name: [expect.stringContaining('already exists')] } });
+    expect(await server.request('POST', '/actions/actions', { token, body: { ...body, name: 'SIGNED HOOK 2' } })).toMatchObject({ status: 400, body: { name: [expect.stringContaining('already exists')] } });
   });
 
   it('dry-runs a webhook action, then posts each Linux host signed, retrying a busy receiver, and batches', async () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
-import { Client } from 'ssh2';
+import { Client, utils, type AuthMethod, type ParsedKey } from 'ssh2';
 import type { ActionRunner, TargetResult } from '../actionTypes.js';
 import { allTargets } from '../actionTypes.js';
 import { mapBounded } from '../bounded.js';
@@ -27,8 +27,19 @@ export function addressOf(target: Target, field: string): string | null {
   return value ?? null;
 }
 
+/** How to sign in: the password, or the private key opened once per run (its passphrase KDF is costly per host). */
+export type SshSignIn = { type: 'password'; password: string } | { type: 'publickey'; key: ParsedKey };
+
+/** Opens a credential's key with its passphrase; answers a message (never holding a secret) when it cannot. */
+export function signInOf(credential: SshCredential): SshSignIn | string {
+  if (credential.auth_method === 'password') return { type: 'password', password: credential.password };
+  const parsed = utils.parseKey(credential.private_key, credential.passphrase || undefined);
+  if (parsed instanceof Error) return 'The private key cannot be read (or its passphrase is wrong).';
+  return { type: 'publickey', key: Array.isArray(parsed) ? parsed[0] : parsed };
+}
+
 /** Runs one command on one host: output (stdout then stderr, cut at the limit) and exit status, within the timeout. */
-export function runOnHost(credential: SshCredential, host: string, names: string[], command: string, timeoutMs: number, outputLimit: number): Promise<TargetResult> {
+export function runOnHost(credential: SshCredential, signIn: SshSignIn, host: string, names: string[], command: string, timeoutMs: number, outputLimit: number): Promise<TargetResult> {
   return new Promise((resolve) => {
     const client = new Client();
     let output = '';
@@ -63,7 +74,7 @@ export function runOnHost(credential: SshCredential, host: string, names: string
     client.on('close', () => finish({ status: 'failed', detail: keyRefused ?? 'The connection closed before the command ended.', exitCode: null }));
     client.connect({
       host, port: credential.port, username: credential.username, readyTimeout: timeoutMs,
-      ...(credential.auth_method === 'password' ? { password: credential.password } : { privateKey: credential.private_key, ...(credential.passphrase && { passphrase: credential.passphrase }) }),
+      authHandler: [{ ...signIn, username: credential.username } as unknown as AuthMethod],
       hostVerifier: (key: Buffer) => {
         const fingerprint = fingerprintOf(key);
         if (trustedKey(credential.known_host_fingerprints, fingerprint, [host, ...names])) return true;
@@ -87,11 +98,13 @@ export const sshRunner: ActionRunner = {
     }
     if (!credential) return allTargets(targets, { status: 'failed', detail: `SSH credential ${credentialId} does not exist or cannot be opened.` });
     const opened = credential;
+    const signIn = signInOf(opened);
+    if (typeof signIn === 'string') return allTargets(targets, { status: 'failed', detail: signIn });
     return mapBounded(targets, settings.concurrency, async (target) => {
       const host = addressOf(target, field);
       if (!host) return { status: 'skipped', detail: `No address in ${field}.` };
       const command = renderText(template, target, { action: actionName }, shellQuote);
-      const result = await runOnHost(opened, host, [target.name, ...(target.fields.Hostname ?? []).map(String)], command, settings.target_timeout_seconds * 1000, limit);
+      const result = await runOnHost(opened, signIn, host, [target.name, ...(target.fields.Hostname ?? []).map(String)], command, settings.target_timeout_seconds * 1000, limit);
       return { ...result, detail: `${host}: ${result.detail}` };
     });
   },

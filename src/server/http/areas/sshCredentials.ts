@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
-import { sshCredentialDefaults, sshCredentialKind, sshSecretFields } from '../../actions/sshCredentials.js';
+import { signInOf } from '../../actions/runners/sshRunner.js';
+import { sshCredentialDefaults, sshCredentialKind, sshSecretFields, type SshCredential } from '../../actions/sshCredentials.js';
 import { HttpError } from '../errors.js';
 import type { RouteCatalogue } from '../routes.js';
 import { registerSealedDocuments } from './sealedDocuments.js';
@@ -15,6 +16,8 @@ export function registerSshCredentialRoutes(routes: RouteCatalogue, context: App
     check: async (_caller, document) => {
       if (document.auth_method === 'password' && !document.password) throw new HttpError(400, { password: ['The Password field is required.'] });
       if (document.auth_method === 'private_key' && !document.private_key) throw new HttpError(400, { private_key: ['The Private key field is required.'] });
+      const signIn = signInOf(document as unknown as SshCredential);
+      if (typeof signIn === 'string') throw new HttpError(400, { private_key: [signIn] });
     },
   });
 }
