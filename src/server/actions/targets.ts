@@ -36,6 +36,7 @@ export async function resolveTargets(db: Database, companyId: number, discoveryI
         targets.push({ assetId: row.asset_id, name: nameField ? String(row.fields[nameField][0]) : row.asset_id, fields: row.fields });
       }
     }
-    return targets;
+    // By name: mails, messages and results read in the order people look for hosts.
+    return targets.sort((left, right) => left.name.localeCompare(right.name) || left.assetId.localeCompare(right.assetId));
   });
 }
