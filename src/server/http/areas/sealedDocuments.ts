@@ -48,8 +48,9 @@ export function registerSealedDocuments(routes: RouteCatalogue, context: AppCont
   };
   /** What is stored: defaults, the body, secrets sent back masked replaced by the stored ones, then sealed. */
   const prepare = async (caller: Caller, body: Document, stored: Row | null) => {
-    const submitted = Object.fromEntries(Object.entries({ ...resource.defaults, ...body }).filter(([key]) => !serverOwned.has(key)));
     const opened = stored ? openSecrets(keys.secretsKey, stored.document, resource.secretFields(stored.document)) : null;
+    // An edit form sends what changed (and the required fields): what it leaves out keeps its stored value.
+    const submitted = Object.fromEntries(Object.entries({ ...resource.defaults, ...opened, ...body }).filter(([key]) => !serverOwned.has(key)));
     const document = keepUnchangedSecrets(submitted, opened, resource.secretFields(submitted));
     await checkUniqueName(caller, document, stored?.id ?? null);
     await resource.check(caller, document, stored?.id ?? null);
