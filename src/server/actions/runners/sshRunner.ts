@@ -1,11 +1,14 @@
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
-import { Client, utils, type AuthMethod, type ParsedKey } from 'ssh2';
+import ssh2, { type AuthMethod, type ParsedKey } from 'ssh2';
 import type { ActionRunner, TargetResult } from '../actionTypes.js';
 import { allTargets } from '../actionTypes.js';
 import { mapBounded } from '../bounded.js';
 import { openSshCredential, type SshCredential } from '../sshCredentials.js';
 import { renderText, shellQuote, type Target } from '../template.js';
+
+// ssh2 is CommonJS: under Node's own ESM loader only its default export can be imported by name.
+const { Client, utils } = ssh2;
 
 type SshParameters = { credential: number; command_template: string; address_field?: string; output_limit_bytes?: number };
 
