@@ -22,11 +22,19 @@ async function open(path: string): Promise<void> {
   await page.locator('.top-bar__user', { hasText: 'Cartograph Administrator' }).waitFor();
 }
 
-/** Starts a run from the action's row and waits until its history shows it finished. */
-async function runFromRow(name: string, button: 'Dry run' | 'Run'): Promise<void> {
+/**
+ * Starts a run from the action's row and waits until the history shows that run (by the id the API answered)
+ * finished: an earlier run of the same action in the list must not count.
+ */
+async function runFromRow(name: string, button: 'Dry run' | 'Run'): Promise<number> {
   const row = page.locator('tr', { hasText: name });
-  await row.getByRole('button', { name: button, exact: true }).click();
-  await page.locator('.action-runs__item--open', { hasText: button === 'Dry run' ? '(dry run)' : 'manual by admin' }).filter({ hasText: /^done/ }).waitFor({ timeout: 90_000 });
+  const [answer] = await Promise.all([
+    page.waitForResponse((response) => response.request().method() === 'POST' && /^\/actions\/actions\/\d+\/run$/.test(new URL(response.url()).pathname)),
+    row.getByRole('button', { name: button, exact: true }).click(),
+  ]);
+  const { id } = (await answer.json()) as { id: number };
+  await page.locator('.action-runs__item--open').filter({ hasText: new RegExp(`^done\\s*Run ${id}\\b`) }).waitFor({ timeout: 90_000 });
+  return id;
 }
 
 beforeAll(async () => {
@@ -82,9 +90,9 @@ describe('the action center in a real browser on the demo', () => {
     await expect.poll(() => page.locator('.action-results tbody tr', { hasText: 'planned' }).count(), patiently).toBeGreaterThan(0);
     expect(received).toHaveLength(0);
 
-    await runFromRow('Devices without EDR → webhook', 'Run');
-    const runs = await api<{ results: { targets: number; succeeded: number; dry_run: boolean }[] }>(server.baseUrl, '/actions/runs', { token });
-    const real = runs.body.results.find((run) => !run.dry_run)!;
+    const runId = await runFromRow('Devices without EDR → webhook', 'Run');
+    const real = (await api<{ targets: number; succeeded: number; status: string }>(server.baseUrl, `/actions/runs/${runId}`, { token })).body;
+    expect(real.status).toBe('done');
     expect(real.targets).toBeGreaterThan(0);
     expect(real.succeeded).toBe(real.targets);
     expect(received).toHaveLength(real.targets);
