@@ -141,6 +141,23 @@ describe.each(engines)('the action center on %s', (engine) => {
     expect(activities.length).toBeGreaterThan(3);
   });
 
+  it('queues a scheduled action once per slot, however many processes tick', async () => {
+    const id = await createAction(server, { name: 'Every minute', trigger: 'schedule', cron: '* * * * *', timezone: 'UTC', scope: linux, type: 'tag', parameters: { operation: 'add', tags: ['scheduled'] } });
+    const { queueScheduledActions } = await import('../../../src/server/actions/actionJobs.js');
+    const now = new Date(Math.ceil(Date.now() / 60_000) * 60_000 + 1000);
+    const since = new Date(now.getTime() - 30_000);
+    const send = (queue: string, data: object) => server.context.discoveries.sendJob(queue, data);
+    expect(await queueScheduledActions(server.context, send, now, since)).toBe(1);
+    expect(await queueScheduledActions(server.context, send, now, since)).toBe(0);
+    let runs = (await server.request('GET', `/actions/runs?action=${id}`, { token })).body;
+    expect(runs.results).toEqual([expect.objectContaining({ trigger: 'schedule' })]);
+    await waitForRun(server, runs.results[0].id);
+    runs = (await server.request('GET', `/actions/runs?action=${id}`, { token })).body;
+    expect(runs.results[0]).toMatchObject({ status: 'done', succeeded: 10 });
+    expect((await server.request('POST', '/actions/actions', { token, body: { name: 'Bad zone', trigger: 'schedule', timezone: 'Mars/Olympus', scope: linux, type: 'tag', parameters: { operation: 'add', tags: ['x'] } } })).body).toMatchObject({ timezone: [expect.any(String)] });
+    await server.request('DELETE', `/actions/actions/${id}`, { token });
+  });
+
   it('enforces the workflow permissions and the company boundary', async () => {
     const viewer = await createUserWithGroups(server, token, 'action-viewer', ['Viewers']);
     const id = await createAction(server, { name: 'Viewer test', trigger: 'manual', scope: linux, type: 'tag', parameters: { operation: 'add', tags: ['v'] } });

@@ -36,8 +36,14 @@ export type SshSignIn = { type: 'password'; password: string } | { type: 'public
 /** Opens a credential's key with its passphrase; answers a message (never holding a secret) when it cannot. */
 export function signInOf(credential: SshCredential): SshSignIn | string {
   if (credential.auth_method === 'password') return { type: 'password', password: credential.password };
-  const parsed = utils.parseKey(credential.private_key, credential.passphrase || undefined);
-  if (parsed instanceof Error) return 'The private key cannot be read (or its passphrase is wrong).';
+  const unreadable = 'The private key cannot be read (or its passphrase is wrong).';
+  let parsed: ReturnType<typeof utils.parseKey>;
+  try {
+    parsed = utils.parseKey(credential.private_key, credential.passphrase || undefined);
+  } catch {
+    return unreadable;
+  }
+  if (parsed instanceof Error) return unreadable;
   return { type: 'publickey', key: Array.isArray(parsed) ? parsed[0] : parsed };
 }
 
