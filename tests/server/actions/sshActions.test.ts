@@ -33,6 +33,13 @@ describe.each(engines)('SSH command actions against a real OpenSSH server on %s'
     const [row] = await server.context.db.query<{ document: Record<string, string> }>('select document from resources where id = $1', [credential]);
     expect(JSON.stringify(row.document)).not.toContain('PRIVATE KEY');
     expect(JSON.stringify(row.document)).not.toContain(sshd.passphrase);
+    // The console's edit form sends what changed and the required fields: the key and passphrase stay.
+    const renamed = await server.request('PUT', `/actions/ssh-credentials/${credential}`, { token, body: { name: 'Lab key', username: sshd.username, auth_method: 'private_key', known_host_fingerprints: [`127.0.0.1 ${sshd.hostFingerprint}`], port: sshd.port } });
+    expect(renamed.status).toBe(200);
+    const [kept] = await server.context.db.query<{ document: Record<string, string> }>('select document from resources where id = $1', [credential]);
+    expect(kept.document.private_key).toMatch(/^v1\./);
+    const unreadable = await server.request('POST', '/actions/ssh-credentials', { token, body: { name: 'Bad key', username: 'x', auth_method: 'private_key', private_key: sshd.privateKey, passphrase: 'wrong', known_host_fingerprints: [sshd.hostFingerprint] } });
+    expect(unreadable).toMatchObject({ status: 400, body: { private_key: [expect.stringContaining('cannot be read')] } });
     const missing = await server.request('POST', '/actions/ssh-credentials', { token, body: { name: 'No key', username: 'x', auth_method: 'private_key', known_host_fingerprints: [sshd.hostFingerprint] } });
     expect(missing).toMatchObject({ status: 400, body: { private_key: [expect.any(String)] } });
   });
