@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import { keepUnchangedSecrets, maskSecrets, openSecrets, sealSecrets } from '../../adapters/secretFields.js';
+import { keepUnchangedSecrets, maskedSecret, maskSecrets, openSecrets, sealSecrets } from '../../adapters/secretFields.js';
 import type { Caller } from '../../identity/callers.js';
 import { HttpError, notFound } from '../errors.js';
 import { likePattern, pageWindow, paginated, type ListQuery } from '../pagination.js';
@@ -30,6 +30,15 @@ export type SealedDocuments = {
   extra?: (rows: Row[]) => Promise<Map<number, Document>>;
 };
 
+/** `{password: ""}` → `{password: "**********"}` at any depth: what keepUnchangedSecrets replaces by the stored value. */
+function blankSecretsAsMasked(document: Document, secretFields: Set<string>): Document {
+  return Object.fromEntries(Object.entries(document).map(([field, value]) => {
+    if (secretFields.has(field) && value === '') return [field, maskedSecret];
+    if (value && typeof value === 'object' && !Array.isArray(value)) return [field, blankSecretsAsMasked(value as Document, secretFields)];
+    return [field, value];
+  }));
+}
+
 export function registerSealedDocuments(routes: RouteCatalogue, context: AppContext, resource: SealedDocuments): void {
   const { db, keys } = context;
   const { kind, path, name, title, permissions } = resource;
@@ -51,7 +60,8 @@ export function registerSealedDocuments(routes: RouteCatalogue, context: AppCont
     const opened = stored ? openSecrets(keys.secretsKey, stored.document, resource.secretFields(stored.document)) : null;
     // An edit form sends what changed (and the required fields): what it leaves out keeps its stored value.
     const submitted = Object.fromEntries(Object.entries({ ...resource.defaults, ...opened, ...body }).filter(([key]) => !serverOwned.has(key)));
-    const document = keepUnchangedSecrets(submitted, opened, resource.secretFields(submitted));
+    // An edit's empty secret ("Leave empty to keep", or a default the validator filled in) keeps the stored one.
+    const document = keepUnchangedSecrets(stored ? blankSecretsAsMasked(submitted, resource.secretFields(submitted)) : submitted, opened, resource.secretFields(submitted));
     await checkUniqueName(caller, document, stored?.id ?? null);
     await resource.check(caller, document, stored?.id ?? null);
     return sealSecrets(keys.secretsKey, document, resource.secretFields(document));
