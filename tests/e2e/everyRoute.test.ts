@@ -101,6 +101,8 @@ async function collectParameters(): Promise<void> {
     '/adapters/connections/{id}#id': String(connection!.id),
     '/dashboard/edit-chart/{dashboardId}/{id}#id': await createdId('/dashboards/charts', { name: 'EDR coverage (e2e)', dashboard: Number(dashboardId), kind: 'score', inventory: 'device', query: 'Groups = edr' }),
     '/dashboard/edit-widget/{dashboardId}/{id}#id': await createdId('/dashboards/widgets', { name: 'Devices by OS (e2e)', dashboard: Number(dashboardId), kind: 'group_by', field: 'OS.Type' }),
+    '/action-center/edit/{id}#id': await createdId('/actions/actions', { name: 'Linux → webhook (e2e)', trigger: 'manual', scope: { entity: 'device', query: 'OS.Type = Linux' }, type: 'webhook', parameters: { url: 'https://hooks.example.com/intake', body_template: '{"host": "{{Hostname}}"}', batch_size: 1 } }),
+    '/action-center/ssh/edit/{id}#id': await createdId('/actions/ssh-credentials', { name: 'Ops (e2e)', username: 'ops', auth_method: 'password', password: 'every route', known_host_fingerprints: ['SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU'] }),
     // The administrator, the provider company and its Administrators group.
     '/settings/user/{id}/edit#id': '1',
     '/settings/company/{id}/edit#id': '1',

@@ -26,7 +26,7 @@ export type CatalogueAdapter = AdapterMetadata & {
 
 const adaptersFolder = fileURLToPath(new URL('../../../schemas/adapters', import.meta.url));
 
-function collectSecretFields(node: unknown, found = new Set<string>()): Set<string> {
+export function collectSecretFields(node: unknown, found = new Set<string>()): Set<string> {
   if (!node || typeof node !== 'object') return found;
   const properties = (node as { properties?: Record<string, { 'x-secret'?: boolean }> }).properties ?? {};
   for (const [name, property] of Object.entries(properties)) if (property['x-secret']) found.add(name);

@@ -37,7 +37,12 @@ export class DiscoveryRunner {
   private readonly logError: (error: Error) => void;
   private ticker: NodeJS.Timeout | null = null;
   /** Sends a job to a queue of this runner (report runs, deliveries); null when a singleton key refused it. */
-  readonly sendJob: JobSend = (queue, data, options) => this.queue.send(queue, data, options ?? {});
+  readonly sendJob: JobSend = async (queue, data, options) => {
+    const id = await this.queue.send(queue, data, options ?? {});
+    // This process's workers look for it now rather than at their next poll.
+    this.wake();
+    return id;
+  };
 
   constructor(
     private readonly context: CoreContext,

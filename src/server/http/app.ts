@@ -29,6 +29,8 @@ import { registerSessionRoutes } from './areas/session.js';
 import { registerSsoRoutes } from './areas/sso.js';
 import { registerUserRoutes } from './areas/users.js';
 import { registerSecurityManagerRoutes } from '../security/routes.js';
+import { registerActionRoutes } from './areas/actions.js';
+import { registerSshCredentialRoutes } from './areas/sshCredentials.js';
 import { detailError, fieldErrorsFromAjv, HttpError } from './errors.js';
 import { RouteCatalogue } from './routes.js';
 import { addSecurityHeaders } from './securityHeaders.js';
@@ -122,6 +124,8 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   registerReportScheduleRoutes(catalogue, context);
   registerGenericResources(catalogue, context);
   registerSsoRoutes(catalogue, context);
+  registerActionRoutes(catalogue, context);
+  registerSshCredentialRoutes(catalogue, context);
   registerOpenApiRoute(catalogue, context);
 
   if (existsSync(`${consoleFolder}/index.html`)) {

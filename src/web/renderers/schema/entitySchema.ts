@@ -39,11 +39,11 @@ export type EntitySchema = {
 type SchemaModule = { default: EntitySchema } | EntitySchema;
 // Lazy: each schema is its own small chunk, fetched by the page that renders it (the registry in src/generated holds
 // every adapter form too and is far too large for a list page).
-const schemaLoaders = import.meta.glob<SchemaModule>(['../../../../schemas/entities/*.json', '../../../../schemas/settings/*.json']);
+const schemaLoaders = import.meta.glob<SchemaModule>(['../../../../schemas/entities/*.json', '../../../../schemas/settings/*.json', '../../../../schemas/actions/*.json']);
 
 /** `cartograph:entities/user` → the loader key of schemas/entities/user.json; null for other folders. */
 export function schemaFileKey(schemaId: string): string | null {
-  const match = /^cartograph:(entities|settings)\/([a-z0-9-]+)$/.exec(schemaId);
+  const match = /^cartograph:(entities|settings|actions)\/([a-z0-9_-]+)$/.exec(schemaId);
   return match ? `../../../../schemas/${match[1]}/${match[2]}.json` : null;
 }
 

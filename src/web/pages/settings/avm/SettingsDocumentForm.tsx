@@ -15,7 +15,7 @@ type Values = Record<string, unknown>;
  * A settings page's document (one per company) rendered from its schema in schemas/settings: read with GET `path`,
  * saved whole with PUT `path`. Read-only for a caller without `changePermission`.
  */
-export function SettingsDocumentForm({ schemaId, path, changePermission }: { schemaId: string; path: string; changePermission: string }) {
+export function SettingsDocumentForm({ schemaId, path, changePermission, savedMessage = 'Settings saved. They apply from the next discovery.' }: { schemaId: string; path: string; changePermission: string; savedMessage?: string }) {
   const schemaQuery = useQuery(entitySchemaQuery(schemaId));
   const documentQuery = useQuery({ queryKey: ['settings-document', path], queryFn: () => apiFetch<Values>(path) });
   const schema = schemaQuery.data as unknown as FormEntitySchema | undefined;
@@ -31,7 +31,7 @@ export function SettingsDocumentForm({ schemaId, path, changePermission }: { sch
   const save = async (body: Values) => {
     const saved = await apiFetch<Values>(path, { method: 'PUT', body: { ...documentQuery.data, ...body } });
     queryClient.setQueryData(['settings-document', path], saved);
-    notify('success', 'Settings saved. They apply from the next discovery.');
+    notify('success', savedMessage);
   };
 
   return (

@@ -1,0 +1,36 @@
+import type { CoreContext } from '../context.js';
+import type { ActionSettings } from './actionSettings.js';
+import type { Target } from './template.js';
+
+/** What happened to one target of a run. `planned` is a dry run's answer: the target was listed, not acted on. */
+export type TargetStatus = 'succeeded' | 'failed' | 'skipped' | 'planned';
+export type TargetResult = { status: TargetStatus; detail: string; output?: string; exitCode?: number | null };
+
+/** Everything a runner needs: its action (parameters with secrets opened), the company's settings, and the server. */
+export type RunEnvironment = {
+  context: CoreContext;
+  companyId: number;
+  actionId: number;
+  actionName: string;
+  parameters: Record<string, unknown>;
+  settings: ActionSettings;
+  /** The snapshot the targets come from. */
+  discoveryId: number;
+};
+
+/**
+ * An action type: its parameters' schema (`schemas/actions/<type>.json`) and its runner, which acts on every target
+ * and answers one result per target, in order. Adding a type is a schema plus a runner registered in actionRunners.
+ */
+export type ActionRunner = {
+  /** The inventories whose assets it can act on (null: any). */
+  entities: string[] | null;
+  run: (environment: RunEnvironment, targets: Target[]) => Promise<TargetResult[]>;
+};
+
+export const parameterSchemaOf = (type: string) => `cartograph:actions/${type}`;
+
+/** Every result the same: a call that carried every target (an e-mail, a batch) succeeded or failed as one. */
+export const allTargets = (targets: Target[], result: TargetResult): TargetResult[] => targets.map(() => result);
+
+export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

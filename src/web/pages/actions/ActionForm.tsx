@@ -1,0 +1,118 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useParams } from '@tanstack/react-router';
+import { useEffect, useMemo, useState } from 'react';
+import { apiFetch, useFieldErrors } from '../../app/http';
+import { navigateTo } from '../../app/navigation';
+import { notify } from '../../app/notifications/notifications';
+import type { PageProps } from '../../app/pageModules';
+import { setBreadcrumb } from '../../app/shell/breadcrumb';
+import { formModelOf, initialValuesOf, type EntitySchema as FormEntitySchema } from '../../renderers/form/formSchema';
+import { SchemaForm } from '../../renderers/form/SchemaForm';
+import { entitySchemaQuery } from '../../renderers/schema/entitySchema';
+import { Button, Card, Checkbox, ErrorState, PageHeader, Select, Spinner, TextInput, Textarea } from '../../ui';
+import { actionQuery, type ActionItem } from './actionApi';
+import { actionCenterPath, actionTypes, parameterSchemaOf } from './actionPages';
+import './actions.css';
+
+type General = Omit<ActionItem, 'id' | 'parameters' | 'last_run'>;
+type Values = Record<string, unknown>;
+
+const maskedSecret = '**********';
+const entities = ['device', 'user', 'software', 'vulnerability', 'certificate', 'service', 'license'].map((value) => ({ value, label: value }));
+const triggers = [{ value: 'manual', label: 'By hand' }, { value: 'discovery', label: 'After every discovery' }, { value: 'schedule', label: 'On a schedule' }];
+const blank: General = { name: '', description: '', enabled: true, trigger: 'manual', cron: '0 6 * * *', timezone: 'UTC', scope: { entity: 'device', query: '', only_new: false }, type: 'webhook' };
+
+/** `{"parameters.url": [...], "name": [...]}` → the type form's errors (`url`) and the general fields' errors. */
+function splitErrors(errors: Record<string, string[]>) {
+  const parameters: Record<string, string[]> = {};
+  const general: Record<string, string> = {};
+  for (const [field, messages] of Object.entries(errors)) {
+    if (field.startsWith('parameters.')) parameters[field.slice('parameters.'.length)] = messages;
+    else general[field] = messages[0];
+  }
+  return { parameters, general };
+}
+
+function Editor({ stored }: { stored: ActionItem | null }) {
+  const [general, setGeneral] = useState<General>(stored ? { ...blank, ...stored } : blank);
+  const schemaQuery = useQuery(entitySchemaQuery(parameterSchemaOf(general.type)));
+  const savedQueries = useQuery({ queryKey: ['saved-queries-for-actions'], queryFn: () => apiFetch<{ results: { id: number; name: string }[] }>('/queries/queries', { query: { size: 500 } }) });
+  const editingSameType = stored !== null && stored.type === general.type;
+  const model = useMemo(() => (schemaQuery.data ? formModelOf(schemaQuery.data as unknown as FormEntitySchema, editingSameType ? 'edit' : 'create') : null), [schemaQuery.data, editingSameType]);
+  const callPath = stored ? `/actions/actions/${stored.id}` : '/actions/actions';
+  const errors = splitErrors(useFieldErrors(callPath));
+  const queryClient = useQueryClient();
+  const change = (changes: Partial<General>) => setGeneral((current) => ({ ...current, ...changes }));
+  const changeScope = (changes: Partial<General['scope']>) => setGeneral((current) => ({ ...current, scope: { ...current.scope, ...changes } }));
+
+  const save = async (parameters: Values) => {
+    // A secret left empty while editing keeps its stored value (the server answers it masked and keeps it when sent back).
+    const kept = editingSameType && model ? Object.fromEntries(model.secrets.filter((field) => !parameters[field]).map((field) => [field, maskedSecret])) : {};
+    const { scope } = general;
+    const body = {
+      ...general,
+      scope: { entity: scope.entity, query: scope.query ?? '', only_new: Boolean(scope.only_new), ...(scope.saved_query && { saved_query: scope.saved_query }) },
+      parameters: { ...parameters, ...kept },
+    };
+    await apiFetch(callPath, { method: stored ? 'PUT' : 'POST', body });
+    await queryClient.invalidateQueries({ queryKey: ['actions'] });
+    notify('success', stored ? 'Changes saved.' : 'Action created. Dry-run it to see its targets.');
+    navigateTo(actionCenterPath);
+  };
+
+  return (
+    <div className="action-form">
+      <Card>
+        <div className="action-form__row">
+          <TextInput label="Name" required value={general.name} onValueChange={(name) => change({ name })} error={errors.general.name} />
+          <Select label="Type" value={general.type} onValueChange={(type) => change({ type })} options={actionTypes.map((entry) => ({ value: entry.type, label: entry.label }))} />
+        </div>
+        <Textarea label="Description" rows={2} value={general.description ?? ''} onValueChange={(description) => change({ description })} error={errors.general.description} />
+        <div className="action-form__row">
+          <Select label="Runs" value={general.trigger} onValueChange={(trigger) => change({ trigger: trigger as General['trigger'] })} options={triggers} />
+          {general.trigger === 'schedule' ? <TextInput label="Cron expression" value={general.cron ?? ''} onValueChange={(cron) => change({ cron })} error={errors.general.cron} message="Five fields: minute hour day month weekday" /> : null}
+          {general.trigger === 'schedule' ? <TextInput label="Time zone" value={general.timezone ?? 'UTC'} onValueChange={(timezone) => change({ timezone })} error={errors.general.timezone} /> : null}
+        </div>
+        <Checkbox label="Enabled (runs after discoveries or on its schedule)" checked={general.enabled !== false} onCheckedChange={(enabled) => change({ enabled })} />
+      </Card>
+      <Card>
+        <div className="action-form__row">
+          <Select label="Inventory" value={general.scope.entity} onValueChange={(entity) => changeScope({ entity })} options={entities} />
+          <Select label="Saved query" placeholder="None" value={general.scope.saved_query ? String(general.scope.saved_query) : ''}
+            onValueChange={(value) => changeScope({ saved_query: value ? Number(value) : undefined })}
+            options={(savedQueries.data?.results ?? []).map((query) => ({ value: String(query.id), label: query.name }))} error={errors.general['scope.saved_query']} />
+        </div>
+        <Textarea label="Query" rows={2} value={general.scope.query ?? ''} onValueChange={(query) => changeScope({ query })} error={errors.general['scope.query']}
+          message="The assets it acts on, in the inventory's query language (with the saved query, both must hold); empty: every asset." />
+        <Checkbox label="Only assets new since the last run" checked={Boolean(general.scope.only_new)} onCheckedChange={(only_new) => changeScope({ only_new })} />
+      </Card>
+      <Card>
+        <h2 className="actions-page__history-title">{schemaQuery.data?.title ?? 'Parameters'}</h2>
+        {schemaQuery.data?.description ? <p>{schemaQuery.data.description}</p> : null}
+        {schemaQuery.isError ? <ErrorState message={schemaQuery.error.message} /> : null}
+        {model ? (
+          <SchemaForm key={`${general.type}-${stored?.id ?? 'new'}`} model={model}
+            initialValues={editingSameType && stored ? initialValuesOf(model, stored.parameters) : {}}
+            serverErrors={errors.parameters} onSubmit={save} submitLabel={stored ? 'Save' : 'Create'}
+            actions={<Button variant="secondary" onClick={() => navigateTo(actionCenterPath)}>Cancel</Button>} />
+        ) : <Spinner label="Loading the type's form" />}
+      </Card>
+    </div>
+  );
+}
+
+/** `/action-center/create` and `/action-center/edit/{id}`: name, trigger, scope, and the type's parameters form. */
+export function ActionForm(_props: PageProps) {
+  const { id } = useParams({ strict: false }) as { id?: string };
+  const numeric = id ? Number(id) : null;
+  const stored = useQuery({ ...actionQuery(numeric ?? 0), enabled: numeric !== null });
+  useEffect(() => setBreadcrumb([{ label: 'Action center', to: actionCenterPath }, { label: numeric === null ? 'Create' : stored.data?.name ?? String(numeric) }]), [numeric, stored.data?.name]);
+  if (numeric !== null && stored.isPending) return <Spinner label="Loading the action" />;
+  if (numeric !== null && stored.isError) return <ErrorState message={stored.error.message} onRetry={() => void stored.refetch()} />;
+  return (
+    <section className="actions-page">
+      <PageHeader title={numeric === null ? 'Create action' : `Edit ${stored.data?.name ?? ''}`} description="What it acts on, when, and what it does. Dry-run it from the action center to see its targets first." />
+      <Editor key={stored.data?.id ?? 'new'} stored={stored.data ?? null} />
+    </section>
+  );
+}

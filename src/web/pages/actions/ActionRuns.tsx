@@ -1,0 +1,69 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { formatDate } from '../../../core/dates';
+import { notify } from '../../app/notifications/notifications';
+import { hasPermission } from '../../app/session/session';
+import { Badge, Button, Card, EmptyState, Select, Spinner, Table, type BadgeTone, type TableColumn } from '../../ui';
+import { runListQuery, runResultsQuery, startRun, type RunSummary, type TargetResultRow } from './actionApi';
+
+const statusTone: Record<string, BadgeTone> = { done: 'success', error: 'danger', running: 'info', queued: 'neutral', succeeded: 'success', failed: 'danger', skipped: 'warning', planned: 'info' };
+export const StatusBadge = ({ status }: { status: string }) => <Badge tone={statusTone[status] ?? 'neutral'}>{status}</Badge>;
+
+const countsOf = (run: RunSummary) => `${run.targets} targets · ${run.succeeded} succeeded · ${run.failed} failed · ${run.skipped} skipped`;
+
+const resultColumns: TableColumn<TargetResultRow>[] = [
+  { id: 'name', header: 'Asset', cell: (row) => row.name, width: '18%' },
+  { id: 'status', header: 'Result', cell: (row) => <StatusBadge status={row.status} />, width: '10%' },
+  { id: 'detail', header: 'Detail', cell: (row) => row.detail },
+  { id: 'exit', header: 'Exit status', cell: (row) => (row.exit_code ?? '–'), width: '8%' },
+  { id: 'output', header: 'Output', cell: (row) => (row.output ? <pre className="action-output">{row.output}</pre> : '–'), width: '34%' },
+];
+
+/** One run's per-target results, filterable by result, with a button to run the failed targets again. */
+function RunResults({ run, actionId }: { run: RunSummary; actionId: number }) {
+  const [status, setStatus] = useState('');
+  const results = useQuery({ ...runResultsQuery(run.id, status), enabled: run.status === 'done' });
+  const queryClient = useQueryClient();
+  const rerun = useMutation({
+    mutationFn: () => startRun(actionId, { rerun_of: run.id }),
+    onSuccess: () => {
+      notify('success', 'The failed targets are run again.');
+      void queryClient.invalidateQueries({ queryKey: ['action-runs', actionId] });
+    },
+  });
+  if (run.status === 'error') return <p role="alert" className="inventory-error">{run.error}</p>;
+  if (run.status !== 'done') return <Spinner label="Running" />;
+  return (
+    <div className="action-results">
+      <div className="action-results__bar">
+        <Select label="Show" value={status} onValueChange={setStatus} options={[{ value: '', label: 'Every target' }, ...['succeeded', 'failed', 'skipped', 'planned'].map((value) => ({ value, label: value }))]} />
+        {run.failed > 0 && !run.dry_run && hasPermission('workflows.run_workflow') ? <Button variant="warning" loading={rerun.isPending} onClick={() => rerun.mutate()}>Re-run {run.failed} failed</Button> : null}
+      </div>
+      <Table caption={`Results of run ${run.id}`} columns={resultColumns} rows={results.data?.results ?? []} rowKey={(row) => row.asset_id} loading={results.isPending} empty="No targets." />
+    </div>
+  );
+}
+
+/** The run history of one action: each run's trigger, who started it, counts, and its results when opened. */
+export function ActionRuns({ actionId }: { actionId: number }) {
+  const runs = useQuery(runListQuery(actionId));
+  const [opened, setOpened] = useState<number | null>(null);
+  if (runs.isPending) return <Spinner label="Loading runs" />;
+  if (!runs.data?.results.length) return <EmptyState title="No runs yet" description="Dry-run the action to see its targets, or run it." />;
+  const current = opened ?? runs.data.results[0].id;
+  return (
+    <div className="action-runs">
+      <ul className="action-runs__list">
+        {runs.data.results.map((run) => (
+          <li key={run.id}>
+            <button type="button" className={`action-runs__item${run.id === current ? ' action-runs__item--open' : ''}`} onClick={() => setOpened(run.id)} aria-pressed={run.id === current}>
+              <StatusBadge status={run.status} /> Run {run.id}{run.dry_run ? ' (dry run)' : ''} · {run.trigger}{run.started_by_name ? ` by ${run.started_by_name}` : ''} · {formatDate(run.created_at)}
+              <span className="action-runs__counts">{countsOf(run)}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      <Card>{runs.data.results.filter((run) => run.id === current).map((run) => <RunResults key={run.id} run={run} actionId={actionId} />)}</Card>
+    </div>
+  );
+}

@@ -1,0 +1,11 @@
+import { useEffect } from 'react';
+import type { PageProps } from '../../app/pageModules';
+import { setBreadcrumb } from '../../app/shell/breadcrumb';
+import { GenericListPage } from '../../renderers';
+import { actionCenterPath, sshCredentialLinks, sshCredentialSchema } from './actionPages';
+
+/** `/action-center/ssh`: the SSH credentials SSH command actions sign in with. */
+export function SshActions({ route }: PageProps) {
+  useEffect(() => setBreadcrumb([{ label: 'Action center', to: actionCenterPath }, { label: 'SSH' }]), []);
+  return <GenericListPage route={route} schema={sshCredentialSchema} links={sshCredentialLinks()} />;
+}
