@@ -31,12 +31,25 @@ type Installed = { recordKey: string; connectionId: number; name: string; versio
 type IndexedCriterion = { ref: string; cve: string; match: CpeMatch };
 type PairHit = { ref: string; cve: string; criteria: string; vulnerable: boolean; versionReason: string };
 
-/** Which vendors name each CPE product, from the imported NVD configurations. */
-async function readDictionary(db: Queryable): Promise<Map<string, string[]>> {
-  const rows = await db.query<{ vendor: string; product: string }>(`select distinct vendor, product from avm_nvd_products where import_id in ${committedImports('nvd-cve')}`);
+/**
+ * NVD's names: the vendors of each CPE product (from the imported CVE configurations and the CPE dictionary), and
+ * the product each dictionary title names when it names one only.
+ */
+async function readDictionary(db: Queryable): Promise<{ byProduct: Map<string, string[]>; byTitle: Map<string, string | null> }> {
+  const rows = await db.query<{ vendor: string; product: string }>(
+    `select vendor, product from avm_nvd_products where import_id in ${committedImports('nvd-cve')}
+     union select vendor, product from avm_cpe_products where import_id in ${committedImports('nvd-cpe')}`,
+  );
   const byProduct = new Map<string, string[]>();
   for (const { vendor, product } of rows) byProduct.set(product, [...(byProduct.get(product) ?? []), vendor]);
-  return byProduct;
+  const byTitle = new Map<string, string | null>();
+  const titled = await db.query<{ vendor: string; product: string; title: string }>(`select vendor, product, title from avm_cpe_products where title is not null and import_id in ${committedImports('nvd-cpe')}`);
+  for (const { vendor, product, title } of titled) {
+    const key = productKeyOf(vendor, product);
+    // A title two products share says nothing: it maps neither.
+    byTitle.set(title, byTitle.has(title) && byTitle.get(title) !== key ? null : key);
+  }
+  return { byProduct, byTitle };
 }
 
 /** The CVEs whose configurations name each of the given products as vulnerable. */
@@ -61,8 +74,8 @@ async function readCandidateCves(db: Queryable, productKeys: string[]): Promise<
  */
 export async function* matchInstalledSoftware(db: Queryable, discoveryId: number, devices: DeviceLinks, options: MatchOptions): AsyncGenerator<AvmMatch> {
   const dictionary = await readDictionary(db);
-  if (!dictionary.size) return;
-  const lookup = { vendorsOf: (product: string) => dictionary.get(product) };
+  if (!dictionary.byProduct.size) return;
+  const lookup = { vendorsOf: (product: string) => dictionary.byProduct.get(product), productTitled: (title: string) => dictionary.byTitle.get(title) ?? undefined };
   const mappings = new Map<string, CpeMapping | null>();
   const mappingOf = (fields: Record<string, unknown[]>) => {
     const identity = softwareIdentity(firstText(fields.SoftwareName), firstText(fields.SoftwareVendor));

@@ -1,5 +1,6 @@
 import type PgBoss from 'pg-boss';
 import { logSystemEvent } from '../activities/activityLog.js';
+import { feedDownloadQueue, FeedDownloadScheduler, type FeedDownloadJob } from '../avm/feedSchedule.js';
 import type { CoreContext } from '../context.js';
 import { detailError } from '../http/errors.js';
 import { lockKeys, withAdvisoryLock } from '../db/advisoryLock.js';
@@ -30,6 +31,8 @@ export class DiscoveryRunner {
   private readonly queue: PgBoss;
   /** Starts discoveries on each company's schedule (every process ticks; pg-boss singletons keep one per slot). */
   readonly scheduler: DiscoveryScheduler;
+  /** Downloads the AVM's feeds on the provider's schedule (src/server/avm/feedSchedule.ts). */
+  readonly feedScheduler: FeedDownloadScheduler;
   private readonly localWorkers: string[] = [];
   private readonly inFlight = new Set<Promise<void>>();
   private reaper: NodeJS.Timeout | null = null;
@@ -43,6 +46,7 @@ export class DiscoveryRunner {
     this.logError = (error: Error) => void logSystemEvent(context.db, 'error', 'job_queue_error', error.message).catch(() => undefined);
     this.queue.on('error', this.logError);
     this.scheduler = new DiscoveryScheduler(context.db, this.queue, this.logError);
+    this.feedScheduler = new FeedDownloadScheduler(context.db, this.queue, this.logError);
   }
 
   /** Starts the queue, marks discoveries a dead process left running as failed, and (when asked) works the queue. */
@@ -51,7 +55,7 @@ export class DiscoveryRunner {
     // deadlock, so they take turns.
     await withAdvisoryLock(this.context.db, lockKeys.jobQueueInstall, async () => {
       await this.queue.start();
-      for (const name of [fetchStepQueue, publishStepQueue, scheduledDiscoveryQueue, ...this.subscribers.map(publishedQueueOf)]) await this.queue.createQueue(name);
+      for (const name of [fetchStepQueue, publishStepQueue, scheduledDiscoveryQueue, feedDownloadQueue, ...this.subscribers.map(publishedQueueOf)]) await this.queue.createQueue(name);
     });
     await this.recoverInterrupted();
     if (options.work) {
@@ -74,10 +78,12 @@ export class DiscoveryRunner {
       await this.queue.work<ScheduledDiscoveryJob>(scheduledDiscoveryQueue, { pollingIntervalSeconds: 2, batchSize: 1 }, async ([job]) => {
         await this.startScheduled(job.data);
       });
+      await this.queue.work<FeedDownloadJob>(feedDownloadQueue, { pollingIntervalSeconds: 2, batchSize: 1 }, ([job]) => this.track(this.feedScheduler.run(job.data)));
       this.reaper = setInterval(() => void this.reapStaleSteps().catch(this.logError), reapSeconds * 1000);
       this.reaper.unref();
     }
     this.scheduler.start();
+    this.feedScheduler.start();
   }
 
   /** Lets this process's workers look for the jobs just sent now rather than at their next poll. */
@@ -172,6 +178,7 @@ export class DiscoveryRunner {
 
   async stop(): Promise<void> {
     this.scheduler.stop();
+    this.feedScheduler.stop();
     if (this.reaper) clearInterval(this.reaper);
     await this.queue.stop({ graceful: true, timeout: 10_000, wait: true });
     // pg-boss records a job's end after its work ends without waiting for it: give work still under way (past the

@@ -91,4 +91,13 @@ export function registerEnrichmentRoutes(routes: RouteCatalogue, context: AppCon
       return runImport(context, slug, path!, createReadStream(path!, { highWaterMark: 256 * 1024 }), 'path');
     },
   });
+
+  routes.add({
+    method: 'POST', url: '/avm/enrichments/download', name: 'enrichments.download', summary: 'Download the feeds from their configured addresses now (the progress shows on each enrichment)',
+    access: 'avm.change_vulnerabilityenrichment', status: 202,
+    handler: async (request) => {
+      checkProvider(request);
+      return { queued: await context.discoveries.feedScheduler.downloadNow() };
+    },
+  });
 }
