@@ -116,7 +116,13 @@ export async function downloadFeeds(db: Database, settings: FeedDownloadsDocumen
     const failed = mine.filter((outcome) => outcome.outcome === 'failed');
     if (!failed.length) {
       if (mine.every((outcome) => outcome.outcome === 'not_modified')) {
-        await db.query("update enrichments set status_detail = $2, last_attempt_at = now() where slug = $1 and status <> 'importing'", [slug, `Downloaded ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: not changed since the last download.`]);
+        // The import in use is the latest file: an earlier failure is over.
+        await db.query(
+          `update enrichments set status_detail = $2, last_attempt_at = now(), last_error = '',
+             status = case when exists (select 1 from avm_imports where slug = $1 and status = 'committed') then 'imported' else status end
+           where slug = $1 and status <> 'importing'`,
+          [slug, `Checked ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: not changed since the last download.`],
+        );
       }
       continue;
     }
