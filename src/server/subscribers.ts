@@ -3,6 +3,7 @@ import type { PublishedSubscriber } from './jobs/published.js';
 import type { QueueWorker } from './jobs/queueWorkers.js';
 import { reportQueueWorkers } from './reports/reportJobs.js';
 import { actionQueueWorkers, runDiscoveryActions } from './actions/actionJobs.js';
+import { feedDownloadQueueWorkers } from './avm/feedSchedule.js';
 
 /** What runs after every published snapshot, each as a job of its own (src/server/jobs/published.ts). */
 export const publishedSubscribers: PublishedSubscriber[] = [
@@ -12,5 +13,5 @@ export const publishedSubscribers: PublishedSubscriber[] = [
   { name: 'actions', handle: runDiscoveryActions },
 ];
 
-/** Queues worked beside the discovery steps: report runs, deliveries and schedules; action runs and schedules. */
-export const queueWorkers: QueueWorker[] = [...reportQueueWorkers, ...actionQueueWorkers];
+/** Queues worked beside the discovery steps: report runs, deliveries and schedules; action runs and schedules; feed downloads. */
+export const queueWorkers: QueueWorker[] = [...reportQueueWorkers, ...actionQueueWorkers, ...feedDownloadQueueWorkers];

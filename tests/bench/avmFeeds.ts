@@ -1,4 +1,4 @@
-// The AVM feeds figure (run by hand, not by `npm test` nor `npm run bench`: it takes minutes):
+// The AVM feeds figure (`npm run bench -- --avm` with the matching figure of tests/bench/avmMatching.ts, or alone):
 //   npx tsx tests/bench/avmFeeds.ts [--cves 250000] [--engine pglite|postgresql]
 // Generates an NVD CVE JSON 2.0 feed of `--cves` records (the shape and size of NVD's: descriptions, CVSS v3.1 and
 // v2 metrics, weaknesses, one to three configurations of CPE criteria with version bounds, references) and an
@@ -30,8 +30,12 @@ async function write(stream: NodeJS.WritableStream, text: string): Promise<void>
   if (!stream.write(text)) await once(stream, 'drain');
 }
 
-/** A generated NVD-shaped feed, gzipped as NVD publishes it; vendors and products from pools of realistic size. */
-async function generateNvd(path: string, count: number): Promise<void> {
+/**
+ * A generated NVD-shaped feed, gzipped as NVD publishes it; vendors and products from pools of realistic size. With
+ * `benchProducts`, every twelfth CVE names one of the software bench's products (`vendor_<n % 50>:product_<n>`,
+ * tests/bench/fleetSoftware.ts) with a version range, so that a discovery of that fleet has installations to match.
+ */
+export async function generateNvd(path: string, count: number, benchProducts = 0): Promise<void> {
   const random = seededRandom(13);
   const vendors = Array.from({ length: 4000 }, (_, index) => `vendor${index}`);
   const gzip = createGzip({ level: 1 });
@@ -39,15 +43,18 @@ async function generateNvd(path: string, count: number): Promise<void> {
   gzip.pipe(file);
   await write(gzip, `{"resultsPerPage":${count},"startIndex":0,"totalResults":${count},"format":"NVD_CVE","version":"2.0","timestamp":"2026-11-24T03:00:00.000","vulnerabilities":[\n`);
   for (let index = 0; index < count; index += 1) {
-    const vendor = random.pick(vendors);
-    const product = `product${random.integer(8)}`;
+    const benchProduct = benchProducts && index % 12 === 0 ? random.integer(benchProducts) : -1;
+    const vendor = benchProduct >= 0 ? `vendor_${benchProduct % 50}` : random.pick(vendors);
+    const product = benchProduct >= 0 ? `product_${benchProduct}` : `product${random.integer(8)}`;
     const major = random.integer(20);
     const configurations = Array.from({ length: 1 + random.integer(3) }, () => ({
       nodes: [{
         operator: 'OR', negate: false,
         cpeMatch: Array.from({ length: 1 + random.integer(6) }, (_, criterion) => ({
           vulnerable: true, criteria: `cpe:2.3:a:${vendor}:${product}:*:*:*:*:*:*:*:*`,
-          versionStartIncluding: `${major}.${criterion}.0`, versionEndExcluding: `${major}.${criterion}.${1 + random.integer(30)}`,
+          ...(benchProduct >= 0
+            ? { versionStartIncluding: `${1 + criterion}.0.0`, versionEndExcluding: `${1 + criterion}.${random.integer(7)}.0` }
+            : { versionStartIncluding: `${major}.${criterion}.0`, versionEndExcluding: `${major}.${criterion}.${1 + random.integer(30)}` }),
           matchCriteriaId: '6D6E1C7B-0000-4000-8000-000000000000',
         })),
       }],
@@ -72,7 +79,7 @@ async function generateNvd(path: string, count: number): Promise<void> {
   await once(file, 'finish');
 }
 
-async function generateEpss(path: string, count: number): Promise<void> {
+export async function generateEpss(path: string, count: number): Promise<void> {
   const random = seededRandom(7);
   const file = createWriteStream(path);
   await write(file, '#model_version:v2025.03.14,score_date:2026-11-24T00:00:00+0000\ncve,epss,percentile\n');
@@ -84,7 +91,7 @@ async function generateEpss(path: string, count: number): Promise<void> {
 }
 
 /** Wall time and peak memory of one import, sampling RSS and heap as it runs. */
-async function measureImport(db: Database, slug: FeedSlug, path: string) {
+export async function measureImport(db: Database, slug: FeedSlug, path: string) {
   let peakRss = process.memoryUsage().rss;
   let peakHeap = process.memoryUsage().heapUsed;
   const sampler = setInterval(() => {
@@ -102,7 +109,7 @@ async function measureImport(db: Database, slug: FeedSlug, path: string) {
   };
 }
 
-async function main() {
+export async function avmFeedsBench() {
   const folder = mkdtempSync(join(tmpdir(), 'cartograph-avm-bench-'));
   const scratch = engine === 'postgresql' ? await createScratchPostgres() : null;
   try {
@@ -118,11 +125,11 @@ async function main() {
     // Importing the same file again replaces its CVEs: the idempotent path, which also deletes the previous rows.
     const nvdAgain = await measureImport(db, 'nvd-cve', nvdPath);
     await db.close();
-    console.log(JSON.stringify({ engine, cves: cveCount, baseline_rss_mb: baselineRss, imports: [nvd, epss, { ...nvdAgain, feed: 'nvd-cve (again, replacing)' }] }, null, 2));
+    return { engine, cves: cveCount, baseline_rss_mb: baselineRss, imports: [nvd, epss, { ...nvdAgain, feed: 'nvd-cve (again, replacing)' }] };
   } finally {
     await scratch?.drop();
     rmSync(folder, { recursive: true, force: true });
   }
 }
 
-await main();
+if (import.meta.url === `file://${process.argv[1]}`) console.log(JSON.stringify(await avmFeedsBench(), null, 2));

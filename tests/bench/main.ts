@@ -81,6 +81,16 @@ if (devicesArgument >= 0) {
   process.stdout.write(`${JSON.stringify(await scaleBench(Number(process.argv[devicesArgument + 1]), workerCounts), null, 2)}\n`);
   process.exit(0);
 }
+// `npm run bench -- --avm`: only the AVM figures: 250k-CVE NVD and 250k-row EPSS imports, and the software → CVE
+// matching of 100k devices × 40 installations against them (tests/bench/avmFeeds.ts, tests/bench/avmMatching.ts).
+if (process.argv.includes('--avm')) {
+  const { avmFeedsBench } = await import('./avmFeeds.js');
+  const { avmMatchingBench } = await import('./avmMatching.js');
+  const matching = await avmMatchingBench();
+  process.stderr.write(`${JSON.stringify(matching)}\n`);
+  process.stdout.write(`${JSON.stringify({ avm_matching: matching, avm_imports: await avmFeedsBench() }, null, 2)}\n`);
+  process.exit(0);
+}
 const engines: ('pglite' | 'postgresql')[] = process.env.DATABASE_URL ? ['pglite', 'postgresql'] : ['pglite'];
 // `npm run bench -- --reports`: only the report outputs at 100k devices (tests/bench/reports.ts).
 if (process.argv.includes('--reports')) {

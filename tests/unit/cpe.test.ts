@@ -108,3 +108,16 @@ describe('installed software to CPE products', () => {
     expect(map('Reader', 'Somebody')).toBeNull();
   });
 });
+
+describe('installed software to CPE products by the titles of the CPE dictionary', () => {
+  const titles = new Map([['mozilla firefox', 'mozilla:firefox'], ['7-zip', '7-zip:7-zip']]);
+  const lookup = { vendorsOf: () => undefined, productTitled: (title: string) => titles.get(title) };
+  const map = (name: string, vendor: string | null, overrides = new Map<string, string>()) => mapToCpe({ ...softwareIdentity(name, vendor)!, reportedCpe: null }, lookup, overrides);
+
+  it('maps a displayed name that is one product title, saying so, and an administrator mapping still wins', () => {
+    expect(map('Mozilla Firefox', 'Mozilla')).toEqual({ vendor: 'mozilla', product: 'firefox', mapping: 'NVD\'s CPE dictionary titles mozilla:firefox "mozilla firefox"' });
+    expect(map('7-Zip', null)?.vendor).toBe('7-zip');
+    expect(map('Mozilla Firefox', 'Mozilla', new Map([['mozilla firefox', 'mozilla:firefox_esr']]))?.product).toBe('firefox_esr');
+    expect(map('Thunderbird', 'Mozilla')).toBeNull();
+  });
+});

@@ -182,8 +182,11 @@ const builtInAliases: Record<string, string> = {
 /** Words of a product name NVD leaves out of its product names (editions). */
 const editionWords = new Set(['pro', 'professional', 'enterprise', 'education', 'home', 'business', 'standard', 'stable']);
 
-/** What the matcher needs of the NVD CPE dictionary: which vendors name a product. */
-export type CpeDictionary = { vendorsOf(product: string): readonly string[] | undefined };
+/**
+ * What the matcher needs of NVD's names: which vendors name a product (CVE configurations and the CPE dictionary),
+ * and which one product the CPE dictionary titles with a name, lower case and without version ("mozilla firefox").
+ */
+export type CpeDictionary = { vendorsOf(product: string): readonly string[] | undefined; productTitled?(title: string): string | undefined };
 
 export type CpeMapping = { vendor: string; product: string; mapping: string };
 
@@ -191,8 +194,8 @@ const token = (text: string) => text.trim().toLowerCase().replace(/\s+/g, '_');
 
 /**
  * The CPE product an installation is, and why: an administrator's mapping (by software key or name), a CPE the
- * source reported, a built-in alias, the vendor and product as NVD names them, or the product name alone when one
- * NVD vendor has it. Null when none applies. Before: `google|chrome`; after: `{vendor: google, product: chrome}`.
+ * source reported, a built-in alias, the title of one product in NVD's CPE dictionary, the vendor and product as
+ * NVD names them, or the product name alone when one NVD vendor has it. Null when none applies. Before: `google|chrome`; after: `{vendor: google, product: chrome}`.
  */
 export function mapToCpe(
   software: { key: string; vendorKey: string; productKey: string; name: string; reportedCpe?: string | null },
@@ -212,6 +215,14 @@ export function mapToCpe(
   if (alias) {
     const [vendor, product] = alias.split(':');
     return { vendor, product, mapping: `built-in alias: ${software.productKey} is ${alias}` };
+  }
+  const titles = [software.name.toLowerCase().replace(/\s+/g, ' ').trim(), `${software.vendorKey} ${software.productKey}`.trim(), `${software.vendorKey} ${words.join(' ')}`.trim()];
+  for (const title of new Set(titles)) {
+    const titled = dictionary.productTitled?.(title);
+    if (titled) {
+      const [vendor, product] = titled.split(':');
+      return { vendor, product, mapping: `NVD's CPE dictionary titles ${titled} "${title}"` };
+    }
   }
   const vendorTokens = software.vendorKey ? [token(software.vendorKey), token(software.vendorKey.split(' ')[0])] : [];
   for (const product of productTokens) {

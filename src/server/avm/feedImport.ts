@@ -1,5 +1,6 @@
 import { vulnerableProducts } from '../../core/software/cpe.js';
 import type { Database, Queryable } from '../db/database.js';
+import { cpeRows, type CpeRow } from './cpeFeed.js';
 import { epssRows, type EpssRow } from './epssFeed.js';
 import { FeedError, feedText } from './feedText.js';
 import { kevRows, type KevRow } from './kevFeed.js';
@@ -11,8 +12,8 @@ import { nvdRows, type NvdRow } from './nvdFeed.js';
 // breaks anywhere is rolled away and the previous import stays in use. Importing the same file twice gives the
 // same records: imports are idempotent.
 
-export type FeedSlug = 'nvd-cve' | 'cisa-kev' | 'first-epss';
-export const feedSlugs: FeedSlug[] = ['nvd-cve', 'cisa-kev', 'first-epss'];
+export type FeedSlug = 'nvd-cve' | 'cisa-kev' | 'first-epss' | 'nvd-cpe';
+export const feedSlugs: FeedSlug[] = ['nvd-cve', 'cisa-kev', 'first-epss', 'nvd-cpe'];
 
 /** Only committed imports are read: `import_id in (…)` on every feed table. */
 export const committedImports = (slug: FeedSlug) => `(select id from avm_imports where slug = '${slug}' and status = 'committed')`;
@@ -31,7 +32,7 @@ type FeedDefinition<Row> = {
   count: string;
 };
 
-const feedTables = ['avm_kev', 'avm_epss', 'avm_nvd_cves', 'avm_nvd_products'];
+const feedTables = ['avm_kev', 'avm_epss', 'avm_nvd_cves', 'avm_nvd_products', 'avm_cpe_products'];
 
 /** Deletes the imports a condition on `avm_imports` selects, with their rows in every feed table. */
 async function deleteImports(db: Queryable, condition: string, params: unknown[]): Promise<void> {
@@ -43,7 +44,37 @@ async function deleteImports(db: Queryable, condition: string, params: unknown[]
 
 const replaceCatalogue = (slug: FeedSlug) => (db: Queryable, importId: number) => deleteImports(db, "slug = $1 and status = 'committed' and id <> $2", [slug, importId]);
 
-const definitions: { [slug in FeedSlug]: FeedDefinition<slug extends 'nvd-cve' ? NvdRow : slug extends 'cisa-kev' ? KevRow : EpssRow> } = {
+type RowOf<Slug extends FeedSlug> = Slug extends 'nvd-cve' ? NvdRow : Slug extends 'cisa-kev' ? KevRow : Slug extends 'nvd-cpe' ? CpeRow : EpssRow;
+
+const definitions: { [slug in FeedSlug]: FeedDefinition<RowOf<slug>> } = {
+  'nvd-cpe': {
+    rows: cpeRows,
+    write: (db, importId, rows) => {
+      // One row per product in a batch (a dictionary page names a product once per version), its first title kept.
+      const byProduct = new Map<string, CpeRow>();
+      for (const row of rows) {
+        const key = `${row.vendor}:${row.product}`;
+        const known = byProduct.get(key);
+        if (!known || (!known.title && row.title)) byProduct.set(key, row);
+      }
+      return db.query(
+        `insert into avm_cpe_products (import_id, vendor, product, title)
+         select $1, vendor, product, title from json_to_recordset($2::json) as row(vendor text, product text, title text)
+         on conflict (import_id, vendor, product) do update set title = coalesce(avm_cpe_products.title, excluded.title)`,
+        [importId, JSON.stringify([...byProduct.values()])],
+      );
+    },
+    commit: async (db, importId) => {
+      // The products this import names replace the same products of earlier imports; the others stay (pages add up).
+      await db.query(
+        `delete from avm_cpe_products p where p.import_id in ${committedImports('nvd-cpe')}
+           and exists (select 1 from avm_cpe_products n where n.import_id = $1 and n.vendor = p.vendor and n.product = p.product)`,
+        [importId],
+      );
+      await deleteImports(db, "slug = 'nvd-cpe' and status = 'committed' and id <> $1 and not exists (select 1 from avm_cpe_products c where c.import_id = avm_imports.id)", [importId]);
+    },
+    count: `select count(*)::int as count from avm_cpe_products where import_id in ${committedImports('nvd-cpe')}`,
+  },
   'cisa-kev': {
     rows: kevRows,
     write: (db, importId, rows) => db.query(

@@ -50,12 +50,14 @@ export async function* feedText(bytes: AsyncIterable<Buffer | string>): AsyncGen
 export type JsonFeedNames = { feed: string; entry: string; entries: string };
 
 /**
- * The entries of a JSON feed's `vulnerabilities` list (KEV and NVD both hold one), each turned into a row by `row`
+ * The entries of a JSON feed's `vulnerabilities` list (KEV and NVD both hold one; `listKey` names another), each turned into a row by `row`
  * with its 1-based position, a chunk at a time. A document that breaks, or holds no entry, fails the import naming
  * the entry after which it broke. `maxEntryBytes` bounds one entry.
  */
-export async function* jsonFeedRows<T>(chunks: AsyncIterable<string>, maxEntryBytes: number, names: JsonFeedNames, row: (value: unknown, position: number) => T): AsyncGenerator<T> {
-  const reader = new JsonRecordStream(['vulnerabilities'], maxEntryBytes);
+export async function* jsonFeedRows<T>(
+  chunks: AsyncIterable<string>, maxEntryBytes: number, names: JsonFeedNames, row: (value: unknown, position: number) => T, listKey = 'vulnerabilities',
+): AsyncGenerator<T> {
+  const reader = new JsonRecordStream([listKey], maxEntryBytes);
   let position = 0;
   function* drain(): Generator<T> {
     for (const value of reader.ready) {

@@ -2,7 +2,7 @@ import { criterionHit, evaluateConfigurations, mapToCpe, parseCpe, productKeyOf,
 import { softwareIdentity } from '../../core/software/names.js';
 import type { Queryable } from '../db/database.js';
 import type { DeviceLinks } from '../discovery/software/deviceLinks.js';
-import { firstText, observations } from '../discovery/software/observations.js';
+
 import { committedImports } from './feedImport.js';
 import { readConfigurations } from './feedFacts.js';
 
@@ -31,12 +31,52 @@ type Installed = { recordKey: string; connectionId: number; name: string; versio
 type IndexedCriterion = { ref: string; cve: string; match: CpeMatch };
 type PairHit = { ref: string; cve: string; criteria: string; vulnerable: boolean; versionReason: string };
 
-/** Which vendors name each CPE product, from the imported NVD configurations. */
-async function readDictionary(db: Queryable): Promise<Map<string, string[]>> {
-  const rows = await db.query<{ vendor: string; product: string }>(`select distinct vendor, product from avm_nvd_products where import_id in ${committedImports('nvd-cve')}`);
+/**
+ * NVD's names: the vendors of each CPE product (from the imported CVE configurations and the CPE dictionary), and
+ * the product each dictionary title names when it names one only.
+ */
+async function readDictionary(db: Queryable): Promise<{ byProduct: Map<string, string[]>; byTitle: Map<string, string | null> }> {
+  const rows = await db.query<{ vendor: string; product: string }>(
+    `select vendor, product from avm_nvd_products where import_id in ${committedImports('nvd-cve')}
+     union select vendor, product from avm_cpe_products where import_id in ${committedImports('nvd-cpe')}`,
+  );
   const byProduct = new Map<string, string[]>();
   for (const { vendor, product } of rows) byProduct.set(product, [...(byProduct.get(product) ?? []), vendor]);
-  return byProduct;
+  const byTitle = new Map<string, string | null>();
+  const titled = await db.query<{ vendor: string; product: string; title: string }>(`select vendor, product, title from avm_cpe_products where title is not null and import_id in ${committedImports('nvd-cpe')}`);
+  for (const { vendor, product, title } of titled) {
+    const key = productKeyOf(vendor, product);
+    // A title two products share says nothing: it maps neither.
+    byTitle.set(title, byTitle.has(title) && byTitle.get(title) !== key ? null : key);
+  }
+  return { byProduct, byTitle };
+}
+
+/** One installation record as the matcher reads it: its name, vendor, version and CPE, and the fields that link it to a device. */
+type SoftwareRow = { key: string; connectionId: number; name: string | null; vendor: string | null; version: string; cpe: string | null; links: Record<string, unknown> | null };
+
+const recordsPerRead = 10_000;
+const linkFields = ['DeviceId', 'AgentId', 'SerialNumber', 'MacAddresses', 'Hostname', 'Domain', 'IpAddresses'];
+
+/**
+ * The snapshot's software records, a batch at a time in key order, with only the fields matching reads taken out by
+ * the database (a whole record's JSON is not parsed for the four values matching needs); the link fields only when
+ * asked for. Cheaper per record than the generic `observations` reader: matching reads millions of them twice.
+ */
+async function* softwareRows(db: Queryable, discoveryId: number, withLinks: boolean): AsyncGenerator<SoftwareRow> {
+  let after = '';
+  const links = withLinks ? `json_build_object(${linkFields.map((field) => `'${field}', fields->'${field}'`).join(', ')})` : 'null';
+  for (;;) {
+    const rows = await db.query<{ record_key: string; connection_id: number; name: string | null; vendor: string | null; version: string | null; cpe: string | null; links: Record<string, unknown> | null }>(
+      `select record_key, connection_id, fields->'SoftwareName'->>0 as name, fields->'SoftwareVendor'->>0 as vendor, fields->'SoftwareVersion'->>0 as version,
+              fields->'SoftwareCpe'->>0 as cpe, ${links} as links
+         from snapshot_records where discovery_id = $1 and record_key > $2 and entity = any($3::text[]) order by record_key limit ${recordsPerRead}`,
+      [discoveryId, after, softwareStreams],
+    );
+    for (const row of rows) yield { key: row.record_key, connectionId: row.connection_id, name: row.name, vendor: row.vendor, version: row.version?.trim() ?? '', cpe: row.cpe, links: row.links };
+    if (rows.length < recordsPerRead) return;
+    after = rows[rows.length - 1].record_key;
+  }
 }
 
 /** The CVEs whose configurations name each of the given products as vulnerable. */
@@ -61,26 +101,29 @@ async function readCandidateCves(db: Queryable, productKeys: string[]): Promise<
  */
 export async function* matchInstalledSoftware(db: Queryable, discoveryId: number, devices: DeviceLinks, options: MatchOptions): AsyncGenerator<AvmMatch> {
   const dictionary = await readDictionary(db);
-  if (!dictionary.size) return;
-  const lookup = { vendorsOf: (product: string) => dictionary.get(product) };
+  if (!dictionary.byProduct.size) return;
+  const lookup = { vendorsOf: (product: string) => dictionary.byProduct.get(product), productTitled: (title: string) => dictionary.byTitle.get(title) ?? undefined };
   const mappings = new Map<string, CpeMapping | null>();
-  const mappingOf = (fields: Record<string, unknown[]>) => {
-    const identity = softwareIdentity(firstText(fields.SoftwareName), firstText(fields.SoftwareVendor));
-    if (!identity) return null;
-    const reportedCpe = firstText(fields.SoftwareCpe);
-    const cacheKey = `${identity.key}\u0000${reportedCpe ?? ''}`;
-    if (!mappings.has(cacheKey)) mappings.set(cacheKey, mapToCpe({ ...identity, reportedCpe }, lookup, options.overrides));
-    return mappings.get(cacheKey)!;
+  // Keyed by what the record says (name, vendor, CPE): the normalization runs once per distinct software, not per record.
+  const mappingOf = (row: SoftwareRow) => {
+    const cacheKey = `${row.name ?? ''}\u0000${row.vendor ?? ''}\u0000${row.cpe ?? ''}`;
+    let mapping = mappings.get(cacheKey);
+    if (mapping === undefined) {
+      const identity = softwareIdentity(row.name?.trim(), row.vendor?.trim());
+      mapping = identity && mapToCpe({ ...identity, reportedCpe: row.cpe?.trim() || null }, lookup, options.overrides);
+      mappings.set(cacheKey, mapping);
+    }
+    return mapping;
   };
 
   // First reading: the distinct (product, version) pairs installed.
   const versionsByProduct = new Map<string, Set<string>>();
-  for await (const record of observations(db, discoveryId, softwareStreams)) {
-    const mapping = mappingOf(record.fields);
+  for await (const record of softwareRows(db, discoveryId, false)) {
+    const mapping = mappingOf(record);
     if (!mapping) continue;
     const key = productKeyOf(mapping.vendor, mapping.product);
     const versions = versionsByProduct.get(key) ?? versionsByProduct.set(key, new Set()).get(key)!;
-    versions.add(firstText(record.fields.SoftwareVersion) ?? '');
+    versions.add(record.version);
   }
   if (!versionsByProduct.size) return;
 
@@ -112,16 +155,16 @@ export async function* matchInstalledSoftware(db: Queryable, discoveryId: number
 
   // Second reading: each device's installations whose pair matched a criterion.
   const byDevice = new Map<string, Map<string, Installed>>();
-  for await (const record of observations(db, discoveryId, softwareStreams)) {
-    const mapping = mappingOf(record.fields);
+  for await (const record of softwareRows(db, discoveryId, true)) {
+    const mapping = mappingOf(record);
     if (!mapping) continue;
-    const version = firstText(record.fields.SoftwareVersion) ?? '';
+    const version = record.version;
     const pair = `${productKeyOf(mapping.vendor, mapping.product)}\u0000${version}`;
     if (!pairHits.has(pair)) continue;
-    const device = devices.link(record.connectionId, record.fields);
+    const device = devices.link(record.connectionId, record.links ?? {});
     if (!device) continue;
     const installed = byDevice.get(device.asset) ?? byDevice.set(device.asset, new Map()).get(device.asset)!;
-    if (!installed.has(pair)) installed.set(pair, { recordKey: record.key, connectionId: record.connectionId, name: firstText(record.fields.SoftwareName) ?? mapping.product, version, mapping });
+    if (!installed.has(pair)) installed.set(pair, { recordKey: record.key, connectionId: record.connectionId, name: record.name?.trim() || mapping.product, version, mapping });
   }
 
   // Devices with the same matched pairs have the same vulnerabilities: evaluated once per set of pairs.

@@ -2,9 +2,11 @@ import {
   avmSettingsKind, defaultAvmSettings, defaultVulnerabilityInventorySettings, vulnerabilityInventorySettingsKind,
   type AvmSettingsDocument, type VulnerabilityInventorySettings,
 } from '../../avm/avmSettings.js';
+import { defaultFeedDownloads, feedDownloadsKind, loadFeedDownloads, providerCompanyId, type FeedDownloadsDocument } from '../../avm/feedDownloads.js';
 import type { AppContext } from '../../context.js';
+import { nextRunsOf, scheduleProblem } from '../../jobs/scheduler.js';
 import { loadSettingsDocument, saveSettingsDocument } from '../../discovery/settings.js';
-import { fieldError } from '../errors.js';
+import { detailError, fieldError } from '../errors.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
 
 /**
@@ -43,6 +45,27 @@ export function registerAvmSettingsRoutes(routes: RouteCatalogue, context: AppCo
       if (document.medium_from_score >= document.high_from_score) throw fieldError('medium_from_score', 'Medium must start below High.');
       await saveSettingsDocument(db, callerOf(request).companyId, vulnerabilityInventorySettingsKind, document);
       return document;
+    },
+  });
+
+  const downloadsAnswer = (document: FeedDownloadsDocument) => ({ ...document, next_runs: nextRunsOf(document, 5) });
+  routes.add({
+    method: 'GET', url: '/configurations/avm-feed-downloads', name: 'avm_feed_downloads.read', summary: 'Where and when the vulnerability feeds are downloaded, with the next downloads',
+    access: 'configurations.view_advancedconfiguration',
+    handler: async () => downloadsAnswer(await loadFeedDownloads(db)),
+  });
+  routes.add({
+    method: 'PUT', url: '/configurations/avm-feed-downloads', name: 'avm_feed_downloads.update', summary: 'Change where and when the vulnerability feeds are downloaded (provider company only)',
+    access: 'configurations.change_advancedconfiguration', body: 'cartograph:settings/avm-feed-downloads',
+    handler: async (request) => {
+      // The feeds every company shares come from these addresses: only the provider company sets them.
+      if (!callerOf(request).isProvider) throw detailError(403, 'The feeds are shared by every company: only the provider company sets their downloads.', 'permission_denied');
+      const { next_runs: _ignored, ...body } = request.body as FeedDownloadsDocument & { next_runs?: unknown };
+      const document: FeedDownloadsDocument = { ...defaultFeedDownloads, ...body };
+      const problem = scheduleProblem(document);
+      if (problem) throw fieldError(problem.field, problem.message);
+      await saveSettingsDocument(db, (await providerCompanyId(db)) ?? callerOf(request).companyId, feedDownloadsKind, document);
+      return downloadsAnswer(document);
     },
   });
 }

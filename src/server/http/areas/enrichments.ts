@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { defaultFileEngineOptions, FileSourceError, localPathOf } from '../../adapters/files/fileSource.js';
 import type { ConnectionConfig } from '../../adapters/engine.js';
 import { FeedBusyError, importFeed, type FeedSlug } from '../../avm/feedImport.js';
+import { downloadFeedsNow } from '../../avm/feedSchedule.js';
 import { FeedError } from '../../avm/feedText.js';
 import type { AppContext } from '../../context.js';
 import { detailError, fieldError } from '../errors.js';
@@ -89,6 +90,15 @@ export function registerEnrichmentRoutes(routes: RouteCatalogue, context: AppCon
         throw error;
       }
       return runImport(context, slug, path!, createReadStream(path!, { highWaterMark: 256 * 1024 }), 'path');
+    },
+  });
+
+  routes.add({
+    method: 'POST', url: '/avm/enrichments/download', name: 'enrichments.download', summary: 'Download the feeds from their configured addresses now (the progress shows on each enrichment)',
+    access: 'avm.change_vulnerabilityenrichment', status: 202,
+    handler: async (request) => {
+      checkProvider(request);
+      return { queued: await downloadFeedsNow(context.discoveries.sendJob) };
     },
   });
 }

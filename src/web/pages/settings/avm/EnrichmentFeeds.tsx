@@ -17,14 +17,18 @@ const feedFiles: Record<string, string> = {
   'nvd-cve': 'an NVD CVE JSON 2.0 file (nvdcve-2.0-*.json or .json.gz) or a saved CVE API 2.0 page',
   'cisa-kev': 'known_exploited_vulnerabilities.json from CISA',
   'first-epss': 'the EPSS CSV from FIRST (epss_scores-*.csv or .csv.gz)',
+  'nvd-cpe': 'CPE API 2.0 pages (products) or CPE match criteria JSON 2.0 (matchStrings), plain or gzipped',
 };
+// How often the list is read again while a feed imports, so its progress ("… records read") shows as it runs.
+const importingPollMs = 1500;
 
 /** One feed's upload button: a hidden file input, the share sent while it uploads, the import's error after. */
-function UploadButton({ feed, onDone }: { feed: Enrichment; onDone: () => void }) {
+function UploadButton({ feed, onStart, onDone }: { feed: Enrichment; onStart: () => void; onDone: () => void }) {
   const input = useRef<HTMLInputElement>(null);
   const [sent, setSent] = useState<number | null>(null);
   const upload = async (file: File) => {
     setSent(0);
+    onStart();
     try {
       const answer = await apiUpload<Enrichment>(`/avm/enrichments/${feed.slug}/upload`, file, { onProgress: setSent, silent: true });
       notify('success', `${feed.name}: ${answer.record_count} records in use.`);
@@ -52,7 +56,11 @@ function UploadButton({ feed, onDone }: { feed: Enrichment; onDone: () => void }
 /** The feeds the AVM imports: status, records in use, last import and error, with an upload per feed. */
 export function EnrichmentFeeds() {
   const queryClient = useQueryClient();
-  const feeds = useQuery({ queryKey: ['avm-enrichments'], queryFn: () => apiFetch<{ results: Enrichment[] }>('/avm/enrichments?page=1&size=1000') });
+  const [uploading, setUploading] = useState(0);
+  const feeds = useQuery({
+    queryKey: ['avm-enrichments'], queryFn: () => apiFetch<{ results: Enrichment[] }>('/avm/enrichments?page=1&size=1000'),
+    refetchInterval: (query) => (uploading > 0 || query.state.data?.results.some((feed) => feed.status === 'importing') ? importingPollMs : false),
+  });
   const mayImport = (getSession().user?.permissions ?? []).includes('avm.change_vulnerabilityenrichment');
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['avm-enrichments'] });
   const columns: TableColumn<Enrichment>[] = [
@@ -61,14 +69,25 @@ export function EnrichmentFeeds() {
     { id: 'records', header: 'Records', align: 'end', cell: (feed) => feed.record_count.toLocaleString() },
     { id: 'last', header: 'Last import', cell: (feed) => (feed.last_imported_at ? new Date(feed.last_imported_at).toLocaleString() : '—') },
     { id: 'detail', header: 'Detail', cell: (feed) => <span data-testid={`detail-${feed.slug}`}>{feed.status_detail}</span> },
-    ...(mayImport ? [{ id: 'import', header: '', cell: (feed: Enrichment) => <UploadButton feed={feed} onDone={refresh} /> }] : []),
+    ...(mayImport ? [{ id: 'import', header: '', cell: (feed: Enrichment) => <UploadButton feed={feed} onStart={() => setUploading((count) => count + 1)} onDone={() => { setUploading((count) => count - 1); refresh(); }} /> }] : []),
   ];
+  const downloadNow = async () => {
+    try {
+      await apiFetch('/avm/enrichments/download', { method: 'POST' });
+      notify('success', 'The feeds are being downloaded from the addresses of the AVM configuration.');
+      setTimeout(refresh, importingPollMs);
+    } catch (error) {
+      notify('error', (error as Error).message);
+    }
+  };
   return (
     <Card title="Vulnerability feeds">
       <p>
         Imported feeds enrich every vulnerability (CVSS from NVD when the source has none, CISA KEV, FIRST EPSS) and let Cartograph match installed
-        software to CVEs. Files may also be imported from the server's import folders (CARTOGRAPH_IMPORT_DIRS) through the API.
+        software to CVEs. Files may also be imported from the server's import folders (CARTOGRAPH_IMPORT_DIRS) through the API, or downloaded
+        from the addresses and on the schedule of the AVM configuration.
       </p>
+      {mayImport && getSession().company?.is_constant ? <p><Button size="small" variant="secondary" onClick={() => void downloadNow()}>Download now</Button></p> : null}
       <Table columns={columns} rows={feeds.data?.results ?? []} rowKey={(feed) => feed.slug} caption="Vulnerability feeds" loading={feeds.isPending} />
     </Card>
   );

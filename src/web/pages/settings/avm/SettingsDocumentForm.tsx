@@ -13,16 +13,16 @@ type Values = Record<string, unknown>;
 
 /**
  * A settings page's document (one per company) rendered from its schema in schemas/settings: read with GET `path`,
- * saved whole with PUT `path`. Read-only for a caller without `changePermission`.
+ * saved whole with PUT `path`. Read-only for a caller without `changePermission` (or, `providerOnly`, of another company than the provider).
  */
-export function SettingsDocumentForm({ schemaId, path, changePermission, savedMessage = 'Settings saved. They apply from the next discovery.' }: { schemaId: string; path: string; changePermission: string; savedMessage?: string }) {
+export function SettingsDocumentForm({ schemaId, path, changePermission, savedMessage = 'Settings saved. They apply from the next discovery.', providerOnly = false }: { schemaId: string; path: string; changePermission: string; savedMessage?: string; providerOnly?: boolean }) {
   const schemaQuery = useQuery(entitySchemaQuery(schemaId));
   const documentQuery = useQuery({ queryKey: ['settings-document', path], queryFn: () => apiFetch<Values>(path) });
   const schema = schemaQuery.data as unknown as FormEntitySchema | undefined;
   const model = useMemo(() => (schema ? formModelOf(schema, 'edit') : null), [schema]);
   const serverErrors = useFieldErrors(path);
   const queryClient = useQueryClient();
-  const mayChange = (getSession().user?.permissions ?? []).includes(changePermission);
+  const mayChange = (getSession().user?.permissions ?? []).includes(changePermission) && (!providerOnly || Boolean(getSession().company?.is_constant));
 
   if (schemaQuery.isError) return <ErrorState title="This page cannot be shown" message={schemaQuery.error.message} />;
   if (documentQuery.isError) return <ErrorState title="The settings could not be loaded" message={documentQuery.error.message} onRetry={() => void documentQuery.refetch()} />;
