@@ -23,6 +23,7 @@ import { registerAvmSettingsRoutes } from './areas/avmSettings.js';
 import { registerEnrichmentRoutes } from './areas/enrichments.js';
 import { registerGroupRoutes } from './areas/groups.js';
 import { registerOpenApiRoute } from './areas/openapi.js';
+import { registerOutboundSettingsRoutes } from './areas/outboundSettings.js';
 import { registerSessionRoutes } from './areas/session.js';
 import { registerUserRoutes } from './areas/users.js';
 import { detailError, fieldErrorsFromAjv, HttpError } from './errors.js';
@@ -114,6 +115,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   registerMergeRoutes(catalogue, context);
   registerDashboardRoutes(catalogue, context);
   registerGenericResources(catalogue, context);
+  registerOutboundSettingsRoutes(catalogue, context);
   registerOpenApiRoute(catalogue, context);
 
   if (existsSync(`${consoleFolder}/index.html`)) {

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { apiFetch, useFieldErrors } from '../../../app/http';
 import { notify } from '../../../app/notifications/notifications';
 import { getSession } from '../../../app/session/session';
@@ -13,9 +13,11 @@ type Values = Record<string, unknown>;
 
 /**
  * A settings page's document (one per company) rendered from its schema in schemas/settings: read with GET `path`,
- * saved whole with PUT `path`. Read-only for a caller without `changePermission`.
+ * saved whole with PUT `path`. Read-only for a caller without `changePermission`. `children` (a test button) follow the form.
  */
-export function SettingsDocumentForm({ schemaId, path, changePermission }: { schemaId: string; path: string; changePermission: string }) {
+export function SettingsDocumentForm({ schemaId, path, changePermission, savedMessage = 'Settings saved. They apply from the next discovery.', children }: {
+  schemaId: string; path: string; changePermission: string; savedMessage?: string; children?: ReactNode;
+}) {
   const schemaQuery = useQuery(entitySchemaQuery(schemaId));
   const documentQuery = useQuery({ queryKey: ['settings-document', path], queryFn: () => apiFetch<Values>(path) });
   const schema = schemaQuery.data as unknown as FormEntitySchema | undefined;
@@ -31,13 +33,14 @@ export function SettingsDocumentForm({ schemaId, path, changePermission }: { sch
   const save = async (body: Values) => {
     const saved = await apiFetch<Values>(path, { method: 'PUT', body: { ...documentQuery.data, ...body } });
     queryClient.setQueryData(['settings-document', path], saved);
-    notify('success', 'Settings saved. They apply from the next discovery.');
+    notify('success', savedMessage);
   };
 
   return (
     <section className="settings-document">
       <PageHeader title={schema?.title ?? 'Settings'} description={schema?.description} />
       <SchemaForm model={model} initialValues={initialValuesOf(model, documentQuery.data)} serverErrors={serverErrors} onSubmit={save} submitLabel="Save" disabled={!mayChange} />
+      {children}
     </section>
   );
 }
