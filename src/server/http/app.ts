@@ -24,6 +24,7 @@ import { registerEnrichmentRoutes } from './areas/enrichments.js';
 import { registerGroupRoutes } from './areas/groups.js';
 import { registerOpenApiRoute } from './areas/openapi.js';
 import { registerOutboundSettingsRoutes } from './areas/outboundSettings.js';
+import { registerLdapConfigurationRoutes } from './areas/ldapConfigurations.js';
 import { registerSessionRoutes } from './areas/session.js';
 import { registerUserRoutes } from './areas/users.js';
 import { detailError, fieldErrorsFromAjv, HttpError } from './errors.js';
@@ -116,6 +117,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   registerDashboardRoutes(catalogue, context);
   registerGenericResources(catalogue, context);
   registerOutboundSettingsRoutes(catalogue, context);
+  registerLdapConfigurationRoutes(catalogue, context);
   registerOpenApiRoute(catalogue, context);
 
   if (existsSync(`${consoleFolder}/index.html`)) {
