@@ -20,6 +20,7 @@ export function recordActivities(app: FastifyInstance, db: Queryable): void {
     const caller = request.caller;
     const params = request.params as { id?: unknown } | undefined;
     const targetType = request.routeOptions.url?.split('/').filter(Boolean).slice(0, 2).join('/') ?? '';
+    // A sign-in has no caller yet: it is the activity of the company whose username was typed.
     const activity = {
       companyId: caller?.companyId ?? null,
       username: caller?.username ?? attemptedUsername(request),
@@ -33,7 +34,7 @@ export function recordActivities(app: FastifyInstance, db: Queryable): void {
     try {
       await db.query(
         `insert into activities (company_id, user_id, username, action, target_type, target_id, source_ip, result, status_code)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+         values (coalesce($1, (select company_id from users where lower(username) = lower($3))), $2, $3, $4, $5, $6, $7, $8, $9)`,
         [
           activity.companyId,
           caller?.userId ?? null,

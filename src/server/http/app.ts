@@ -25,6 +25,7 @@ import { registerGroupRoutes } from './areas/groups.js';
 import { registerOpenApiRoute } from './areas/openapi.js';
 import { registerOutboundSettingsRoutes } from './areas/outboundSettings.js';
 import { registerLdapConfigurationRoutes } from './areas/ldapConfigurations.js';
+import { registerActivityRoutes } from './areas/activities.js';
 import { registerSessionRoutes } from './areas/session.js';
 import { registerUserRoutes } from './areas/users.js';
 import { detailError, fieldErrorsFromAjv, HttpError } from './errors.js';
@@ -118,6 +119,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   registerGenericResources(catalogue, context);
   registerOutboundSettingsRoutes(catalogue, context);
   registerLdapConfigurationRoutes(catalogue, context);
+  registerActivityRoutes(catalogue, context);
   registerOpenApiRoute(catalogue, context);
 
   if (existsSync(`${consoleFolder}/index.html`)) {
