@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { logSystemEvent } from './activities/activityLog.js';
+import { attachActivityForwarder, detachActivityForwarder } from './activities/activityForwarder.js';
 import { fetchEngines } from './adapters/engines.js';
 import { createAdapterRuntime, type AdapterRuntime } from './adapters/runtime.js';
 import { DiscoveryRunner } from './discovery/runner.js';
@@ -34,12 +35,16 @@ export async function startCartograph(config: ServerConfig, options: AppOptions 
     const applied = await migrate(db);
     const core: CoreContext = { db, keys: loadServerKeys(config.secretKey, config.dataDir), config, version: cartographVersion, adapters: options.adapters ?? createAdapterRuntime(fetchEngines) };
     const context: AppContext = { ...core, discoveries: new DiscoveryRunner(core, publishedSubscribers, queueWorkers) };
+    let appLog: { error: (detail: object, message: string) => void } | null = null;
+    // Every activity and system event from here on also goes to the company's syslog receiver, when it has one.
+    attachActivityForwarder(db, { error: (detail, message) => appLog?.error(detail, message) });
     const firstAdministrator = await bootstrapIdentity(context, process.env.CARTOGRAPH_COMPANY_NAME || 'Cartograph');
     // Every company opens on a useful dashboard, including companies that existed before dashboards did.
     await ensureDefaultDashboards(db);
     if (applied.length) await logSystemEvent(db, 'info', 'migrations_applied', `Applied ${applied.join(', ')}`);
     await logSystemEvent(db, 'info', 'server_started', `Cartograph ${cartographVersion} started on ${db.engine}`);
     const app = await buildApp(context, options);
+    appLog = app.log;
     await context.discoveries.start({ work: config.runDiscoveries });
     // CARTOGRAPH_DEMO=1 on an empty inventory: load the demo data set and run the first discovery.
     await loadDemoOnStart(context);
@@ -49,10 +54,12 @@ export async function startCartograph(config: ServerConfig, options: AppOptions 
       closed = true;
       await app.close();
       await context.discoveries.stop();
+      await detachActivityForwarder(db);
       await db.close();
     };
     return { app, context, firstAdministrator, close };
   } catch (error) {
+    await detachActivityForwarder(db);
     await db.close();
     throw error;
   }

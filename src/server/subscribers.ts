@@ -1,3 +1,4 @@
+import { logSystemEvent } from './activities/activityLog.js';
 import { warmDashboards } from './dashboards/warmDashboards.js';
 import type { PublishedSubscriber } from './jobs/published.js';
 import type { QueueWorker } from './jobs/queueWorkers.js';
@@ -11,6 +12,8 @@ export const publishedSubscribers: PublishedSubscriber[] = [
   { name: 'dashboards', handle: (context, event) => warmDashboards(context, event.companyId) },
   // Actions triggered by discoveries, once per snapshot.
   { name: 'actions', handle: runDiscoveryActions },
+  // The system log (and the company's syslog receiver) hears of every discovery that completed.
+  { name: 'activity', handle: (context, event) => logSystemEvent(context.db, 'info', 'discovery_published', `Discovery ${event.discoveryId} completed and was published`, { company_id: event.companyId, discovery_id: event.discoveryId }) },
 ];
 
 /** Queues worked beside the discovery steps: report runs, deliveries and schedules; action runs and schedules; feed downloads. */

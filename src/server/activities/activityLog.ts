@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/database.js';
+import { activityForwarderOf } from './activityForwarder.js';
 
 const mutatingMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -19,17 +20,28 @@ export function recordActivities(app: FastifyInstance, db: Queryable): void {
     const caller = request.caller;
     const params = request.params as { id?: unknown } | undefined;
     const targetType = request.routeOptions.url?.split('/').filter(Boolean).slice(0, 2).join('/') ?? '';
+    // A sign-in has no caller yet: it is the activity of the company whose username was typed.
+    const activity = {
+      companyId: caller?.companyId ?? null,
+      username: caller?.username ?? attemptedUsername(request),
+      action,
+      targetType,
+      targetId: params?.id === undefined ? '' : String(params.id).slice(0, 100),
+      sourceIp: request.ip,
+      statusCode: reply.statusCode,
+    };
+    forwardActivity(db, activity);
     try {
       await db.query(
         `insert into activities (company_id, user_id, username, action, target_type, target_id, source_ip, result, status_code)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+         values (coalesce($1, (select company_id from users where lower(username) = lower($3))), $2, $3, $4, $5, $6, $7, $8, $9)`,
         [
-          caller?.companyId ?? null,
+          activity.companyId,
           caller?.userId ?? null,
-          caller?.username ?? attemptedUsername(request),
+          activity.username,
           action,
           targetType,
-          params?.id === undefined ? '' : String(params.id).slice(0, 100),
+          activity.targetId,
           request.ip,
           reply.statusCode < 400 ? 'success' : 'failure',
           reply.statusCode,
@@ -46,4 +58,46 @@ export type SystemLogLevel = 'info' | 'warning' | 'error';
 /** Writes a system event (start-up, migrations, lockouts) to the system log. */
 export async function logSystemEvent(db: Queryable, level: SystemLogLevel, event: string, message: string, detail: object = {}): Promise<void> {
   await db.query('insert into system_log (level, event, message, detail) values ($1, $2, $3, $4)', [level, event, message, JSON.stringify(detail)]);
+  forwardSystemEvent(db, level, event, message, detail);
+}
+
+type RecordedActivity = { companyId: number | null; username: string; action: string; targetType: string; targetId: string; sourceIp: string; statusCode: number };
+
+// Syslog severities: 3 error, 4 warning, 6 informational.
+const severityOfStatus = (status: number) => (status >= 500 ? 3 : status >= 400 ? 4 : 6);
+const severityOfLevel: Record<SystemLogLevel, number> = { error: 3, warning: 4, info: 6 };
+
+/** Sends a recorded activity to its company's syslog receiver, in the background: the request never waits for it. */
+function forwardActivity(db: Queryable, activity: RecordedActivity): void {
+  const forwarder = activityForwarderOf(db);
+  if (!forwarder) return;
+  const result = activity.statusCode < 400 ? 'success' : 'failure';
+  const target = [activity.targetType, activity.targetId].filter(Boolean).join('/');
+  // A sign-in has no caller yet: it belongs to the company of the username typed (or the provider's, for unknown names).
+  const company = activity.companyId !== null
+    ? Promise.resolve(activity.companyId)
+    : db.query<{ company_id: number }>('select company_id from users where lower(username) = lower($1)', [activity.username]).then((rows) => rows[0]?.company_id ?? providerCompany(db));
+  void company.then((companyId) => companyId === null ? undefined : forwarder.forward(companyId, {
+    severity: severityOfStatus(activity.statusCode),
+    eventId: activity.action,
+    message: `${activity.username || 'anonymous'} ${activity.action}${target ? ` ${target}` : ''}: ${result}`,
+    fields: { user: activity.username, action: activity.action, target_type: activity.targetType, target_id: activity.targetId, source_ip: activity.sourceIp, result, status_code: activity.statusCode, company_id: companyId },
+  })).catch(() => undefined);
+}
+
+async function providerCompany(db: Queryable): Promise<number | null> {
+  const [row] = await db.query<{ id: number }>('select id from companies where is_constant order by id limit 1');
+  return row?.id ?? null;
+}
+
+/** System events go to the company they name (`company_id` in the detail), or else to the provider company's receiver. */
+function forwardSystemEvent(db: Queryable, level: SystemLogLevel, event: string, message: string, detail: object): void {
+  const forwarder = activityForwarderOf(db);
+  if (!forwarder) return;
+  const named = (detail as { company_id?: unknown }).company_id;
+  const company = typeof named === 'number' ? Promise.resolve(named) : providerCompany(db);
+  const fields = Object.fromEntries(Object.entries(detail).filter(([, value]) => ['string', 'number', 'boolean'].includes(typeof value))) as Record<string, string | number | boolean>;
+  void company
+    .then((companyId) => companyId === null ? undefined : forwarder.forward(companyId, { severity: severityOfLevel[level], eventId: event, message, fields: { ...fields, level } }))
+    .catch(() => undefined);
 }

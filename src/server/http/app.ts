@@ -25,6 +25,9 @@ import { registerAvmSettingsRoutes } from './areas/avmSettings.js';
 import { registerEnrichmentRoutes } from './areas/enrichments.js';
 import { registerGroupRoutes } from './areas/groups.js';
 import { registerOpenApiRoute } from './areas/openapi.js';
+import { registerOutboundSettingsRoutes } from './areas/outboundSettings.js';
+import { registerLdapConfigurationRoutes } from './areas/ldapConfigurations.js';
+import { registerActivityRoutes } from './areas/activities.js';
 import { registerSessionRoutes } from './areas/session.js';
 import { registerSsoRoutes } from './areas/sso.js';
 import { registerUserRoutes } from './areas/users.js';
@@ -126,6 +129,9 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   registerSsoRoutes(catalogue, context);
   registerActionRoutes(catalogue, context);
   registerSshCredentialRoutes(catalogue, context);
+  registerOutboundSettingsRoutes(catalogue, context);
+  registerLdapConfigurationRoutes(catalogue, context);
+  registerActivityRoutes(catalogue, context);
   registerOpenApiRoute(catalogue, context);
 
   if (existsSync(`${consoleFolder}/index.html`)) {

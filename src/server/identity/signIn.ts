@@ -11,11 +11,11 @@ const lockoutWindowMinutes = 15;
 type Credentials = { username: string; password: string; otp?: string };
 type SignInUser = { id: number; password_hash: string | null; otp_secret: string | null; is_active: boolean; company_active: boolean };
 
-const invalidCredentials = () => detailError(401, 'Invalid username or password.', 'invalid_credentials');
-const lockedAnswer = () =>
+export const invalidCredentials = () => detailError(401, 'Invalid username or password.', 'invalid_credentials');
+export const lockedAnswer = () =>
   detailError(403, `This account is locked after ${lockoutThreshold} failed sign-ins. Try again in ${lockoutWindowMinutes} minutes.`, 'account_locked');
 
-async function recentFailures(context: AppContext, username: string): Promise<number> {
+export async function recentFailures(context: AppContext, username: string): Promise<number> {
   const [row] = await context.db.query<{ failures: number }>(
     `select count(*)::int as failures from sign_in_failures where lower(username) = lower($1) and created_at > now() - make_interval(mins => $2)`,
     [username, lockoutWindowMinutes],
@@ -24,7 +24,7 @@ async function recentFailures(context: AppContext, username: string): Promise<nu
 }
 
 /** Records a failure; the answer is "locked" once this failure reaches the threshold, "invalid" before. */
-async function failSignIn(context: AppContext, username: string, sourceIp: string, answer: () => Error): Promise<never> {
+export async function failSignIn(context: AppContext, username: string, sourceIp: string, answer: () => Error): Promise<never> {
   await context.db.query('insert into sign_in_failures (username, source_ip) values ($1, $2)', [username, sourceIp]);
   if ((await recentFailures(context, username)) >= lockoutThreshold) {
     await logSystemEvent(context.db, 'warning', 'account_locked', `Sign-in locked for "${username}" after ${lockoutThreshold} failures`, { source_ip: sourceIp });

@@ -70,13 +70,21 @@ describe('the login page', () => {
     expect(await screen.findByRole('heading', { name: 'Account locked' })).toBeTruthy();
   });
 
+  it('offers no LDAP box when no directory is configured', async () => {
+    freshSession();
+    const calls = serveApi({ 'GET /api/sign-in-methods': { body: { password: true, ldap: false } } });
+    await openLogin('/login');
+    await waitFor(() => expect(calls.some((call) => call.url === '/api/sign-in-methods')).toBe(true));
+    expect(screen.queryByLabelText('Sign in with LDAP')).toBeNull();
+  });
+
   it('signs in through LDAP when the LDAP box is ticked', async () => {
     freshSession();
-    const calls = serveApi({ 'POST /api/token/ldap': { body: { access: tokenWith({}) } }, ...signedInAnswers });
+    const calls = serveApi({ 'GET /api/sign-in-methods': { body: { password: true, ldap: true } }, 'POST /api/token/ldap': { body: { access: tokenWith({}) } }, ...signedInAnswers });
     const router = await openLogin('/login');
     fill('Username', 'jdoe');
     fill('Password', 'directory-password');
-    fireEvent.click(screen.getByLabelText('Sign in with LDAP'));
+    fireEvent.click(await screen.findByLabelText('Sign in with LDAP'));
     await act(async () => void fireEvent.click(screen.getByRole('button', { name: 'Sign in' })));
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     expect(calls.find((call) => call.method === 'POST')).toMatchObject({ method: 'POST', url: '/api/token/ldap', body: { username: 'jdoe', password: 'directory-password' } });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AppContext } from '../../context.js';
 import { issueAccess } from '../../identity/accessIssuer.js';
 import { signInWithPassword } from '../../identity/signIn.js';
+import { ldapSignInOffered, signInWithLdap } from '../../identity/ldap/ldapSignIn.js';
 import { detailError } from '../errors.js';
 import type { RouteCatalogue } from '../routes.js';
 
@@ -32,9 +33,11 @@ export function registerSessionRoutes(routes: RouteCatalogue, context: AppContex
     access: 'public',
     body: 'cartograph:api/token-request',
     rateLimitPerMinute,
-    handler: async () => {
-      throw detailError(400, 'LDAP sign-in is not configured. An administrator can set it up under Settings → LDAP configuration.', 'ldap_not_configured');
-    },
+    handler: (request) => signInWithLdap(context, request.body as { username: string; password: string; otp?: string }, request.ip),
+  });
+  routes.add({
+    method: 'GET', url: '/api/sign-in-methods', name: 'sign_in_methods', summary: 'Which sign-ins the login page offers (LDAP when a directory is configured)', access: 'public',
+    handler: async () => ({ password: true, ldap: await ldapSignInOffered(context) }),
   });
   routes.add({
     method: 'POST',

@@ -16,6 +16,15 @@ export function Login() {
   const { loggingIn } = useSession();
   const [credentials, setCredentials] = useState<Credentials>({ username: '', password: '' });
   const [ldap, setLdap] = useState(false);
+  // LDAP is offered only when an administrator configured a directory (GET /api/sign-in-methods, public).
+  const [ldapOffered, setLdapOffered] = useState(false);
+  useEffect(() => {
+    let current = true;
+    apiFetch<{ ldap: boolean }>('/api/sign-in-methods', { silent: true }).then((methods) => current && setLdapOffered(methods.ldap)).catch(() => undefined);
+    return () => {
+      current = false;
+    };
+  }, []);
   const [otpStep, setOtpStep] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [ssoOffered, setSsoOffered] = useState(false);
@@ -30,7 +39,7 @@ export function Login() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setError(null);
-    const result = await login(otpStep ? credentials : { username: credentials.username, password: credentials.password }, ldap ? 'ldap' : 'password');
+    const result = await login(otpStep ? credentials : { username: credentials.username, password: credentials.password }, ldap && ldapOffered ? 'ldap' : 'password');
     if (result.outcome === 'otp') {
       setOtpStep(true);
       return;
@@ -60,9 +69,11 @@ export function Login() {
             {t('login.password')}
             <input type="password" name="password" autoComplete="current-password" required value={credentials.password} onChange={update('password')} />
           </label>
-          <label className="auth-form__check">
-            <input type="checkbox" name="ldap" checked={ldap} onChange={(event) => setLdap(event.target.checked)} /> {t('login.ldap')}
-          </label>
+          {ldapOffered && (
+            <label className="auth-form__check">
+              <input type="checkbox" name="ldap" checked={ldap} onChange={(event) => setLdap(event.target.checked)} /> {t('login.ldap')}
+            </label>
+          )}
         </>
       ) : (
         <label>

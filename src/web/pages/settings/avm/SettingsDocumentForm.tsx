@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { apiFetch, useFieldErrors } from '../../../app/http';
 import { notify } from '../../../app/notifications/notifications';
 import { getSession } from '../../../app/session/session';
@@ -14,8 +14,11 @@ type Values = Record<string, unknown>;
 /**
  * A settings page's document (one per company) rendered from its schema in schemas/settings: read with GET `path`,
  * saved whole with PUT `path`. Read-only for a caller without `changePermission` (or, `providerOnly`, of another company than the provider).
+ * `children` (a test button) follow the form.
  */
-export function SettingsDocumentForm({ schemaId, path, changePermission, savedMessage = 'Settings saved. They apply from the next discovery.', providerOnly = false }: { schemaId: string; path: string; changePermission: string; savedMessage?: string; providerOnly?: boolean }) {
+export function SettingsDocumentForm({ schemaId, path, changePermission, savedMessage = 'Settings saved. They apply from the next discovery.', providerOnly = false, children }: {
+  schemaId: string; path: string; changePermission: string; savedMessage?: string; providerOnly?: boolean; children?: ReactNode;
+}) {
   const schemaQuery = useQuery(entitySchemaQuery(schemaId));
   const documentQuery = useQuery({ queryKey: ['settings-document', path], queryFn: () => apiFetch<Values>(path) });
   const schema = schemaQuery.data as unknown as FormEntitySchema | undefined;
@@ -38,6 +41,7 @@ export function SettingsDocumentForm({ schemaId, path, changePermission, savedMe
     <section className="settings-document">
       <PageHeader title={schema?.title ?? 'Settings'} description={schema?.description} />
       <SchemaForm model={model} initialValues={initialValuesOf(model, documentQuery.data)} serverErrors={serverErrors} onSubmit={save} submitLabel="Save" disabled={!mayChange} />
+      {children}
     </section>
   );
 }

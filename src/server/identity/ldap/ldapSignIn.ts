@@ -1,0 +1,86 @@
+import type { AppContext } from '../../context.js';
+import { classifyDirectoryError } from '../../adapters/ldap/directoryConnection.js';
+import { detailError } from '../../http/errors.js';
+import { issueAccess, type AccessAnswer } from '../accessIssuer.js';
+import { verifyOtpCode } from '../otp.js';
+import { failSignIn, invalidCredentials, lockedAnswer, lockoutThreshold, recentFailures } from '../signIn.js';
+import { bindServiceAccount, findDirectoryUser, mappedGroupIds, passwordMatches, type DirectoryUser } from './directoryUsers.js';
+import { listLdapConfigurations, type StoredLdapConfiguration } from './ldapConfigurations.js';
+
+type Credentials = { username: string; password: string; otp?: string };
+
+export const ldapNotConfigured = () => detailError(400, 'LDAP sign-in is not configured. An administrator can set it up under Settings → LDAP configuration.', 'ldap_not_configured');
+
+/** Whether any company has a directory users may sign in with (the login page offers LDAP then). */
+export async function ldapSignInOffered(context: AppContext): Promise<boolean> {
+  return (await listLdapConfigurations(context.db, context.keys.secretsKey, null)).some((configuration) => configuration.enabled);
+}
+
+/** The directory that knows the user and accepts the password, or null. Unreachable directories are skipped, then reported. */
+async function authenticate(configurations: StoredLdapConfiguration[], credentials: Credentials): Promise<{ configuration: StoredLdapConfiguration; user: DirectoryUser } | null> {
+  const unreachable: string[] = [];
+  for (const configuration of configurations) {
+    try {
+      const client = await bindServiceAccount(configuration);
+      let user: DirectoryUser | null;
+      try {
+        user = await findDirectoryUser(client, configuration, credentials.username);
+      } finally {
+        await client.unbind().catch(() => undefined);
+      }
+      if (user && (await passwordMatches(configuration, user.dn, credentials.password))) return { configuration, user };
+    } catch (error) {
+      unreachable.push(`${configuration.name}: ${classifyDirectoryError(error, configuration.url).detail}`);
+    }
+  }
+  if (unreachable.length === configurations.length) {
+    throw detailError(503, 'The directory cannot be reached right now; try again later or sign in with a password.', 'ldap_unavailable');
+  }
+  return null;
+}
+
+/**
+ * Creates the directory user on first sign-in, or refreshes their names, address and groups. A local (password)
+ * account of the same name, or a user of another company, is never taken over: null then.
+ */
+async function provisionUser(context: AppContext, configuration: StoredLdapConfiguration, user: DirectoryUser): Promise<{ id: number; otp_secret: string | null; active: boolean } | null> {
+  return context.db.transaction(async (transaction) => {
+    const [existing] = await transaction.query<{ id: number; company_id: number; is_ldap: boolean; is_active: boolean; otp_secret: string | null }>(
+      'select id, company_id, is_ldap, is_active, otp_secret from users where lower(username) = lower($1) for update', [user.username],
+    );
+    if (existing && (!existing.is_ldap || existing.company_id !== configuration.company_id)) return null;
+    // The directory owns the password and its expiry: Cartograph's expiry period restarts at every directory sign-in.
+    const [row] = existing
+      ? await transaction.query<{ id: number }>('update users set email = $2, first_name = $3, last_name = $4, password_changed_at = now(), updated_at = now() where id = $1 returning id', [existing.id, user.email, user.firstName, user.lastName])
+      : await transaction.query<{ id: number }>(
+        `insert into users (company_id, username, email, first_name, last_name, password_hash, is_ldap) values ($1, $2, $3, $4, $5, null, true) returning id`,
+        [configuration.company_id, user.username, user.email, user.firstName, user.lastName],
+      );
+    // Groups follow the directory: exactly the mapped groups that still exist in the configuration's company.
+    const groupIds = mappedGroupIds(configuration, user);
+    await transaction.query('delete from user_groups where user_id = $1', [row.id]);
+    await transaction.query(
+      'insert into user_groups (user_id, group_id) select $1, id from groups where company_id = $2 and id = any($3::int[])', [row.id, configuration.company_id, groupIds],
+    );
+    return { id: row.id, otp_secret: existing?.otp_secret ?? null, active: existing?.is_active ?? true };
+  });
+}
+
+/** `POST /api/token/ldap`: the directory checks the password; lockout, one-time passwords and answers as for passwords. */
+export async function signInWithLdap(context: AppContext, credentials: Credentials, sourceIp: string): Promise<AccessAnswer | { otp_required: true }> {
+  const configurations = (await listLdapConfigurations(context.db, context.keys.secretsKey, null)).filter((configuration) => configuration.enabled);
+  if (!configurations.length) throw ldapNotConfigured();
+  if ((await recentFailures(context, credentials.username)) >= lockoutThreshold) throw lockedAnswer();
+  const found = await authenticate(configurations, credentials);
+  const user = found && (await provisionUser(context, found.configuration, found.user));
+  const [company] = user ? await context.db.query<{ is_active: boolean }>('select is_active from companies where id = $1', [found!.configuration.company_id]) : [];
+  if (!found || !user || !user.active || !company?.is_active) return failSignIn(context, credentials.username, sourceIp, invalidCredentials);
+  if (user.otp_secret) {
+    if (!credentials.otp) return { otp_required: true };
+    if (!(await verifyOtpCode(context.keys.secretsKey, user.otp_secret, credentials.otp))) {
+      return failSignIn(context, credentials.username, sourceIp, () => detailError(401, 'Invalid one-time password.', 'invalid_otp'));
+    }
+  }
+  await context.db.query('delete from sign_in_failures where lower(username) = lower($1)', [credentials.username]);
+  return issueAccess(context, user.id);
+}

@@ -1,0 +1,44 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { formatDate } from '../../../core/dates/index.js';
+import { apiFetch } from '../../app/http';
+import type { PageProps } from '../../app/pageModules';
+import { Button, ErrorState, PageHeader, Pagination, Select, Table, TextInput, type TableColumn } from '../../ui';
+import type { PageResponse, SystemEvent } from './activityApi';
+import './activities.css';
+
+const columns: TableColumn<SystemEvent>[] = [
+  { id: 'created_at', header: 'Time', cell: (row) => formatDate(row.created_at) },
+  { id: 'level', header: 'Level', cell: (row) => row.level },
+  { id: 'event', header: 'Event', cell: (row) => row.event },
+  { id: 'message', header: 'Message', cell: (row) => row.message },
+];
+
+/** `/activities/system`: start-ups, discoveries, jobs, lockouts and errors of the installation. */
+export function SystemActivities(_props: PageProps) {
+  const [draft, setDraft] = useState({ level: '', search: '' });
+  const [filters, setFilters] = useState({ level: '', search: '' });
+  const [page, setPage] = useState(1);
+  const [size, setSize] = useState(50);
+  const list = useQuery({
+    queryKey: ['/activities/system', filters, page, size],
+    queryFn: () => apiFetch<PageResponse<SystemEvent>>('/activities/system', { query: { ...(filters.level && { level: filters.level }), ...(filters.search && { search: filters.search }), page, size } }),
+    placeholderData: keepPreviousData,
+  });
+  return (
+    <section className="activities">
+      <PageHeader title="System log" description="Start-ups, discoveries, jobs, lockouts and errors, newest first." />
+      <form className="activities__filters" onSubmit={(event) => { event.preventDefault(); setPage(1); setFilters(draft); }}>
+        <Select id="system-level" label="Level" placeholder="Any" options={[{ value: 'info', label: 'Info' }, { value: 'warning', label: 'Warning' }, { value: 'error', label: 'Error' }]} value={draft.level} onValueChange={(level) => setDraft({ ...draft, level })} />
+        <TextInput id="system-search" label="Search" value={draft.search} onValueChange={(search) => setDraft({ ...draft, search })} />
+        <Button type="submit">Filter</Button>
+      </form>
+      {list.isError ? <ErrorState title="The system log could not be loaded" message={list.error.message} onRetry={() => void list.refetch()} /> : (
+        <>
+          <Table columns={columns} rows={list.data?.results ?? []} rowKey={(row) => String(row.id)} caption="System log" loading={list.isFetching} />
+          <Pagination page={page} pageSize={size} count={list.data?.count ?? 0} onPageChange={setPage} pageSizes={[25, 50, 100]} onPageSizeChange={(next) => { setSize(next); setPage(1); }} />
+        </>
+      )}
+    </section>
+  );
+}
