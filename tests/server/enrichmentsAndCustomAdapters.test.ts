@@ -14,12 +14,12 @@ describe.each(engines)('enrichments and custom adapters on %s', (engine) => {
   const addCustomAdapter = (companyId: number, slug: string, name: string) =>
     server.context.db.query("insert into custom_adapters (company_id, slug, name, categories) values ($1, $2, $3, '{device}')", [companyId, slug, name]);
 
-  it('lists the three feeds the AVM imports, never imported until their first import', async () => {
+  it('lists the four feeds the AVM imports, never imported until their first import', async () => {
     const answer = await server.request('GET', '/avm/enrichments?page=1&size=1000', { token: server.adminToken });
     expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ count: 3, next: null, previous: null });
+    expect(answer.body).toMatchObject({ count: 4, next: null, previous: null });
     expect(answer.body.results.map((row: { slug: string; name: string }) => [row.slug, row.name])).toEqual([
-      ['nvd-cve', 'NVD CVE'], ['cisa-kev', 'CISA KEV'], ['first-epss', 'FIRST EPSS'],
+      ['nvd-cve', 'NVD CVE'], ['cisa-kev', 'CISA KEV'], ['first-epss', 'FIRST EPSS'], ['nvd-cpe', 'NVD CPE dictionary'],
     ]);
     for (const row of answer.body.results) expect(row).toMatchObject({ status: 'never_imported', record_count: 0, last_imported_at: null });
   });
@@ -31,7 +31,7 @@ describe.each(engines)('enrichments and custom adapters on %s', (engine) => {
     expect(kev.body.results[0]).toMatchObject({ slug: 'cisa-kev', status: 'imported', record_count: 1484 });
     expect(new Date(kev.body.results[0].last_imported_at).toISOString()).toBe('2026-11-20T08:00:00.000Z');
     const firstPage = await server.request('GET', '/avm/enrichments?size=2&ordering=-name', { token: server.adminToken });
-    expect(firstPage.body.results.map((row: { slug: string }) => row.slug)).toEqual(['nvd-cve', 'first-epss']);
+    expect(firstPage.body.results.map((row: { slug: string }) => row.slug)).toEqual(['nvd-cve', 'nvd-cpe']);
     expect(firstPage.body.next).toMatch(/page=2/);
     expect((await server.request('GET', '/avm/enrichments?ordering=secret', { token: server.adminToken })).status).toBe(400);
   });

@@ -98,7 +98,7 @@ describe.each(engines)('reports on %s', (engine) => {
     await workbook.xlsx.load(await download(server, server.adminToken, `/reports/runs/${run.id}/files/xlsx`) as unknown as ArrayBuffer);
     expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(['Devices', 'By OS', 'Since last time']);
     const devices = workbook.getWorksheet('Devices')!;
-    expect(devices.getRow(1).values).toEqual([undefined, 'Hostname', 'OS type', 'SecurityScore']);
+    expect(devices.getRow(1).values).toEqual([undefined, 'Hostname', 'OS type', 'Security score']);
     expect(devices.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
     expect(devices.autoFilter).toBeTruthy();
     const byOs = workbook.getWorksheet('By OS')!;

@@ -43,7 +43,12 @@ describe.each(engines)('the company boundary on %s', (engine) => {
   const resourceSchemas = allSchemas().filter((schema) => schema['x-resource']) as unknown as ResourceSchema[];
   it.each(resourceSchemas.map((schema) => [schema.$id, schema] as const))('keeps %s of company A out of company B', async (_id, schema) => {
     const { path } = schema['x-resource'];
-    const example = { ...schema.examples?.[0], ...(schema.$id.endsWith('/user') && { group_ids: [] }), ...(schema.$id.endsWith('/company') && { name: `Example ${Date.now()}` }) };
+    const example: Record<string, unknown> = { ...schema.examples?.[0], ...(schema.$id.endsWith('/user') && { group_ids: [] }), ...(schema.$id.endsWith('/company') && { name: `Example ${Date.now()}` }) };
+    // A schedule names a report of its own company.
+    if (schema.$id.endsWith('/report-schedule')) {
+      const report = resourceSchemas.find((candidate) => candidate.$id.endsWith('/report'))!;
+      example.report = (await server.request('POST', report['x-resource'].path, { token: server.adminToken, body: { ...report.examples?.[0], name: `Scheduled ${Date.now()}` } })).body.id;
+    }
     const created = await server.request('POST', path, { token: server.adminToken, body: example });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const url = `${path}/${created.body.id}`;

@@ -16,12 +16,12 @@ export function registerSsoRoutes(routes: RouteCatalogue, context: AppContext): 
   const rateLimitPerMinute = context.config.signInRateLimitPerMinute;
   routes.add({
     method: 'GET', url: '/configurations/sso-configuration', name: 'sso_configuration.read', summary: 'The company\'s OpenID Connect provider and group mapping (secret masked)',
-    access: 'configurations.view_ssoconfiguration',
+    access: 'configurations.view_companysettings',
     handler: async (request) => readSsoSettings(db, callerOf(request).companyId),
   });
   routes.add({
     method: 'PUT', url: '/configurations/sso-configuration', name: 'sso_configuration.update', summary: 'Change the company\'s OpenID Connect provider and group mapping',
-    access: 'configurations.change_ssoconfiguration', body: 'cartograph:settings/sso-configuration',
+    access: 'configurations.change_companysettings', body: 'cartograph:settings/sso-configuration',
     handler: async (request) => {
       const body = request.body as SsoSettings;
       if (body.enabled && !body.issuer) throw fieldError('issuer', 'The issuer is required to switch single sign-on on.');

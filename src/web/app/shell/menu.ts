@@ -41,7 +41,6 @@ export const settingsMenu: MenuItem[] = [
   { label: 'System information', path: '/settings/system-information' },
   { label: 'AVM', path: '/settings/avm-configuration' },
   { label: 'Vulnerability enrichment', path: '/settings/vulnerability-inventory-configuration' },
-  { label: 'Single sign-on', path: '/settings/sso-configuration' },
 ];
 
 /**
