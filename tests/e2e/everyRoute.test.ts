@@ -104,6 +104,15 @@ async function collectParameters(): Promise<void> {
     '/action-center/edit/{id}#id': await createdId('/actions/actions', { name: 'Linux → webhook (e2e)', trigger: 'manual', scope: { entity: 'device', query: 'OS.Type = Linux' }, type: 'webhook', parameters: { url: 'https://hooks.example.com/intake', body_template: '{"host": "{{Hostname}}"}', batch_size: 1 } }),
     '/action-center/ssh/edit/{id}#id': await createdId('/actions/ssh-credentials', { name: 'Ops (e2e)', username: 'ops', auth_method: 'password', password: 'every route', known_host_fingerprints: ['SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU'] }),
     // The administrator, the provider company and its Administrators group.
+    '/security-manager/asset-profile/edit/{id}#id': await createdId('/securitymanager/asset-profiles', { name: 'Servers (e2e)', description: '', owner: 'Ops', criticality: 5, query: 'Hostname = srv-*' }),
+    '/security-manager/security-policy/edit/{id}#id': await createdId('/securitymanager/security-policies', { name: 'EDR reports (e2e)', description: '', enabled: false, query: 'Adapters = crowdstrike', severity: 'high', weight: null, profile_ids: [], remediation: '', cis_safeguard: '', cis_title: '' }),
+    '/settings/ldap-configuration/{id}/edit#id': await createdId('/configurations/ldap-configurations', {
+      name: 'Directory (e2e)', enabled: false, url: 'ldap://127.0.0.1:1389', starttls: false, ca_certificate: '', verify_certificate: true, bind_dn: 'cn=admin,dc=example', bind_password: 'every route',
+      user_search_base: 'dc=example', user_filter: '(uid={username})', username_attribute: 'uid', email_attribute: 'mail', first_name_attribute: 'givenName', last_name_attribute: 'sn',
+      member_of_attribute: 'memberOf', group_search_base: '', group_filter: '(member={dn})', group_mappings: [],
+    }),
+    // The newest activity: creating the directory above.
+    activityId: String((await api<{ results: { id: number }[] }>(server.baseUrl, '/activities/activities?size=1', { token })).body.results[0]!.id),
     '/settings/user/{id}/edit#id': '1',
     '/settings/company/{id}/edit#id': '1',
     '/settings/group/{id}/edit#id': '1',
