@@ -1,33 +1,14 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
-import { apiFetch } from '../../app/http';
-import { notify } from '../../app/notifications/notifications';
 import { hasPermission } from '../../app/session/session';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
-import { Button, Dialog, EmptyState, PageHeader, Pagination, Table, TextInput, orderingOf, type SortState } from '../../ui';
+import { Button, EmptyState, PageHeader, Pagination, Table, TextInput, orderingOf, type SortState } from '../../ui';
 import { profileListQuery, profilesPath, type AssetProfile } from './securityApi';
 import { ScoreBadge } from './scoreParts';
+import { DeleteDialog } from './DeleteDialog';
 
 const pageSize = 50;
-
-function DeleteProfileDialog({ profile, onClose }: { profile: AssetProfile; onClose: () => void }) {
-  const queryClient = useQueryClient();
-  const remove = useMutation({
-    mutationFn: () => apiFetch(`${profilesPath}/${profile.id}`, { method: 'DELETE' }),
-    onSuccess: () => {
-      notify('success', `The profile "${profile.name}" was deleted.`);
-      void queryClient.invalidateQueries({ queryKey: ['asset-profiles'] });
-      onClose();
-    },
-  });
-  return (
-    <Dialog
-      open alert onClose={onClose} title={`Delete the profile "${profile.name}"?`} description="Its scores of past snapshots stay in the trend. This cannot be undone."
-      footer={<><Button variant="secondary" onClick={onClose}>Cancel</Button><Button variant="danger" loading={remove.isPending} onClick={() => remove.mutate()}>Delete</Button></>}
-    />
-  );
-}
 
 /** `/security-manager/asset-profile`: the profiles with their size and score in the latest scored snapshot. */
 export function AssetProfiles() {
@@ -66,7 +47,7 @@ export function AssetProfiles() {
         empty={<EmptyState title={search ? 'No profiles match' : 'No profiles yet'} description={search ? 'Change or clear the search.' : 'Create one: for example "Production Windows servers" with OS.Type = Windows AND Hostname = srv-*.'} />}
       />
       <Pagination page={page} pageSize={pageSize} count={list.data?.count ?? 0} onPageChange={setPage} />
-      {deleting && <DeleteProfileDialog profile={deleting} onClose={() => setDeleting(null)} />}
+      {deleting && <DeleteDialog noun="profile" item={deleting} path={profilesPath} listKey="asset-profiles" consequence="Its scores of past snapshots stay in the trend." onClose={() => setDeleting(null)} />}
     </section>
   );
 }

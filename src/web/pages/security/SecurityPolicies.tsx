@@ -5,29 +5,12 @@ import { apiFetch } from '../../app/http';
 import { notify } from '../../app/notifications/notifications';
 import { hasPermission } from '../../app/session/session';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
-import { Badge, Button, Dialog, EmptyState, PageHeader, Pagination, Switch, Table, TextInput, orderingOf, type SortState } from '../../ui';
+import { Badge, Button, EmptyState, PageHeader, Pagination, Switch, Table, TextInput, orderingOf, type SortState } from '../../ui';
 import { policiesPath, policyListQuery, type SecurityPolicy } from './securityApi';
+import { DeleteDialog } from './DeleteDialog';
 
 const pageSize = 50;
 const severityTone = { critical: 'danger', high: 'danger', medium: 'warning', low: 'info' } as const;
-
-function DeletePolicyDialog({ policy, onClose }: { policy: SecurityPolicy; onClose: () => void }) {
-  const queryClient = useQueryClient();
-  const remove = useMutation({
-    mutationFn: () => apiFetch(`${policiesPath}/${policy.id}`, { method: 'DELETE' }),
-    onSuccess: () => {
-      notify('success', `The policy "${policy.name}" was deleted.`);
-      void queryClient.invalidateQueries({ queryKey: ['security-policies'] });
-      onClose();
-    },
-  });
-  return (
-    <Dialog
-      open alert onClose={onClose} title={`Delete the policy "${policy.name}"?`} description="Scores from the next discovery on leave it out. This cannot be undone."
-      footer={<><Button variant="secondary" onClick={onClose}>Cancel</Button><Button variant="danger" loading={remove.isPending} onClick={() => remove.mutate()}>Delete</Button></>}
-    />
-  );
-}
 
 /** `/security-manager/security-policy`: the policies, their CIS safeguard, and how many devices failed each. */
 export function SecurityPolicies() {
@@ -89,7 +72,7 @@ export function SecurityPolicies() {
         empty={<EmptyState title={search ? 'No policies match' : 'No policies yet'} description={search ? 'Change or clear the search.' : 'Add the starter library (about twenty CIS Controls v8 safeguards) or write your own.'} />}
       />
       <Pagination page={page} pageSize={pageSize} count={list.data?.count ?? 0} onPageChange={setPage} />
-      {deleting && <DeletePolicyDialog policy={deleting} onClose={() => setDeleting(null)} />}
+      {deleting && <DeleteDialog noun="policy" item={deleting} path={policiesPath} listKey="security-policies" consequence="Scores from the next discovery on leave it out." onClose={() => setDeleting(null)} />}
     </section>
   );
 }
