@@ -1,0 +1,25 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiFetch } from '../../app/http';
+import { notify } from '../../app/notifications/notifications';
+import { Button, Dialog } from '../../ui';
+
+/** Asks before deleting a profile or a policy, deletes it, and refreshes its list. */
+export function DeleteDialog({ noun, item, path, listKey, consequence, onClose }: {
+  noun: 'profile' | 'policy'; item: { id: number; name: string }; path: string; listKey: string; consequence: string; onClose: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const remove = useMutation({
+    mutationFn: () => apiFetch(`${path}/${item.id}`, { method: 'DELETE' }),
+    onSuccess: () => {
+      notify('success', `The ${noun} "${item.name}" was deleted.`);
+      void queryClient.invalidateQueries({ queryKey: [listKey] });
+      onClose();
+    },
+  });
+  return (
+    <Dialog
+      open alert onClose={onClose} title={`Delete the ${noun} "${item.name}"?`} description={`${consequence} This cannot be undone.`}
+      footer={<><Button variant="secondary" onClick={onClose}>Cancel</Button><Button variant="danger" loading={remove.isPending} onClick={() => remove.mutate()}>Delete</Button></>}
+    />
+  );
+}
