@@ -11,7 +11,7 @@ const sizes = { certificates: 100_000, devices: 100_000 };
 const statuses = "(array['Expired','Expires within 30 days','Expires within 90 days','Valid','Valid','Valid','Valid','Valid'])";
 
 /** Publishes one snapshot of the sizes above for company 1 and answers its discovery id. */
-export async function seed(db: Database): Promise<number> {
+async function seed(db: Database): Promise<number> {
   const id = await newSnapshot(db);
   // Ids are 20 hex digits, as the API's filters take them: devices start with 0, certificates with c.
   await seedAssets(db, id, 'device', "'0' || lpad(to_hex(i), 19, '0')", `jsonb_build_object('Hostname', jsonb_build_array('host-' || i), 'OS.Type', jsonb_build_array((array['Windows','Linux','macOS'])[1 + i % 3]), 'Adapters', '["tls-scanner"]'::jsonb, 'AdapterCount', '[1]'::jsonb)`, `generate_series(1, ${sizes.devices}) as i`);

@@ -9,7 +9,7 @@ import { newSnapshot, runAlone, seedAssets, withListBench } from './listBench.js
 const sizes = { devices: 100_000, services: 100_000, perDevice: 5, licenses: 100_000 };
 
 /** Publishes one snapshot of the sizes above for company 1 and answers its discovery id. */
-export async function seed(db: Database): Promise<number> {
+async function seed(db: Database): Promise<number> {
   const id = await newSnapshot(db);
   const asset = (entity: string, idSql: string, fieldsSql: string, series: string) => seedAssets(db, id, entity, idSql, fieldsSql, series);
   // Ids are 20 hex digits, as the API's filters take them: devices start with 0, services with f.
