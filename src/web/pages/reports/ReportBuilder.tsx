@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ApiError, apiFetch } from '../../app/http';
 import { t } from '../../app/i18n/messages';
 import { navigateTo } from '../../app/navigation';
@@ -63,7 +63,8 @@ function ConfigureStep({ draft, change, errors }: { draft: ReportDraft; change: 
 export function ReportBuilder(_props: PageProps) {
   const search = useSearch({ strict: false }) as Record<string, unknown>;
   const navigate = useNavigate();
-  const initial = useMemo(() => builderStateOf(search), []); // eslint-disable-line react-hooks/exhaustive-deps -- read once: later the page writes the URL
+  // Read once: from then on the page writes the URL, it does not follow it.
+  const [initial] = useState(() => builderStateOf(search));
   const [step, setStep] = useState<BuilderStep>(initial.step);
   const [draft, setDraft] = useState<ReportDraft | null>(initial.draft ?? (initial.reportId ? null : emptyReport()));
   const [errors, setErrors] = useState<Errors>({});

@@ -131,7 +131,7 @@ export function ReportScheduleForm(_props: PageProps) {
         <Textarea label={t('reports.scheduleForm.body')} value={form.body} maxLength={10000} rows={5} onValueChange={(body) => change({ body })} error={error('body')} />
         <div className="report-builder__footer">
           <ButtonLink variant="secondary" href="#/reports/schedules">{t('reports.builder.cancel')}</ButtonLink>
-          <Button type="submit" loading={save.isPending}>{id ? t('reports.builder.save') : t('reports.builder.create')}</Button>
+          <Button type="submit" loading={save.isPending}>{id ? t('reports.builder.save') : t('reports.scheduleForm.create')}</Button>
         </div>
       </form>
     </section>

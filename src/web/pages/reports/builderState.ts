@@ -41,9 +41,9 @@ export function builderStateOf(search: Search): BuilderState {
   return { step, reportId: Number.isInteger(id) && id > 0 ? id : null, draft: draftOfSearch(search.draft) };
 }
 
-/** The search parameters of a state (the draft as one JSON value). */
+/** The search parameters of a state (the router writes the draft as one JSON value). */
 export function searchOfState(state: { step: BuilderStep; reportId: number | null; draft: ReportDraft }): Search {
-  return { step: state.step, ...(state.reportId !== null && { reportId: state.reportId }), draft: JSON.stringify(state.draft) };
+  return { step: state.step, ...(state.reportId !== null && { reportId: state.reportId }), draft: state.draft };
 }
 
 /** A new section of a type, with what the server would default it to. */
