@@ -3,6 +3,8 @@ import { Card, EmptyState, Spinner } from '../../ui';
 import { Markdown } from '../adapters/Markdown';
 import { WidgetView } from '../dashboards/WidgetView';
 import type { PreviewSection, ReportPreview } from './reportsApi';
+// The chart's embed and tooltip styles (the console's CSP allows no inline styles).
+import '../dashboards/dashboards.css';
 
 function SectionPreview({ section }: { section: PreviewSection }) {
   if ('error' in section) return <p className="report-section__error" role="alert">{section.error}</p>;

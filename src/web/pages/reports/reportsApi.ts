@@ -86,5 +86,6 @@ export async function downloadRunFile(file: RunFile): Promise<void> {
   link.href = URL.createObjectURL(blob);
   link.download = file.filename;
   link.click();
-  URL.revokeObjectURL(link.href);
+  // The browser reads the blob after the click returns: free it a moment later, not at once.
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
 }
