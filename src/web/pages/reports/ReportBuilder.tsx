@@ -5,7 +5,6 @@ import { ApiError, apiFetch } from '../../app/http';
 import { t } from '../../app/i18n/messages';
 import { navigateTo } from '../../app/navigation';
 import { notify } from '../../app/notifications/notifications';
-import type { PageProps } from '../../app/pageModules';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
 import { Button, ButtonLink, Checkbox, ErrorState, PageHeader, Select, Spinner, Tabs, Textarea, TextInput } from '../../ui';
 import { builderStateOf, builderSteps, moveSection, newSection, searchOfState, sectionErrors, type BuilderStep } from './builderState';
@@ -60,7 +59,7 @@ function ConfigureStep({ draft, change, errors }: { draft: ReportDraft; change: 
  * `/reports/builder` (and `?reportId=` to edit): define, configure, then add and order sections beside a live preview
  * the server computes. The step and the whole draft live in the URL, so a reload loses nothing.
  */
-export function ReportBuilder(_props: PageProps) {
+export function ReportBuilder() {
   const search = useSearch({ strict: false }) as Record<string, unknown>;
   const navigate = useNavigate();
   // Read once: from then on the page writes the URL, it does not follow it.

@@ -5,7 +5,6 @@ import { ApiError, apiFetch } from '../../app/http';
 import { t } from '../../app/i18n/messages';
 import { navigateTo } from '../../app/navigation';
 import { notify } from '../../app/notifications/notifications';
-import type { PageProps } from '../../app/pageModules';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
 import { useCompanyRows } from '../../renderers/form/widgets/useCompanyRows';
 import { Button, ButtonLink, Checkbox, ErrorState, Field, PageHeader, Select, Spinner, Textarea, TextInput } from '../../ui';
@@ -49,7 +48,7 @@ function UserChoices({ chosen, onChange, error }: { chosen: number[]; onChange: 
 }
 
 /** `/reports/schedules/edit/{scheduleId}` (`new` creates): timing by preset or cron in a time zone, recipients, the e-mail and its files. */
-export function ReportScheduleForm(_props: PageProps) {
+export function ReportScheduleForm() {
   const { scheduleId } = useParams({ strict: false }) as { scheduleId?: string };
   const id = scheduleId && scheduleId !== 'new' ? Number(scheduleId) : null;
   const stored = useQuery({ ...scheduleQuery(id ?? 0), enabled: id !== null });

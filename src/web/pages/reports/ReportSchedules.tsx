@@ -4,7 +4,6 @@ import { formatDate } from '../../../core/dates';
 import { apiFetch } from '../../app/http';
 import { t } from '../../app/i18n/messages';
 import { notify } from '../../app/notifications/notifications';
-import type { PageProps } from '../../app/pageModules';
 import { hasPermission } from '../../app/session/session';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
 import { Badge, Button, ButtonLink, EmptyState, ErrorState, PageHeader, Spinner, Table, type TableColumn } from '../../ui';
@@ -25,7 +24,7 @@ function LastDelivery({ schedule }: { schedule: ScheduleItem }) {
 }
 
 /** `/reports/schedules`: when each schedule runs, to whom, its next run and how its last delivery went. */
-export function ReportSchedules(_props: PageProps) {
+export function ReportSchedules() {
   useEffect(() => setBreadcrumb([{ label: t('reports.title'), to: '/reports' }, { label: t('reports.schedules.title') }]), []);
   const schedules = useQuery(scheduleListQuery());
   const reports = useQuery({ ...reportListQuery(), enabled: hasPermission('reports.view_report') });

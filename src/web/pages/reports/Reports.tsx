@@ -4,7 +4,6 @@ import { formatDate } from '../../../core/dates';
 import { apiFetch } from '../../app/http';
 import { t } from '../../app/i18n/messages';
 import { notify } from '../../app/notifications/notifications';
-import type { PageProps } from '../../app/pageModules';
 import { getSession, hasPermission } from '../../app/session/session';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
 import { Badge, Button, ButtonLink, Card, EmptyState, ErrorState, PageHeader, Select, Spinner, Table, type TableColumn } from '../../ui';
@@ -42,7 +41,7 @@ function RunNow({ report, onStarted }: { report: ReportItem; onStarted: (id: num
 }
 
 /** `/reports`: the report definitions, each one's last run, buttons to run, edit and delete, and its past runs. */
-export function Reports(_props: PageProps) {
+export function Reports() {
   useEffect(() => setBreadcrumb([{ label: t('reports.title') }]), []);
   const reports = useQuery(reportListQuery());
   const [selected, setSelected] = useState<number | null>(null);
