@@ -86,7 +86,7 @@ describe('reports in a real browser on the demo', () => {
 
     const preview = page.getByRole('region', { name: 'Preview' });
     await preview.locator('.report-preview__section', { hasText: 'Devices without EDR' }).getByText(/^First \d+ of \d+ rows$/).waitFor(patiently);
-    await preview.locator('.report-preview__section', { hasText: 'By operating system' }).locator('svg').first().waitFor(patiently);
+    await preview.locator('.report-preview__section', { hasText: 'By operating system' }).locator('.dashboard-vega svg').first().waitFor(patiently);
     expect(await preview.locator('.report-preview__section tbody tr').count()).toBeGreaterThan(0);
 
     // The step and the draft are in the URL: a reload shows the same work.

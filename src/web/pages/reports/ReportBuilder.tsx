@@ -35,7 +35,7 @@ function DefineStep({ draft, change, errors }: { draft: ReportDraft; change: (ch
   return (
     <div className="report-builder__step">
       <TextInput label={t('reports.builder.name')} value={draft.name} required maxLength={200} onValueChange={(name) => change({ name })} error={errors.name} />
-      <Textarea label={t('reports.builder.description')} value={draft.description} maxLength={2000} onValueChange={(description) => change({ description })} error={errors.description} />
+      <Textarea label={t('reports.builder.descriptionField')} value={draft.description} maxLength={2000} onValueChange={(description) => change({ description })} error={errors.description} />
       <Checkbox label={t('reports.builder.public')} message={t('reports.builder.publicHelp')} checked={draft.is_public} onCheckedChange={(is_public) => change({ is_public })} error={errors.is_public} />
     </div>
   );
@@ -88,7 +88,9 @@ export function ReportBuilder() {
     retry: false,
   });
   const previewErrors: Errors = preview.error instanceof ApiError ? preview.error.fieldErrors : {};
-  const previewProblem = preview.error ? (Object.keys(previewErrors).some((key) => key.startsWith('sections.')) ? null : preview.error.message) : null;
+  // Errors of a section show on it; others (no snapshot to preview) above the preview, without the field's name.
+  const otherPreviewErrors = Object.entries(previewErrors).filter(([key]) => !key.startsWith('sections.')).flatMap(([, messages]) => messages);
+  const previewProblem = preview.error ? (otherPreviewErrors.join(' ') || (Object.keys(previewErrors).length ? null : preview.error.message)) : null;
 
   const save = useMutation({
     mutationFn: (body: ReportDraft) => apiFetch<ReportItem>(reportId ? `${reportsPath}/${reportId}` : reportsPath, { method: reportId ? 'PUT' : 'POST', body, silent: true }),
