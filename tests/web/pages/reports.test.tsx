@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ReportBuilder } from '../../../src/web/pages/reports/ReportBuilder';
 import { Reports } from '../../../src/web/pages/reports/Reports';
 import { ReportScheduleForm } from '../../../src/web/pages/reports/ReportScheduleForm';
+import { ReportSchedules } from '../../../src/web/pages/reports/ReportSchedules';
 import { serveApi } from '../app/helpers';
 import { signInWith, withPermissions } from './pageSession';
 import { renderPage } from './renderPage';
@@ -59,6 +60,19 @@ describe('the report builder', () => {
     expect(await screen.findByRole('heading', { name: 'Section 1: text' })).toBeTruthy();
     expect((screen.getByLabelText('Text (Markdown)') as HTMLTextAreaElement).value).toBe('## Why\nNo **EDR**.');
     expect(screen.getByRole('heading', { name: 'Section 2: table' })).toBeTruthy();
+  });
+
+  it('applies a section query as it is typed, once it parses', async () => {
+    serveApi({ ...configuration, 'POST /reports/preview': { body: { index_id: 4, sections: [] } } });
+    const { router } = renderPage(ReportBuilder, '/reports/builder', builderUrl('builder'));
+    const query = await screen.findByLabelText('Query');
+    fireEvent.change(query, { target: { value: 'Hostname = (' } });
+    fireEvent.change(query, { target: { value: 'Hostname = web*' } });
+    await waitFor(() => expect(draftInUrl(router).sections[0]!.query).toBe('Hostname = web*'));
+    fireEvent.change(query, { target: { value: 'Hostname = (' } });
+    expect(query.getAttribute('aria-invalid')).toBe('true');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(draftInUrl(router).sections[0]!.query).toBe('Hostname = web*');
   });
 
   it('shows a section the server cannot compute, and a refused save, on that section', async () => {
@@ -127,6 +141,36 @@ describe('the report list', () => {
     await screen.findByText('Devices: Unknown field "Colour".');
     for (const name of ['Run now', 'Delete', 'New report', 'Download unmanaged.xlsx']) expect(screen.queryByRole('button', { name })).toBeNull();
     expect(screen.queryByRole('link', { name: 'Edit' })).toBeNull();
+  });
+});
+
+describe('the schedule list', () => {
+  const schedule = {
+    id: 2, name: 'Weekly unmanaged devices', report: 3, enabled: true, preset: 'weekly', time: '08:00', weekday: 1, day_of_month: 1, cron: '', timezone: 'Europe/Istanbul', formats: ['pdf'],
+    recipient_users: [1], recipients: ['it@example.com'], subject: '', body: '', next_run_at: '2026-11-30T05:00:00.000Z', last_run_at: '2026-11-23T05:00:00.000Z',
+    last_status: 'failed', last_error: 'No such mailbox', failures: 3, created_at: '2026-11-20T10:00:00Z', updated_at: '2026-11-20T10:00:00Z',
+  };
+
+  it('shows when each schedule runs, its report, and why its last delivery failed', async () => {
+    serveApi({ 'GET /reports/schedules': { body: { count: 1, results: [schedule] } }, 'GET /reports/reports': { body: { count: 1, results: [{ id: 3, ...draft, user_full_name: 'Jane Doe' }] } } });
+    renderPage(ReportSchedules, '/reports/schedules', '/reports/schedules');
+    const row = (await screen.findByText('Weekly unmanaged devices')).closest('tr') as HTMLElement;
+    expect(within(row).getByText('Weekly on Monday at 08:00 (Europe/Istanbul)')).toBeTruthy();
+    expect(await within(row).findByText('Unmanaged devices')).toBeTruthy();
+    expect(within(row).getByText('failed')).toBeTruthy();
+    expect(within(row).getByText(/No such mailbox \(3 failures in a row\)/)).toBeTruthy();
+    expect(within(row).getByText('2 recipient(s)')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'New schedule' }).getAttribute('href')).toBe('#/reports/schedules/edit/new');
+  });
+
+  it('offers a viewer no create, edit or delete', async () => {
+    withPermissions(['reports.view_reportschedule', 'reports.view_report']);
+    serveApi({ 'GET /reports/schedules': { body: { count: 1, results: [schedule] } }, 'GET /reports/reports': { body: { count: 0, results: [] } } });
+    renderPage(ReportSchedules, '/reports/schedules', '/reports/schedules');
+    await screen.findByText('Weekly unmanaged devices');
+    expect(screen.queryByRole('link', { name: 'New schedule' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Edit' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Delete' })).toBeNull();
   });
 });
 

@@ -65,7 +65,7 @@ function TableFields({ section, change, errors }: { section: ReportSection; chan
         onValueChange={(next) => change({ inventory: next as SectionInventory, saved_query: null })} error={errors.inventory} />
       <Select label={t('reports.section.savedQuery')} value={section.saved_query ? String(section.saved_query) : ''} options={[{ value: '', label: t('reports.section.noSavedQuery') }, ...ofInventory.map((saved) => ({ value: String(saved.id), label: saved.name }))]}
         onValueChange={(value) => change({ saved_query: value ? Number(value) : null })} error={errors.saved_query} />
-      <QueryBar query={section.query ?? ''} onQueryChange={(query) => change({ query })} fields={fields} serverError={errors.query?.join(' ') ?? null} />
+      <QueryBar live query={section.query ?? ''} onQueryChange={(query) => change({ query })} fields={fields} serverError={errors.query?.join(' ') ?? null} />
       <Field label={t('reports.section.columns')} error={errors.columns}>
         {() => (
           <div className="report-section__columns">
