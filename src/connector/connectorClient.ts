@@ -15,7 +15,7 @@ export type LeasedJob = {
   config: Record<string, unknown>;
 };
 
-export type Hello = { version: string; host: string; error?: string };
+export type Hello = { version: string; host: string; error?: string; running?: number[] };
 
 const retriesPerCall = 4;
 

@@ -54,11 +54,13 @@ async function main(): Promise<void> {
   await client.heartbeat(hello);
   log(`connector started (version ${version}), polling ${options.base.origin}`);
   const beat = setInterval(() => {
-    client.heartbeat(hello).then(
+    const asked = [...running.keys()];
+    client.heartbeat({ ...hello, running: asked }).then(
       (answer) => {
         // A job the server no longer lists was given up by its discovery: stop spending the source's time on it.
+        // Only jobs the heartbeat named: one leased while it was under way is not in the answer, and is not gone.
         const held = new Set(answer.jobs.map((job) => job.id));
-        for (const [id, controller] of running) if (!held.has(id)) controller.abort();
+        for (const id of asked) if (!held.has(id)) running.get(id)?.abort();
       },
       (error: Error) => (error instanceof TokenRefusedError ? stop(error) : log(`heartbeat failed: ${error.message}`)),
     );

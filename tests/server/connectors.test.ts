@@ -144,6 +144,10 @@ describe.each(engines)('remote connectors on %s', (engine) => {
     const job = await waitForJob(connector.token);
     expect(job).toMatchObject({ attempt: 1, connection: { id: connectionId, adapter: 'jsonfile' }, config: { source, entity: 'device' } });
     const url = `/connectors/api/jobs/${job.id}`;
+    // A heartbeat renews the leases of the jobs the connector says it runs, and only those.
+    expect((await agent('POST', '/connectors/api/heartbeat', connector.token, { ...hello, running: [job.id] })).body.jobs).toEqual([{ id: job.id, attempt: 1 }]);
+    expect((await agent('POST', '/connectors/api/heartbeat', connector.token, { ...hello, running: [] })).body.jobs).toEqual([]);
+    expect((await agent('POST', '/connectors/api/heartbeat', connector.token, { ...hello, running: ['x'] })).status).toBe(400);
     const device = (index: number) => ({ entity: 'device', fields: { Hostname: `plant-${index}`, SerialNumber: `PL-${index}` }, raw: { name: `plant-${index}` } });
 
     // Hostile or malformed batches are refused whole.

@@ -7,7 +7,7 @@ import type { FetchedRecord } from '../../adapters/engine.js';
 import { detailError } from '../errors.js';
 import type { RouteCatalogue } from '../routes.js';
 
-type Hello = { version: string; host?: string; error?: string };
+type Hello = { version: string; host?: string; error?: string; running?: number[] };
 type Batch = { attempt: number; sequence: number; records: FetchedRecord[]; warnings?: string[] };
 type Finish = { attempt: number; state: 'done' | 'error'; error?: string; warnings?: string[] };
 
@@ -55,9 +55,10 @@ export function registerConnectorApiRoutes(routes: RouteCatalogue, context: AppC
     handler: async (request) => {
       const connector = await connectorOf(request, request.body as Hello);
       // A connector that is alive keeps the leases of the fetches it is running, even while a slow source sends nothing.
+      // Only the jobs it says it runs: a restarted connector must not keep alive the leases its previous process held.
       const held = await db.query<{ id: number; attempt: number }>(
-        "update connector_jobs set lease_expires_at = now() + make_interval(secs => $2) where connector_id = $1 and state = 'leased' returning id, attempt",
-        [connector.id, leaseSeconds],
+        "update connector_jobs set lease_expires_at = now() + make_interval(secs => $2) where connector_id = $1 and state = 'leased' and id = any($3::int[]) returning id, attempt",
+        [connector.id, leaseSeconds, (request.body as Hello).running ?? []],
       );
       // The jobs it still holds: a job missing from the list was given up by its discovery, and the connector stops it.
       return { connector: { id: connector.id, name: connector.name }, poll_seconds: connectorPollSeconds, jobs: held };
