@@ -200,6 +200,21 @@ describe.each(engines)('remote connectors on %s', (engine) => {
     expect((await server.request('GET', `/connectors/connectors/${connector.id}`, { token: server.adminToken })).body).toMatchObject({ error_count: 1, last_error: `Connection ${connectionId}: HTTP 401 from the file server` });
   });
 
+  it('fails the fetches waiting for a connector whose token is revoked, at once', async () => {
+    await server.context.db.query('update connections set enabled = false');
+    const connector = await createConnector('Revoked site');
+    const connectionId = await addConnection('Revoked devices', connector.id, { source_type: 'url', file_url: 'https://revoked.example/d.json' });
+    const discoveryId = await runDiscovery();
+    for (let attempt = 0; attempt < 200; attempt += 1) {
+      if ((await server.context.db.query('select 1 from connector_jobs where connection_id = $1 and discovery_id = $2', [connectionId, discoveryId])).length) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect((await server.request('POST', `/connectors/connectors/${connector.id}/revoke`, { token: server.adminToken })).status).toBe(200);
+    const done = await waitForDiscovery();
+    expect(done.progress.connections).toEqual([expect.objectContaining({ name: 'Revoked devices', state: 'error', error: "The connector's token was revoked." })]);
+    await server.context.db.query('update connections set enabled = true');
+  });
+
   it('stops waiting for a connector that never answers, with a message that says so', async () => {
     const [row] = await server.context.db.query<{ connector: number; connection: number; discovery: number }>(
       "select k.id as connector, c.id as connection, (select max(id)::int from discoveries) as discovery from connectors k join connections c on c.connector_id = k.id where k.name = 'Flaky site'",

@@ -17,7 +17,8 @@ function TokenBadge({ connector }: { connector: ConnectorRecord }) {
   return <Badge tone="success">{t('connectors.tokenActive')}</Badge>;
 }
 
-const columns: TableColumn<ConnectorRecord>[] = [
+// Built at render: the message file is installed before any page renders, not before modules load.
+const columnsOf = (): TableColumn<ConnectorRecord>[] => [
   { id: 'name', header: t('connectors.name'), cell: (row) => row.name },
   { id: 'kind', header: t('connectors.kind'), cell: (row) => (row.kind === 'local' ? t('connectors.kindLocal') : t('connectors.kindRemote')) },
   { id: 'state', header: t('connectors.state'), cell: (row) => <TokenBadge connector={row} /> },
@@ -50,7 +51,7 @@ export function Connectors(_props: PageProps) {
       <TextInput label={t('connectors.search')} type="search" value={search} debounce={300} onValueChange={(value) => { setSearch(value); setPage(1); }} />
       <Table
         caption={t('connectors.title')}
-        columns={columns}
+        columns={columnsOf()}
         rows={list.data?.results ?? []}
         rowKey={(row) => row.id}
         loading={list.isFetching}
