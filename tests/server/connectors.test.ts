@@ -94,6 +94,9 @@ describe.each(engines)('remote connectors on %s', (engine) => {
     const replayed = await agent('POST', '/connectors/api/jobs/lease', rotated.body.token, hello);
     expect(replayed.status).toBe(401);
     expect(replayed.body.code).toBe('token_not_valid');
+    // The administrator's changes are activities; a connector's machine traffic is not.
+    const actions = await server.context.db.query<{ action: string }>("select action from activities where action like 'connector%'");
+    expect(new Set(actions.map((row) => row.action))).toEqual(new Set(['connectors.create', 'connectors.rotate', 'connectors.revoke']));
   });
 
   it('refuses bad input with field errors and leaves the Default connector alone', async () => {
