@@ -12,7 +12,7 @@ import { correlate, type Cluster, type CorrelationRules, type ManualDecisions, t
 import { deviceCorrelationRules } from './correlation/deviceRules.js';
 import { deviceMergeRecommendations } from './correlation/recommendations.js';
 import { userCorrelationRules } from './correlation/userRules.js';
-import { fetchConnection, readHeldRecords, type ConnectionRow } from './fetchStage.js';
+import { connectionRowColumns, fetchConnection, readHeldRecords, type ConnectionRow } from './fetchStage.js';
 import type { FieldOrdering } from './mergeAssets.js';
 import { begin, finish, newProgress, type DiscoveryProgress } from './progress.js';
 import { buildObservationInventories, observationTables } from './relatedInventories.js';
@@ -85,7 +85,8 @@ export async function runFetchStep(context: CoreContext, queue: PgBoss, job: Ste
   const settings = await loadDiscoverySettings(db, discovery.company_id, context.adapters.catalogue);
   const connectionId = connectionOfStep(job.step);
   const position = discovery.progress.connections.findIndex((item) => item.id === connectionId);
-  const [connection] = await db.query<ConnectionRow>('select id, name, adapter, config from connections where id = $1 and company_id = $2', [connectionId, discovery.company_id]);
+  const [connection] = await db.query<ConnectionRow>(
+    `select ${connectionRowColumns} from connections c join connectors k on k.id = c.connector_id where c.id = $1 and c.company_id = $2`, [connectionId, discovery.company_id]);
   const progress = newProgress([connection ?? discovery.progress.connections[position]]).connections[0];
   const saveOn = (queryable: Queryable) =>
     queryable.query("update discoveries set progress = jsonb_set(progress, array['connections', $2::text], $3::jsonb) where id = $1", [job.discoveryId, position, JSON.stringify(progress)]);
