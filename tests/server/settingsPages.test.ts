@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addFleetConnections, fleetRuntime, runDiscoveryAndWait } from './discoveryFleet.js';
 import { createUserWithGroups, engines, startTestServer, userPassword, type TestServer } from './harness.js';
 
 const defaults = {
@@ -79,5 +80,43 @@ describe.each(engines)('the remaining settings pages on %s', (engine) => {
     expect(system.body.database).toMatchObject({ engine, size_bytes: expect.any(Number) });
     expect(system.body.database.size_bytes).toBeGreaterThan(0);
     expect((await server.request('GET', '/configurations/system', { token: reader })).status).toBe(403);
+  });
+});
+
+describe.each(engines)('discoveries read the advanced configuration on %s', (engine) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(engine, {}, { adapters: fleetRuntime(300, 11).runtime });
+    await addFleetConnections(server);
+  });
+  afterAll(() => server.stop());
+
+  it('recommends only the weak matches chosen, from the minimum score up, and keeps as many as asked', async () => {
+    const token = server.adminToken;
+    type Row = { score: number; reasons: string[] };
+    const recommended = async () => (await server.request('GET', '/devices/merge-recommendations?size=1000', { token })).body.results as Row[];
+    const save = async (change: object) => expect((await server.request('PUT', '/configurations/advanced-configuration', { token, body: { ...defaults, ...change } })).status).toBe(200);
+    // The weak match a recommendation is, from its reasons (the shared host name is always the first).
+    const kindOf = (row: Row) => `host_name${row.reasons.some((reason) => reason.includes('IP')) ? '_ip' : ''}${row.reasons.some((reason) => reason.includes('operating system')) ? '_os' : ''}`;
+
+    await runDiscoveryAndWait(server);
+    const all = await recommended();
+    expect(all.length).toBeGreaterThanOrEqual(2);
+    const kind = kindOf(all[0]!);
+
+    await save({ recommended_matches: [kind] });
+    await runDiscoveryAndWait(server);
+    expect((await recommended()).length).toBe(all.filter((row) => kindOf(row) === kind).length);
+    await save({ recommended_matches: defaults.recommended_matches.filter((other) => other !== kind) });
+    await runDiscoveryAndWait(server);
+    expect((await recommended()).length).toBe(all.filter((row) => kindOf(row) !== kind).length);
+
+    await save({ recommendations_kept: 1 });
+    await runDiscoveryAndWait(server);
+    expect(await recommended()).toHaveLength(1);
+
+    await save({ minimum_score: Math.max(...all.map((row) => row.score)) + 0.05 });
+    await runDiscoveryAndWait(server);
+    expect(await recommended()).toEqual([]);
   });
 });
