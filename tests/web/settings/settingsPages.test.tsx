@@ -36,7 +36,7 @@ describe('the settings overview', () => {
 
   it('shows the groups, links and descriptions of what the caller may open, and nothing else', async () => {
     signInWith(['configurations.view_advancedconfiguration', 'users.view_system_information']);
-    renderPage(Settings, '/settings', '/settings');
+    renderPage(() => <Settings route={routeByPath('/settings')!} />, '/settings', '/settings');
     const discovery = await screen.findByRole('region', { name: 'Discovery' });
     expect(within(discovery).getByRole('link', { name: 'Advanced' })).toBeTruthy();
     expect(within(discovery).getByText('Merge recommendations and which source wins a field.')).toBeTruthy();
