@@ -114,3 +114,24 @@ describe('the advanced configuration page', () => {
     expect(screen.getByRole('button', { name: 'Remove Hostname' }).getAttribute('aria-disabled')).toBe('true');
   });
 });
+
+describe('the settings pages helpers', () => {
+  it('formats bytes, shares and durations for the system information', async () => {
+    const { bytesText, durationText, shareOf } = await import('../../../src/web/pages/settings/system/formatting');
+    expect(bytesText(512)).toBe('512 B');
+    expect(bytesText(1.5 * 1024 ** 3)).toBe('1.5 GiB');
+    expect(shareOf(1, 4)).toBe('25%');
+    expect(shareOf(1, 0)).toBe('-');
+    expect(durationText(93_784)).toBe('1d 2h 3m');
+    expect(durationText(59)).toBe('0m');
+  });
+
+  it('offers the device and user fields for a precedence and moves sources within bounds', async () => {
+    const { moved, precedenceFields, withoutEmpty } = await import('../../../src/web/pages/settings/advanced/precedence');
+    expect(precedenceFields({ field_map: { Hostname: {}, 'Software.Name': {}, 'OS.Type': {} }, user_field_map: { Username: {}, 'Device.Hostname': {} } })).toEqual(['Hostname', 'OS.Type', 'Username']);
+    expect(precedenceFields(undefined)).toEqual([]);
+    expect(moved(['a', 'b', 'c'], 2, -1)).toEqual(['a', 'c', 'b']);
+    expect(moved(['a', 'b'], 0, -1)).toEqual(['a', 'b']);
+    expect(withoutEmpty({ Hostname: [], 'OS.Type': ['qualys'] })).toEqual({ 'OS.Type': ['qualys'] });
+  });
+});
