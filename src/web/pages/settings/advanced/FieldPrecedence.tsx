@@ -42,7 +42,9 @@ export function FieldPrecedence({ path, changePermission }: { path: string; chan
   };
   const sources = [...adapters.map((adapter) => adapter.slug), ...connectionRows.map((row) => `${connectionPrefix}${row.id}`)];
   const fields = precedenceFields(configuration.data as Record<string, unknown> | undefined).filter((field) => !(field in ordering));
-  const defaultOrder = (configuration.data?.default_source_order as string[] | undefined) ?? [];
+  // The default order ranks the whole catalogue: name only the adapters the company has connections of.
+  const connected = new Set(connectionRows.map((row) => row.adapter));
+  const defaultOrder = ((configuration.data?.default_source_order as string[] | undefined) ?? []).filter((slug) => connected.has(slug));
   const orderingErrors = Object.entries(errors).filter(([key]) => key === 'ordering' || key.startsWith('ordering.')).flatMap(([, messages]) => messages);
 
   const save = async () => {
@@ -64,7 +66,9 @@ export function FieldPrecedence({ path, changePermission }: { path: string; chan
   return (
     <Card title={t('settings.precedence.title')}>
       <p className="field-precedence__hint">{t('settings.precedence.description')}</p>
-      {defaultOrder.length > 0 && <p className="field-precedence__hint">{t('settings.precedence.defaultOrder', { sources: defaultOrder.map(sourceLabel).join(', ') })}</p>}
+      <p className="field-precedence__hint">
+        {defaultOrder.length > 0 ? t('settings.precedence.defaultOrder', { sources: defaultOrder.map(sourceLabel).join(', ') }) : t('settings.precedence.defaultRule')}
+      </p>
       {Object.keys(ordering).length === 0 && <EmptyState title={t('settings.precedence.none')} />}
       <ul className="field-precedence" aria-label={t('settings.precedence.title')}>
         {Object.entries(ordering).map(([field, list]) => (
