@@ -175,6 +175,10 @@ describe('every console route with a page, on the demo', () => {
   it('has pages to visit and skips only routes without one', () => {
     expect(routes.length).toBeGreaterThan(40);
     expect(routes.map((route) => route.path)).toEqual(expect.arrayContaining(['/adapters', '/device-inventory', '/settings/user']));
+    // The settings overview and the settings pages built from their documents are visited like every other page.
+    expect(routes.map((route) => route.path)).toEqual(expect.arrayContaining([
+      '/settings', '/settings/license', '/settings/advanced-configuration', '/settings/discovery-schedule', '/settings/discovery-settings', '/settings/system-information',
+    ]));
   });
 
   it.each(routes.map((route) => [route.path, route] as const))('%s loads without a console error or a failing call', async (_path, route) => {
