@@ -1,6 +1,7 @@
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, type ReactNode } from 'react';
 import { apiFetch, useFieldErrors } from '../../../app/http';
+import { t } from '../../../app/i18n/messages';
 import { notify } from '../../../app/notifications/notifications';
 import { getSession } from '../../../app/session/session';
 import { formModelOf, initialValuesOf, type EntitySchema as FormEntitySchema } from '../../../renderers/form/formSchema';
@@ -20,7 +21,7 @@ export const settingsDocumentQuery = <T extends Values = Values>(path: string) =
  * `children` (a test button) follow the form. `omit` leaves properties to an editor of their own on the page: the form
  * saves them as loaded.
  */
-export function SettingsDocumentForm({ schemaId, path, changePermission, savedMessage = 'Settings saved. They apply from the next discovery.', providerOnly = false, omit, children }: {
+export function SettingsDocumentForm({ schemaId, path, changePermission, savedMessage = t('settings.document.saved'), providerOnly = false, omit, children }: {
   schemaId: string; path: string; changePermission: string; savedMessage?: string; providerOnly?: boolean; omit?: string[]; children?: ReactNode;
 }) {
   const schemaQuery = useQuery(entitySchemaQuery(schemaId));
@@ -32,9 +33,9 @@ export function SettingsDocumentForm({ schemaId, path, changePermission, savedMe
   const queryClient = useQueryClient();
   const mayChange = (getSession().user?.permissions ?? []).includes(changePermission) && (!providerOnly || Boolean(getSession().company?.is_constant));
 
-  if (schemaQuery.isError) return <ErrorState title="This page cannot be shown" message={schemaQuery.error.message} />;
-  if (documentQuery.isError) return <ErrorState title="The settings could not be loaded" message={documentQuery.error.message} onRetry={() => void documentQuery.refetch()} />;
-  if (!model || !documentQuery.data) return <Spinner label="Loading" />;
+  if (schemaQuery.isError) return <ErrorState title={t('settings.cannotShow')} message={schemaQuery.error.message} />;
+  if (documentQuery.isError) return <ErrorState title={t('settings.document.loadFailed')} message={documentQuery.error.message} onRetry={() => void documentQuery.refetch()} />;
+  if (!model || !documentQuery.data) return <Spinner label={t('settings.loading')} />;
 
   const save = async (body: Values) => {
     const saved = await apiFetch<Values>(path, { method: 'PUT', body: { ...documentQuery.data, ...body } });
@@ -44,8 +45,8 @@ export function SettingsDocumentForm({ schemaId, path, changePermission, savedMe
 
   return (
     <section className="settings-document">
-      <PageHeader title={schema?.title ?? 'Settings'} description={schema?.description} />
-      <SchemaForm model={model} initialValues={initialValuesOf(model, documentQuery.data)} serverErrors={serverErrors} onSubmit={save} submitLabel="Save" disabled={!mayChange} />
+      <PageHeader title={schema?.title ?? t('settings.document.title')} description={schema?.description} />
+      <SchemaForm model={model} initialValues={initialValuesOf(model, documentQuery.data)} serverErrors={serverErrors} onSubmit={save} submitLabel={t('settings.document.save')} disabled={!mayChange} />
       {children}
     </section>
   );
