@@ -84,12 +84,12 @@ async function writeIndexRows(db: Queryable, discoveryId: number, entity: string
 }
 
 /**
- * The index rows an entity's assets will have, in a temporary table `table` dropped at the end of the transaction
- * (the columns of `snapshot_index`, no index, no WAL): the security scoring reads the devices there, so that their
- * index rows are written once, scores included, rather than written and then rewritten.
+ * The index rows an entity's assets will have, with the columns of the fields in `only`, in a temporary table
+ * `table` dropped at the end of the transaction (no index, no WAL): the security scoring reads the devices there, so
+ * that their index rows are written once, scores included, rather than written and then rewritten.
  */
-export async function writeTemporaryIndexRows(db: Queryable, table: string, discoveryId: number, entity: string): Promise<Map<string, IndexedField>> {
-  const fields = indexedFieldsOf(entity);
+export async function writeTemporaryIndexRows(db: Queryable, table: string, discoveryId: number, entity: string, only: ReadonlySet<string>): Promise<Map<string, IndexedField>> {
+  const fields = indexedFieldsOf(entity).filter((field) => only.has(field.field));
   const { columns, values } = indexRowsSql(fields);
   const definitions = fields.flatMap((field) => [`${field.column} ${columnTypes[field.kind]}`, ...(field.firstColumn ? [`${field.firstColumn} ${field.kind === 'number' ? 'double precision' : 'text'}`] : [])]);
   await db.exec(`drop table if exists ${table}; create temporary table ${table} (discovery_id integer not null, entity text not null, asset_id text not null, ${definitions.join(', ')}) on commit drop`);

@@ -1,14 +1,20 @@
+import { parseQuery } from '../../core/query/index.js';
 import type { Queryable } from '../db/database.js';
 import { HttpError } from '../http/errors.js';
 import { refreshIndexedColumns, snapshotIndexedFields, writeTemporaryIndexRows } from '../inventory/snapshotIndex.js';
 import { queryCondition, relationOptions } from '../inventory/search.js';
+import { expandSavedQueries } from '../query/savedQueries.js';
+import { loadSavedQueryText } from '../query/savedQueryStore.js';
+import { fieldsOf } from './conditions.js';
 import { loadEnabledPolicies, loadProfiles, type Policy, type Profile } from './securityStore.js';
 
 // Scoring a snapshot, in the publish's transaction (pipeline.ts), so readers never see a snapshot without its scores:
-// after the index of every inventory but the devices' is built, before the devices' is, so each device's index row
-// is written once, score included (rewriting 100k wide rows and their ordering indexes cost more than the scoring). Every profile and policy is compiled by the query compiler, exactly as the inventory
-// list would run it, into one set-based statement over the snapshot: a profile inserts its members, a policy
-// inserts the devices it applies to that match `NOT (<condition>)`. One more statement turns failures into scores:
+// after the index of every inventory but the devices' is built and before the devices' is, so each device's index
+// row is written once, score included (rewriting 100k wide index rows and their ordering indexes afterwards cost more
+// than all the policies). Every profile and policy is compiled by the query compiler, exactly as the inventory list
+// would run it, into one set-based statement over the snapshot's devices (their typed rows, with the columns the
+// conditions read): a profile inserts its members, a policy the devices it applies to that match `NOT (<condition>)`.
+// One more statement turns failures into scores:
 //
 //   weight(p, d) = policy weight × criticality, where criticality is the highest criticality among the profiles of p
 //                  that hold d (a policy for every device: the highest among all profiles holding d; 1 if none)
@@ -50,7 +56,7 @@ type Compile = (text: string) => Promise<{ sql: string; params: unknown[]; table
 // planner knows their size) and go into the kept tables in one statement each: `scoring_devices` the devices' index
 // rows (when the publish has not written them yet), `scoring_members` and `scoring_failures` what the profiles and
 // policies matched, `scoring_scores` each device's score.
-const temporaryTables = ['scoring_members (profile_id integer not null, asset_id text not null)', 'scoring_failures (policy_id integer not null, asset_id text not null)'];
+const temporaryTables = ['scoring_members (profile_id integer not null, asset_id text not null, primary key (profile_id, asset_id))', 'scoring_failures (policy_id integer not null, asset_id text not null)'];
 
 /** Inserts each profile's devices; answers the profiles that could not be evaluated, with why. */
 async function writeMembers(db: Queryable, discoveryId: number, profiles: Profile[], compile: Compile, timeoutMs: number): Promise<Map<number, string>> {
@@ -103,8 +109,8 @@ async function writeFailures(db: Queryable, discoveryId: number, devices: number
     );
     if (!error) evaluated.push(policy);
   }
+  // Kept per device only (security_device_scores.failed): one row per failure was the publish's largest write.
   await db.exec('analyze scoring_failures');
-  await db.query('insert into security_policy_failures (discovery_id, policy_id, asset_id) select $1, policy_id, asset_id from scoring_failures order by policy_id, asset_id', [discoveryId]);
   return evaluated;
 }
 
@@ -116,6 +122,9 @@ async function writeDeviceScores(db: Queryable, discoveryId: number, devicesTabl
   const pairs = policies.flatMap((policy) => policy.profile_ids.map((profileId) => [policy.id, profileId] as const));
   const everyDeviceWeight = policies.filter((policy) => !policy.profile_ids.length).reduce((sum, policy) => sum + policy.weight, 0);
   await db.exec('drop table if exists scoring_scores; create temporary table scoring_scores (asset_id text not null, score integer not null, criticality double precision not null, failed integer[] not null, failed_names jsonb) on commit drop');
+  // Every join below reads whole tables of the snapshot: hash joins suit them all, and a nested loop the planner
+  // picks on a misjudged row count (a materialized CTE has no statistics) reads one table once per row of the other.
+  const [{ nestloop }] = await db.query<{ nestloop: string }>("select current_setting('enable_nestloop') as nestloop, set_config('enable_nestloop', 'off', true)");
   await db.query(
     `with profile as (select * from unnest($2::int[], $3::float8[]) as p(id, criticality)),
           policy as (select * from unnest($4::int[], $5::float8[], $6::bool[], $10::text[]) as q(id, weight, scoped, name)),
@@ -147,7 +156,8 @@ async function writeDeviceScores(db: Queryable, discoveryId: number, devicesTabl
       pairs.map(([policyId]) => policyId), pairs.map(([, profileId]) => profileId), everyDeviceWeight, policies.map((policy) => policy.name),
     ],
   );
-  await db.exec('analyze scoring_scores');
+  await db.query("select set_config('enable_nestloop', $1, true)", [nestloop]);
+  await db.exec('analyze scoring_scores (asset_id)');
   await db.query(
     'insert into security_device_scores (discovery_id, asset_id, score, criticality, failed) select $1, asset_id, score, criticality, failed from scoring_scores order by asset_id',
     [discoveryId],
@@ -188,6 +198,19 @@ async function writeSummaryScores(db: Queryable, companyId: number, discoveryId:
   );
 }
 
+/** The device fields the conditions read (saved queries expanded); a condition that no longer expands reads none. */
+async function fieldsRead(db: Queryable, companyId: number, conditions: { query: string }[]): Promise<Set<string>> {
+  const fields = new Set<string>();
+  for (const { query } of conditions) {
+    try {
+      for (const field of fieldsOf(await expandSavedQueries(parseQuery(query), (id) => loadSavedQueryText(db, companyId, id)))) fields.add(field);
+    } catch {
+      // Its evaluation fails below and says why.
+    }
+  }
+  return fields;
+}
+
 /**
  * Scores a snapshot being published (see the top of this file). Nothing to do for a company without profiles or
  * enabled policies. A profile or policy that fails or times out is recorded with its reason; the others still count.
@@ -203,7 +226,7 @@ export async function scoreSnapshot(db: Queryable, companyId: number, discoveryI
   const built = await snapshotIndexedFields(db, discoveryId, 'device');
   // A snapshot being published has no device index yet: its devices' typed rows are derived into a temporary table.
   const devicesTable = built.size ? 'snapshot_index' : 'scoring_devices';
-  const indexed = built.size ? built : await writeTemporaryIndexRows(db, devicesTable, discoveryId, 'device');
+  const indexed = built.size ? built : await writeTemporaryIndexRows(db, devicesTable, discoveryId, 'device', await fieldsRead(db, companyId, [...profiles, ...policies]));
   await db.exec(temporaryTables.map((table) => `drop table if exists ${table.split(' ')[0]}; create temporary table ${table} on commit drop;`).join(' '));
   const relations = await relationOptions(db, companyId, discoveryId, 'device');
   const compile: Compile = async (text) => {
@@ -221,7 +244,11 @@ export async function scoreSnapshot(db: Queryable, companyId: number, discoveryI
   if (jit !== null) await db.query("select set_config('jit', $1, true)", [jit]);
 }
 
-/** Deletes the per-device rows of pruned snapshots (their result and score summaries stay for the trend). */
+/**
+ * Deletes the per-device rows of pruned snapshots (their result and score summaries stay for the trend).
+ * `security_policy_failures` is no longer written (a device's failed policies are in its score row) but holds the
+ * rows of snapshots scored before.
+ */
 export async function pruneSecurityRows(db: Queryable, staleSnapshots: string, params: unknown[]): Promise<void> {
   for (const table of ['security_profile_members', 'security_policy_failures', 'security_device_scores']) {
     await db.query(`delete from ${table} where discovery_id in (${staleSnapshots})`, params);
