@@ -52,10 +52,11 @@ async function guarded(db: Queryable, timeoutMs: number, work: () => Promise<voi
 
 type Compile = (text: string) => Promise<{ sql: string; params: unknown[]; table: string }>;
 
-// The rows being scored live in temporary tables of the publish's transaction (no WAL, no index, analyzed so the
-// planner knows their size) and go into the kept tables in one statement each: `scoring_devices` the devices' index
-// rows (when the publish has not written them yet), `scoring_members` and `scoring_failures` what the profiles and
-// policies matched, `scoring_scores` each device's score.
+// The rows being scored live in temporary tables of the publish's transaction (no WAL; analyzed, so the planner
+// knows their size, which it cannot for rows written in the same transaction): `scoring_devices` the devices' typed
+// rows (when the publish has not written their index yet), `scoring_members` what the profiles matched (keyed, so a
+// policy's profile filter is a lookup), `scoring_failures` what the policies failed, `scoring_scores` each device's
+// score. The members and scores then go into the kept tables in one statement each.
 const temporaryTables = ['scoring_members (profile_id integer not null, asset_id text not null, primary key (profile_id, asset_id))', 'scoring_failures (policy_id integer not null, asset_id text not null)'];
 
 /** Inserts each profile's devices; answers the profiles that could not be evaluated, with why. */
