@@ -3,6 +3,7 @@ import type { Queryable } from '../../src/server/db/database.js';
 import { inventorySchemas } from '../../src/server/inventory/indexedFields.js';
 import { queryCondition, relationOptions } from '../../src/server/inventory/search.js';
 import { buildSnapshotIndex, snapshotIndexedFields } from '../../src/server/inventory/snapshotIndex.js';
+import { explainDevice } from '../../src/server/security/explain.js';
 import { scoreSnapshot } from '../../src/server/security/scoring.js';
 import { policyKind, profileKind, weightOf, type PolicyDocument } from '../../src/server/security/securityStore.js';
 import { starterPolicies } from '../../src/server/security/starterPolicies.js';
@@ -168,6 +169,10 @@ describe.each(engines)('security scoring paths on %s', (engine) => {
     );
     expect(expired.length).toBeGreaterThan(0);
     expect(failedBy(byStarter('cis-3.10-no-expired-certificate').id)).toEqual(new Set(expired.map((row) => row.device_asset)));
+    // The device's explanation shows the values that decided: its certificates' expiry statuses.
+    const explained = await explainDevice(db, discoveryId, expired[0].device_asset);
+    const certificatePolicy = explained!.policies.find((policy) => policy.id === byStarter('cis-3.10-no-expired-certificate').id)!;
+    expect(certificatePolicy).toMatchObject({ passed: false, values: [{ field: 'Certificate.ExpiryStatus', values: expect.arrayContaining(['Expired']) }] });
     const admins = await db.query<{ asset_id: string }>("select asset_id from snapshot_assets where discovery_id = $1 and entity = 'device' and (fields->'LocalAdminCount'->>0)::int > 1", [discoveryId]);
     expect(admins.length).toBeGreaterThan(0);
     expect(failedBy(byStarter('cis-5.4-local-admins').id)).toEqual(new Set(admins.map((row) => row.asset_id)));
