@@ -3,6 +3,7 @@ import type { CoreContext } from '../context.js';
 import type { Queryable } from '../db/database.js';
 import { withRetries } from '../db/retry.js';
 import type { SnapshotPublished } from '../jobs/published.js';
+import { inventorySchemas } from '../inventory/indexedFields.js';
 import { buildSnapshotIndex } from '../inventory/snapshotIndex.js';
 import { followFindingStatuses } from '../inventory/softwareLinks.js';
 import { refreshDeviceTags } from '../inventory/tags.js';
@@ -176,10 +177,11 @@ export async function runPublishStep(context: CoreContext, queue: PgBoss, job: S
       if (!(await lease.finish(connection, 'done'))) lease.throwIfSuperseded();
       await refreshDeviceTags(connection, discovery.company_id, discoveryId, null);
       await followFindingStatuses(connection, discovery.company_id, discoveryId);
-      // After the tags, so the index holds the documents as published.
-      await buildSnapshotIndex(connection, discoveryId);
-      // Reads the index just built; writes the security scores into the documents and index before readers see them.
+      // After the tags, so the index holds the documents as published. The devices' last: the security scoring reads
+      // the other inventories' index and writes the scores into the devices' documents, which their index rows hold.
+      await buildSnapshotIndex(connection, discoveryId, Object.keys(inventorySchemas).filter((entity) => entity !== 'device'));
       await scoreSnapshot(connection, discovery.company_id, discoveryId);
+      await buildSnapshotIndex(connection, discoveryId, ['device']);
       for (const item of progress.connections) {
         const status = { done: 1, warning: 2, error: 3 }[item.state as 'done'] ?? 4;
         await connection.query('update connections set status = $2, status_detail = $3, last_checked_at = now() where id = $1', [item.id, status, item.error || item.warnings[0] || '']);

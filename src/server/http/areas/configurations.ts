@@ -98,6 +98,7 @@ export function registerConfigurationRoutes(routes: RouteCatalogue, context: App
           ...entityFieldMap('cartograph:entities/device', product.slug), ...(await specificsOf(discoveryId, 'device')),
           ...prefixedFieldMap('Software.', entityFieldMap('cartograph:entities/software', product.slug)), ...prefixedFieldMap('Vulnerability.', entityFieldMap('cartograph:entities/vulnerability', product.slug)),
           ...prefixedFieldMap('Service.', entityFieldMap('cartograph:entities/service', product.slug)),
+          ...prefixedFieldMap('Certificate.', entityFieldMap('cartograph:entities/certificate', product.slug)),
         },
         user_field_map: { ...entityFieldMap('cartograph:entities/inventory-user', product.slug), ...(await specificsOf(discoveryId, 'user')) },
         vulnerability_field_map: { ...entityFieldMap('cartograph:entities/vulnerability', product.slug), ...prefixedFieldMap('Device.', entityFieldMap('cartograph:entities/device', product.slug)) },
