@@ -6,6 +6,7 @@ import { queueRun } from '../../reports/reportJobs.js';
 import { createRun, type RunRow } from '../../reports/reportRuns.js';
 import { previewReport } from '../../reports/reportPreview.js';
 import { fieldError, HttpError, notFound } from '../errors.js';
+import { registerReportLogoRoutes } from './reportLogo.js';
 import { likePattern, pageWindow, paginated, type ListQuery } from '../pagination.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
 
@@ -33,6 +34,7 @@ function describeRun(run: RunRow, files: FileRow[]) {
  */
 export function registerReportRoutes(routes: RouteCatalogue, context: AppContext): void {
   const { db } = context;
+  registerReportLogoRoutes(routes, context);
   const load = async (caller: Caller, id: number, forChange: boolean): Promise<StoredReport> => {
     const row = await loadVisibleReport(db, caller.companyId, caller.userId, id);
     if (!row) throw notFound();
