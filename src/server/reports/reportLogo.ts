@@ -37,17 +37,18 @@ export function checkedLogo(base64: string): { contentType: ReportLogo['content_
 
 export async function loadReportLogo(db: Queryable, companyId: number): Promise<ReportLogo | null> {
   const [row] = await db.query<ReportLogo>('select content_type, size, content, updated_at from report_logos where company_id = $1', [companyId]);
-  return row ?? null;
+  // PGlite answers bytea as a Uint8Array, PostgreSQL as a Buffer: a Buffer either way (base64, pdfkit).
+  return row ? { ...row, content: Buffer.from(row.content) } : null;
 }
 
 export async function saveReportLogo(db: Queryable, companyId: number, logo: { contentType: string; content: Buffer }): Promise<ReportLogo> {
   const [row] = await db.query<ReportLogo>(
     `insert into report_logos (company_id, content_type, size, content) values ($1, $2, $3, $4)
        on conflict (company_id) do update set content_type = excluded.content_type, size = excluded.size, content = excluded.content, updated_at = now()
-     returning content_type, size, content, updated_at`,
+     returning content_type, size, updated_at`,
     [companyId, logo.contentType, logo.content.length, logo.content],
   );
-  return row;
+  return { ...row, content: logo.content };
 }
 
 export const deleteReportLogo = (db: Queryable, companyId: number) => db.query('delete from report_logos where company_id = $1', [companyId]);
