@@ -28,7 +28,8 @@ export function checkedLogo(base64: string): { contentType: ReportLogo['content_
   if (!contentType) throw fieldError('image', 'The file is not a PNG or JPEG image.');
   try {
     // The same parser the PDF writer embeds it with: a file with the right first bytes but a broken body fails here, not in a run.
-    new PDFDocument({ autoFirstPage: false }).openImage(content);
+    // openImage is pdfkit's own (doc.image calls it) though @types/pdfkit does not declare it.
+    (new PDFDocument({ autoFirstPage: false }) as unknown as { openImage(source: Buffer): unknown }).openImage(content);
   } catch {
     throw fieldError('image', 'The image cannot be read: the file is damaged or not really a PNG or JPEG.');
   }
