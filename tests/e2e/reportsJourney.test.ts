@@ -77,13 +77,13 @@ describe('reports in a real browser on the demo', () => {
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByLabel('Orientation').selectOption('landscape');
     // The snapshot is chosen among the finished discoveries (Latest kept), and the company's logo is uploaded here.
-    const snapshots = page.getByLabel('Snapshot');
+    const snapshots = page.getByLabel('Snapshot', { exact: true });
     await expect.poll(() => snapshots.locator('option').count()).toBeGreaterThan(1);
     expect(await snapshots.locator('option').first().textContent()).toBe('Latest');
     expect(await snapshots.locator('option').nth(1).textContent()).toMatch(/^#\d+ · /);
-    await page.getByLabel('Company logo').setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>') });
+    await page.getByLabel('Company logo', { exact: true }).setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>') });
     await page.getByText('The file is not a PNG or JPEG image.').waitFor();
-    await page.getByLabel('Company logo').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: logoPng });
+    await page.getByLabel('Company logo', { exact: true }).setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: logoPng });
     await page.getByRole('img', { name: "The company's report logo" }).waitFor();
     await page.getByRole('button', { name: 'Next' }).click();
 
