@@ -1,31 +1,25 @@
-import { criterionHit, evaluateConfigurations, mapToCpe, parseCpe, productKeyOf, type CpeMapping, type CpeMatch, type CriterionHit, type CveConfiguration } from '../../core/software/cpe.js';
-import { softwareIdentity } from '../../core/software/names.js';
-import type { Queryable } from '../db/database.js';
-import type { DeviceLinks } from '../discovery/software/deviceLinks.js';
+import { criterionHit, evaluateConfigurations, mapToCpe, parseCpe, productKeyOf, type CpeMapping, type CpeMatch, type CriterionHit, type CveConfiguration } from '../../src/core/software/cpe.js';
+import { softwareIdentity } from '../../src/core/software/names.js';
+import type { Queryable } from '../../src/server/db/database.js';
+import type { DeviceLinks } from '../../src/server/discovery/software/deviceLinks.js';
 
-import { committedImports } from './feedImport.js';
-import { readConfigurations } from './feedFacts.js';
+import type { AvmMatch, MatchOptions } from '../../src/server/avm/softwareMatching.js';
+import { committedImports } from '../../src/server/avm/feedImport.js';
+import { readConfigurations } from '../../src/server/avm/feedFacts.js';
 
+// The software → CVE matcher as it was before the first reading was grouped by the database (commit f285f27 of
+// src/server/avm/softwareMatching.ts, unchanged but for its imports): the reference tests/server/avmMatchingEquivalence.test.ts
+// holds the current matcher to, match for match and in the same order.
+//
 // Cartograph's own vulnerability source (the pseudo-adapter `cartograph-avm`): the snapshot's installed software
 // mapped to NVD's CPE products and matched against the imported CVEs' configurations. It reads the installations
 // twice instead of holding them: first the distinct (product, version) pairs, which are matched against the
 // criteria once each, then each device's pairs that matched something; devices with the same vulnerable pairs share
 // one evaluation.
 
-export const avmAdapter = 'cartograph-avm';
 
 /** The stream entities of installed software (as the software stage reads them). */
 const softwareStreams = ['software', 'application'];
-
-export type MatchOptions = {
-  /** Administrator mappings: software key or name (lower case) → `vendor:product`. */
-  overrides: ReadonlyMap<string, string>;
-  /** Platform (running-on) nodes of operating systems no installation meets count as met. */
-  assumeUnmatchedPlatforms: boolean;
-};
-
-/** One vulnerability found on a device from its installed software, with why. */
-export type AvmMatch = { device: string; cve: string; recordKey: string; connectionId: number; software: string; version: string; reason: string };
 
 type Installed = { recordKey: string; connectionId: number; name: string; version: string; mapping: CpeMapping };
 type IndexedCriterion = { ref: string; cve: string; match: CpeMatch };
@@ -99,7 +93,7 @@ async function readCandidateCves(db: Queryable, productKeys: string[]): Promise<
  * installation: the reason names the installation, its version, the CPE criterion and its bounds, and how the
  * installation was mapped to the CPE product.
  */
-export async function* matchInstalledSoftware(db: Queryable, discoveryId: number, devices: DeviceLinks, options: MatchOptions): AsyncGenerator<AvmMatch> {
+export async function* matchInstalledSoftwareBefore(db: Queryable, discoveryId: number, devices: DeviceLinks, options: MatchOptions): AsyncGenerator<AvmMatch> {
   const dictionary = await readDictionary(db);
   if (!dictionary.byProduct.size) return;
   const lookup = { vendorsOf: (product: string) => dictionary.byProduct.get(product), productTitled: (title: string) => dictionary.byTitle.get(title) ?? undefined };

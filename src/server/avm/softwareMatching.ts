@@ -1,5 +1,6 @@
 import { evaluateConfigurations, mapToCpe, parseCpe, productKeyOf, versionCovered, type CpeMapping, type CpeMatch, type CpeName, type CriterionHit, type CveConfiguration } from '../../core/software/cpe.js';
 import { softwareIdentity } from '../../core/software/names.js';
+import { compareVersions } from '../../core/software/versions.js';
 import type { Queryable } from '../db/database.js';
 import type { DeviceLinks } from '../discovery/software/deviceLinks.js';
 
@@ -92,7 +93,8 @@ async function* softwareRows(db: Queryable, discoveryId: number): AsyncGenerator
 async function distinctSoftware(db: Queryable, discoveryId: number): Promise<Omit<SoftwareRow, 'key' | 'connectionId' | 'links'>[]> {
   const rows = await db.query<{ name: string | null; vendor: string | null; version: string | null; cpe: string | null }>(
     `select name, vendor, version, cpe from (
-       select ${matchedValues}, record_key from (select record_key, fields::jsonb as j from snapshot_records where discovery_id = $1 and entity = any($2::text[])) as stored
+       -- offset 0 keeps the subquery whole: inlined, the planner would cast each record once per value taken.
+       select ${matchedValues}, record_key from (select record_key, fields::jsonb as j from snapshot_records where discovery_id = $1 and entity = any($2::text[]) offset 0) as stored
      ) as installed
      group by name, vendor, version, cpe order by min(record_key)`,
     [discoveryId, softwareStreams],
@@ -159,6 +161,18 @@ export async function* matchInstalledSoftware(db: Queryable, discoveryId: number
     })));
   }
   const pairHits = new Map<string, PairHit[]>();
+  // Installed versions meet the same few bounds over and over (each pair against every criterion of its product):
+  // each comparison is worked out once.
+  const compared = new Map<string, number>();
+  const compare = (left: string, right: string) => {
+    const key = `${left}\u0000${right}`;
+    let order = compared.get(key);
+    if (order === undefined) {
+      if (compared.size > 200_000) compared.clear();
+      compared.set(key, (order = compareVersions(left, right)));
+    }
+    return order;
+  };
   for (const [key, versions] of versionsByProduct) {
     const [vendor, product] = key.split(':');
     for (const version of versions) {
@@ -166,7 +180,7 @@ export async function* matchInstalledSoftware(db: Queryable, discoveryId: number
       for (const { ref, cve, match, name } of criteriaByProduct.get(key) ?? []) {
         // criterionHit's test, with the criterion parsed once rather than once per installed version.
         if (name.vendor !== vendor || name.product !== product) continue;
-        const versionReason = versionCovered(match, name, version);
+        const versionReason = versionCovered(match, name, version, compare);
         if (versionReason) hits.push({ ref, cve, criteria: match.criteria, vulnerable: match.vulnerable !== false, versionReason });
       }
       if (hits.length) pairHits.set(`${key}\u0000${version}`, hits);
