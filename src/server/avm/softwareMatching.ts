@@ -231,7 +231,9 @@ export async function* matchInstalledSoftware(db: Queryable, discoveryId: number
     let results = evaluations.get(signature);
     if (!results) {
       results = evaluate(pairs);
-      if (evaluations.size > 50_000) evaluations.clear();
+      // Bounded: devices of one image share a handful of sets; a fleet of all-different devices would otherwise
+      // hold every device's results (a hundred CVEs each) until the end.
+      if (evaluations.size > 10_000) evaluations.clear();
       evaluations.set(signature, results);
     }
     for (const { cve, hits, platforms } of results) {
