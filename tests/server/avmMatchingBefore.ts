@@ -1,0 +1,201 @@
+import { criterionHit, evaluateConfigurations, mapToCpe, parseCpe, productKeyOf, type CpeMapping, type CpeMatch, type CriterionHit, type CveConfiguration } from '../../src/core/software/cpe.js';
+import { softwareIdentity } from '../../src/core/software/names.js';
+import type { Queryable } from '../../src/server/db/database.js';
+import type { DeviceLinks } from '../../src/server/discovery/software/deviceLinks.js';
+
+import type { AvmMatch, MatchOptions } from '../../src/server/avm/softwareMatching.js';
+import { committedImports } from '../../src/server/avm/feedImport.js';
+import { readConfigurations } from '../../src/server/avm/feedFacts.js';
+
+// The software → CVE matcher as it was before the first reading was grouped by the database (commit f285f27 of
+// src/server/avm/softwareMatching.ts, unchanged but for its imports): the reference tests/server/avmMatchingEquivalence.test.ts
+// holds the current matcher to, match for match and in the same order.
+//
+// Cartograph's own vulnerability source (the pseudo-adapter `cartograph-avm`): the snapshot's installed software
+// mapped to NVD's CPE products and matched against the imported CVEs' configurations. It reads the installations
+// twice instead of holding them: first the distinct (product, version) pairs, which are matched against the
+// criteria once each, then each device's pairs that matched something; devices with the same vulnerable pairs share
+// one evaluation.
+
+
+/** The stream entities of installed software (as the software stage reads them). */
+const softwareStreams = ['software', 'application'];
+
+type Installed = { recordKey: string; connectionId: number; name: string; version: string; mapping: CpeMapping };
+type IndexedCriterion = { ref: string; cve: string; match: CpeMatch };
+type PairHit = { ref: string; cve: string; criteria: string; vulnerable: boolean; versionReason: string };
+
+/**
+ * NVD's names: the vendors of each CPE product (from the imported CVE configurations and the CPE dictionary), and
+ * the product each dictionary title names when it names one only.
+ */
+async function readDictionary(db: Queryable): Promise<{ byProduct: Map<string, string[]>; byTitle: Map<string, string | null> }> {
+  const rows = await db.query<{ vendor: string; product: string }>(
+    `select vendor, product from avm_nvd_products where import_id in ${committedImports('nvd-cve')}
+     union select vendor, product from avm_cpe_products where import_id in ${committedImports('nvd-cpe')}`,
+  );
+  const byProduct = new Map<string, string[]>();
+  for (const { vendor, product } of rows) byProduct.set(product, [...(byProduct.get(product) ?? []), vendor]);
+  const byTitle = new Map<string, string | null>();
+  const titled = await db.query<{ vendor: string; product: string; title: string }>(`select vendor, product, title from avm_cpe_products where title is not null and import_id in ${committedImports('nvd-cpe')}`);
+  for (const { vendor, product, title } of titled) {
+    const key = productKeyOf(vendor, product);
+    // A title two products share says nothing: it maps neither.
+    byTitle.set(title, byTitle.has(title) && byTitle.get(title) !== key ? null : key);
+  }
+  return { byProduct, byTitle };
+}
+
+/** One installation record as the matcher reads it: its name, vendor, version and CPE, and the fields that link it to a device. */
+type SoftwareRow = { key: string; connectionId: number; name: string | null; vendor: string | null; version: string; cpe: string | null; links: Record<string, unknown> | null };
+
+const recordsPerRead = 10_000;
+const linkFields = ['DeviceId', 'AgentId', 'SerialNumber', 'MacAddresses', 'Hostname', 'Domain', 'IpAddresses'];
+
+/**
+ * The snapshot's software records, a batch at a time in key order, with only the fields matching reads taken out by
+ * the database (a whole record's JSON is not parsed for the four values matching needs); the link fields only when
+ * asked for. Cheaper per record than the generic `observations` reader: matching reads millions of them twice.
+ */
+async function* softwareRows(db: Queryable, discoveryId: number, withLinks: boolean): AsyncGenerator<SoftwareRow> {
+  let after = '';
+  const links = withLinks ? `json_build_object(${linkFields.map((field) => `'${field}', fields->'${field}'`).join(', ')})` : 'null';
+  for (;;) {
+    const rows = await db.query<{ record_key: string; connection_id: number; name: string | null; vendor: string | null; version: string | null; cpe: string | null; links: Record<string, unknown> | null }>(
+      `select record_key, connection_id, fields->'SoftwareName'->>0 as name, fields->'SoftwareVendor'->>0 as vendor, fields->'SoftwareVersion'->>0 as version,
+              fields->'SoftwareCpe'->>0 as cpe, ${links} as links
+         from snapshot_records where discovery_id = $1 and record_key > $2 and entity = any($3::text[]) order by record_key limit ${recordsPerRead}`,
+      [discoveryId, after, softwareStreams],
+    );
+    for (const row of rows) yield { key: row.record_key, connectionId: row.connection_id, name: row.name, vendor: row.vendor, version: row.version?.trim() ?? '', cpe: row.cpe, links: row.links };
+    if (rows.length < recordsPerRead) return;
+    after = rows[rows.length - 1].record_key;
+  }
+}
+
+/** The CVEs whose configurations name each of the given products as vulnerable. */
+async function readCandidateCves(db: Queryable, productKeys: string[]): Promise<Set<string>> {
+  const cves = new Set<string>();
+  for (let start = 0; start < productKeys.length; start += 500) {
+    const pairs = productKeys.slice(start, start + 500).map((key) => key.split(':'));
+    const rows = await db.query<{ cve_id: string }>(
+      `select distinct p.cve_id from avm_nvd_products p join unnest($1::text[], $2::text[]) as wanted(vendor, product) on p.vendor = wanted.vendor and p.product = wanted.product
+        where p.import_id in ${committedImports('nvd-cve')}`,
+      [pairs.map(([vendor]) => vendor), pairs.map(([, product]) => product)],
+    );
+    for (const row of rows) cves.add(row.cve_id);
+  }
+  return cves;
+}
+
+/**
+ * Finds the snapshot's vulnerabilities from its installed software. Yields one match per device, CVE and matched
+ * installation: the reason names the installation, its version, the CPE criterion and its bounds, and how the
+ * installation was mapped to the CPE product.
+ */
+export async function* matchInstalledSoftwareBefore(db: Queryable, discoveryId: number, devices: DeviceLinks, options: MatchOptions): AsyncGenerator<AvmMatch> {
+  const dictionary = await readDictionary(db);
+  if (!dictionary.byProduct.size) return;
+  const lookup = { vendorsOf: (product: string) => dictionary.byProduct.get(product), productTitled: (title: string) => dictionary.byTitle.get(title) ?? undefined };
+  const mappings = new Map<string, CpeMapping | null>();
+  // Keyed by what the record says (name, vendor, CPE): the normalization runs once per distinct software, not per record.
+  const mappingOf = (row: SoftwareRow) => {
+    const cacheKey = `${row.name ?? ''}\u0000${row.vendor ?? ''}\u0000${row.cpe ?? ''}`;
+    let mapping = mappings.get(cacheKey);
+    if (mapping === undefined) {
+      const identity = softwareIdentity(row.name?.trim(), row.vendor?.trim());
+      mapping = identity && mapToCpe({ ...identity, reportedCpe: row.cpe?.trim() || null }, lookup, options.overrides);
+      mappings.set(cacheKey, mapping);
+    }
+    return mapping;
+  };
+
+  // First reading: the distinct (product, version) pairs installed.
+  const versionsByProduct = new Map<string, Set<string>>();
+  for await (const record of softwareRows(db, discoveryId, false)) {
+    const mapping = mappingOf(record);
+    if (!mapping) continue;
+    const key = productKeyOf(mapping.vendor, mapping.product);
+    const versions = versionsByProduct.get(key) ?? versionsByProduct.set(key, new Set()).get(key)!;
+    versions.add(record.version);
+  }
+  if (!versionsByProduct.size) return;
+
+  // The criteria that name those products, indexed by product; each pair matched against them once.
+  const configurations = await readConfigurations(db, [...(await readCandidateCves(db, [...versionsByProduct.keys()]))]);
+  const criteriaByProduct = new Map<string, IndexedCriterion[]>();
+  for (const [cve, list] of configurations) {
+    list.forEach((configuration, c) => (configuration.nodes ?? []).forEach((node, n) => (node.cpeMatch ?? []).forEach((match, m) => {
+      const name = parseCpe(match.criteria);
+      const key = name && productKeyOf(name.vendor, name.product);
+      if (key && versionsByProduct.has(key)) (criteriaByProduct.get(key) ?? criteriaByProduct.set(key, []).get(key)!).push({ ref: `${cve}|${c}|${n}|${m}`, cve, match });
+    })));
+  }
+  const pairHits = new Map<string, PairHit[]>();
+  for (const [key, versions] of versionsByProduct) {
+    const [vendor, product] = key.split(':');
+    for (const version of versions) {
+      const hits: PairHit[] = [];
+      for (const criterion of criteriaByProduct.get(key) ?? []) {
+        const hit = criterionHit(criterion.match, { vendor, product, version, name: '', mapping: '' });
+        if (hit) hits.push({ ref: criterion.ref, cve: criterion.cve, criteria: hit.criteria, vulnerable: hit.vulnerable, versionReason: hit.versionReason });
+      }
+      if (hits.length) pairHits.set(`${key}\u0000${version}`, hits);
+    }
+  }
+  versionsByProduct.clear();
+  criteriaByProduct.clear();
+  if (!pairHits.size) return;
+
+  // Second reading: each device's installations whose pair matched a criterion.
+  const byDevice = new Map<string, Map<string, Installed>>();
+  for await (const record of softwareRows(db, discoveryId, true)) {
+    const mapping = mappingOf(record);
+    if (!mapping) continue;
+    const version = record.version;
+    const pair = `${productKeyOf(mapping.vendor, mapping.product)}\u0000${version}`;
+    if (!pairHits.has(pair)) continue;
+    const device = devices.link(record.connectionId, record.links ?? {});
+    if (!device) continue;
+    const installed = byDevice.get(device.asset) ?? byDevice.set(device.asset, new Map()).get(device.asset)!;
+    if (!installed.has(pair)) installed.set(pair, { recordKey: record.key, connectionId: record.connectionId, name: record.name?.trim() || mapping.product, version, mapping });
+  }
+
+  // Devices with the same matched pairs have the same vulnerabilities: evaluated once per set of pairs.
+  const evaluations = new Map<string, { cve: string; hits: { pair: string; hit: PairHit }[]; platforms: string[] }[]>();
+  const evaluate = (pairs: string[]) => {
+    const hitsByRef = new Map<string, { pair: string; hit: PairHit }>();
+    for (const pair of pairs) for (const hit of pairHits.get(pair)!) if (!hitsByRef.has(hit.ref)) hitsByRef.set(hit.ref, { pair, hit });
+    const cves = new Set([...hitsByRef.values()].filter(({ hit }) => hit.vulnerable).map(({ hit }) => hit.cve));
+    const results = [];
+    for (const cve of cves) {
+      const list: CveConfiguration[] = configurations.get(cve) ?? [];
+      const pairOfHit = new Map<CriterionHit, string>();
+      const result = evaluateConfigurations(list, (c, n, m) => {
+        const found = hitsByRef.get(`${cve}|${c}|${n}|${m}`);
+        if (!found) return null;
+        const hit: CriterionHit = { criteria: found.hit.criteria, vulnerable: found.hit.vulnerable, versionReason: found.hit.versionReason, installed: { vendor: '', product: '', version: '', name: '', mapping: '' } };
+        pairOfHit.set(hit, found.pair);
+        return hit;
+      }, options.assumeUnmatchedPlatforms);
+      if (result) results.push({ cve, hits: result.vulnerable.map((hit) => ({ pair: pairOfHit.get(hit)!, hit: { ref: '', cve, criteria: hit.criteria, vulnerable: true, versionReason: hit.versionReason } })), platforms: result.platforms });
+    }
+    return results;
+  };
+  for (const [device, installed] of byDevice) {
+    const pairs = [...installed.keys()].sort();
+    const signature = pairs.join('\u0001');
+    let results = evaluations.get(signature);
+    if (!results) {
+      results = evaluate(pairs);
+      if (evaluations.size > 50_000) evaluations.clear();
+      evaluations.set(signature, results);
+    }
+    for (const { cve, hits, platforms } of results) {
+      const first = installed.get(hits[0].pair)!;
+      const criteria = [...new Set(hits.map(({ hit }) => `${hit.criteria} (${hit.versionReason})`))].slice(0, 5);
+      const reason = `${first.name} ${first.version || '(no version)'} matches ${criteria.join('; ')}; mapped to ${first.mapping.vendor}:${first.mapping.product} because ${first.mapping.mapping}${platforms.length ? `; running on ${platforms.join(', ')}` : ''}.`;
+      yield { device, cve, recordKey: first.recordKey, connectionId: first.connectionId, software: first.name, version: first.version, reason };
+    }
+  }
+}
