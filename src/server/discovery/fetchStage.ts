@@ -1,3 +1,4 @@
+import { adapterForCompany } from '../adapters/custom/customCatalogue.js';
 import { openSecrets } from '../adapters/secretFields.js';
 import type { CoreContext } from '../context.js';
 import type { Queryable } from '../db/database.js';
@@ -10,7 +11,7 @@ import { observationEntities } from './relatedInventories.js';
 import type { StepLease } from './steps.js';
 import { writeBehind, writeRecords, type SerializedRecord } from './snapshotWriter.js';
 
-export type ConnectionRow = { id: number; name: string; adapter: string; config: Record<string, unknown> };
+export type ConnectionRow = { id: number; company_id: number; name: string; adapter: string; config: Record<string, unknown> };
 
 /**
  * A source record as the publish step holds it between reading and merging: only the identifying fields correlation
@@ -86,7 +87,7 @@ export async function fetchConnection(context: CoreContext, discoveryId: number,
     }
   };
   try {
-    const adapter = context.adapters.catalogue.get(connection.adapter);
+    const adapter = await adapterForCompany(context.db, context.adapters, connection.company_id, connection.adapter);
     const engine = adapter && context.adapters.engineFor(adapter);
     if (!adapter || !engine) throw new Error(`No fetch engine for adapter ${connection.adapter}`);
     const config = openSecrets(context.keys.secretsKey, connection.config, adapter.secretFields);

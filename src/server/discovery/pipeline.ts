@@ -85,7 +85,7 @@ export async function runFetchStep(context: CoreContext, queue: PgBoss, job: Ste
   const settings = await loadDiscoverySettings(db, discovery.company_id, context.adapters.catalogue);
   const connectionId = connectionOfStep(job.step);
   const position = discovery.progress.connections.findIndex((item) => item.id === connectionId);
-  const [connection] = await db.query<ConnectionRow>('select id, name, adapter, config from connections where id = $1 and company_id = $2', [connectionId, discovery.company_id]);
+  const [connection] = await db.query<ConnectionRow>('select id, company_id, name, adapter, config from connections where id = $1 and company_id = $2', [connectionId, discovery.company_id]);
   const progress = newProgress([connection ?? discovery.progress.connections[position]]).connections[0];
   const saveOn = (queryable: Queryable) =>
     queryable.query("update discoveries set progress = jsonb_set(progress, array['connections', $2::text], $3::jsonb) where id = $1", [job.discoveryId, position, JSON.stringify(progress)]);
