@@ -1,5 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import { useEffect, useMemo, useState } from 'react';
+import { t } from '../../app/i18n/messages';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
 import { useSession, type Adapter } from '../../app/session/session';
 import { AdapterStatusBadge, EmptyState, PageHeader, Tabs, TextInput } from '../../ui';
@@ -17,7 +18,14 @@ function AdapterCard({ adapter }: { adapter: Adapter }) {
       <div className="adapter-card__body">
         <span className="adapter-card__name">{adapter.name}</span>
         <AdapterStatusBadge status={adapter.status} />
-        {!builtIn && (
+        {adapter.custom && (
+          // A custom adapter's connections take its data files through the upload page; it has no setup instructions.
+          <span className="adapter-card__links">
+            <Link to="/adapters/connections" search={{ adapter: adapter.slug }}>Connections</Link>
+            <Link to="/settings/custom-adapter/upload/initial-data" search={{ adapter: adapter.id }}>{t('customAdapters.card.uploadData')}</Link>
+          </span>
+        )}
+        {!builtIn && !adapter.custom && (
           <span className="adapter-card__links">
             <Link to="/adapters/connections" search={{ adapter: adapter.slug }}>Connections</Link>
             <Link to="/adapters/connection/create/$id" params={{ id: adapter.slug }}>Add connection</Link>
