@@ -44,7 +44,7 @@ describe('a custom adapter from a sample to the inventory', () => {
     await page.getByText('No custom adapter yet: define one from a sample file.').waitFor();
     await page.getByRole('link', { name: 'Define from a sample' }).click();
     await page.waitForURL(/#\/settings\/custom-adapter\/upload\/import-fields$/);
-    await page.getByLabel('Sample file').setInputFiles({ name: 'register.csv', mimeType: 'text/csv', buffer: Buffer.from(sampleCsv) });
+    await page.getByLabel('Sample file', { exact: true }).setInputFiles({ name: 'register.csv', mimeType: 'text/csv', buffer: Buffer.from(sampleCsv) });
 
     await page.getByRole('table', { name: 'Field mapping' }).waitFor();
     expect(await page.getByLabel('Type of Purchased').inputValue()).toBe('date');
