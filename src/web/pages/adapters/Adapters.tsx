@@ -8,13 +8,15 @@ import { adapterCategories, adapterImage, categoryLabel, fuzzySearch } from './a
 import './adapters.css';
 
 const allCategories = 'all';
+// A custom adapter reads files of its own shape: it wears the file adapter's icon.
+const customAdapterIcon = 'csvfile';
 
 function AdapterCard({ adapter }: { adapter: Adapter }) {
   // Built-in pseudo-adapters (status 6) have no connections or instructions of their own.
   const builtIn = adapter.status === 6;
   return (
     <li className="adapter-card">
-      <img className="adapter-card__icon" src={adapterImage(adapter.slug)} alt="" width={40} height={40} loading="lazy" />
+      <img className="adapter-card__icon" src={adapterImage(adapter.custom ? customAdapterIcon : adapter.slug)} alt="" width={40} height={40} loading="lazy" />
       <div className="adapter-card__body">
         <span className="adapter-card__name">{adapter.name}</span>
         <AdapterStatusBadge status={adapter.status} />
