@@ -1,10 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError } from '../../../app/http';
 import { t } from '../../../app/i18n/messages';
 import { Button, Card, Checkbox, ErrorState, Select, Spinner, Textarea, TextInput } from '../../../ui';
 import {
-  adapterCategories, customEntities, readEntityFields, saveCustomAdapter, type CustomAdapterFormData, type CustomAdapterResponse, type CustomEntity, type SampleResponse,
+  adapterCategories, customAdaptersKey, customEntities, readEntityFields, saveCustomAdapter, type CustomAdapterFormData, type CustomAdapterResponse, type CustomEntity, type SampleResponse,
 } from './customAdaptersApi';
 import { MappingEditor } from './MappingEditor';
 import { SampleInput } from './SampleInput';
@@ -37,6 +37,7 @@ function saveErrors(error: unknown): string[] {
  * from a sample, or typed in), with the sample's first rows to check it against.
  */
 export function CustomAdapterEditor({ adapter, sample: initialSample = null, onSaved }: CustomAdapterEditorProps) {
+  const queryClient = useQueryClient();
   const entityFields = useQuery({ queryKey: ['customs', 'entity-fields'], queryFn: readEntityFields, staleTime: Infinity });
   const [sample, setSample] = useState<SampleResponse | null>(initialSample);
   const [form, setForm] = useState<CustomAdapterFormData>(() => {
@@ -58,7 +59,10 @@ export function CustomAdapterEditor({ adapter, sample: initialSample = null, onS
     setErrors([]);
     try {
       const body = { ...form, categories: form.categories.length ? form.categories : [entityFields.data.categories[form.entity]] };
-      onSaved(await saveCustomAdapter(adapter ? String(adapter.id) : null, body));
+      const saved = await saveCustomAdapter(adapter ? String(adapter.id) : null, body);
+      // The list and the upload page's choice of adapters are cached: the saved adapter must be in them at once.
+      await queryClient.invalidateQueries({ queryKey: customAdaptersKey });
+      onSaved(saved);
     } catch (error) {
       setErrors(saveErrors(error));
     } finally {
