@@ -72,39 +72,44 @@ export function readCsvSample(content: Buffer, delimiter?: string): { delimiter:
 
 type StreamedRow = { number: number; values: unknown[] | Record<string, unknown> };
 
+/** A streamed row's cells as plain values (exceljs gives them 1-based and sparse). */
+function cellsOf(row: StreamedRow): unknown[] {
+  const values = Array.isArray(row.values) ? row.values.slice(1) : [];
+  return Array.from({ length: values.length }, (_, index) => cellValue(values[index]));
+}
+
+const isBlankCell = (value: unknown) => value === null || value === undefined || value === '';
+
 /** The header (row 1) and up to `maximumRows` rows of the first worksheet of an XLSX file, checked against decompression bombs first. */
 export async function readXlsxRows(path: string, maximumRows: number): Promise<{ header: string[]; rows: Record<string, unknown>[] }> {
   await guardZip(path).catch((error: Error) => {
-      throw new SampleError(`The workbook cannot be read safely: ${error.message}`);
+    throw new SampleError(`The workbook cannot be read safely: ${error.message}`);
   });
-  {
-    // Streamed like the XLSX engine reads data files, and only as far as the rows types are inferred from.
-    const workbook = new ExcelJS.stream.xlsx.WorkbookReader(path, { worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'cache', entries: 'ignore' });
-    let header: string[] | null = null;
-    const rows: Record<string, unknown>[] = [];
-    try {
-      for await (const sheet of workbook as unknown as AsyncIterable<AsyncIterable<StreamedRow>>) {
-        for await (const row of sheet) {
-          const values = (Array.isArray(row.values) ? row.values.slice(1) : []).map(cellValue);
-          if (!header) {
-            header = checkHeader(row.number === 1 ? values : [], 'row 1 of the first worksheet');
-            continue;
-          }
-          if (values.every((value) => value === null || value === undefined || value === '')) continue;
+  // Streamed like the XLSX engine reads data files, and only as far as the rows types are inferred from.
+  const workbook = new ExcelJS.stream.xlsx.WorkbookReader(path, { worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'cache', entries: 'ignore' });
+  let header: string[] | null = null;
+  const rows: Record<string, unknown>[] = [];
+  try {
+    for await (const sheet of workbook as unknown as AsyncIterable<AsyncIterable<StreamedRow>>) {
+      for await (const row of sheet) {
+        const values = cellsOf(row);
+        if (!header) {
+          header = checkHeader(row.number === 1 ? values : [], 'row 1 of the first worksheet');
+        } else if (!values.every(isBlankCell)) {
           rows.push(Object.fromEntries(header.map((name, index) => [name, values[index] ?? null])));
-          if (rows.length >= maximumRows) break;
         }
-        break;
+        if (rows.length >= maximumRows) break;
       }
-    } catch (error) {
-      if (error instanceof SampleError) throw error;
-      throw new SampleError(`The file is not a readable XLSX workbook: ${(error as Error).message}`);
-    } finally {
-      (workbook as unknown as { stream?: { destroy: () => void } }).stream?.destroy();
+      break;
     }
-    if (!header) throw new SampleError('The file is empty: its first worksheet has no rows.');
-    return { header, rows };
+  } catch (error) {
+    if (error instanceof SampleError) throw error;
+    throw new SampleError(`The file is not a readable XLSX workbook: ${(error as Error).message}`);
+  } finally {
+    (workbook as unknown as { stream?: { destroy: () => void } }).stream?.destroy();
   }
+  if (!header) throw new SampleError('The file is empty: its first worksheet has no rows.');
+  return { header, rows };
 }
 
 async function readXlsxSample(content: Buffer): Promise<{ header: string[]; rows: Record<string, unknown>[] }> {
