@@ -240,4 +240,33 @@ describe.each(engines)('custom adapters on %s', (engine) => {
     expect((await server.request('GET', '/adapters/connections?adapter=facilities-register', { token: server.adminToken })).body.count).toBe(0);
     expect(uploadedFiles()).toHaveLength(files - 1);
   });
+
+  it('imports XLSX data files too, and adapters of users, each column read as its type', async () => {
+    const created = await server.request('POST', '/customs/adapters', {
+      token: server.adminToken,
+      body: { name: 'Badge system', entity: 'user', fields: [{ column: 'Login', type: 'string', field: 'Username', identifier: true }, { column: 'Badge', type: 'integer', field: 'EmployeeId' }, { column: 'Floor', type: 'integer', field: null }] },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.categories).toEqual(['user']);
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Badges');
+    sheet.addRow(['Login', 'Badge', 'Floor']);
+    sheet.addRow(['jdoe', 1201, 3]);
+    sheet.addRow(['asmith', '1202', 4]);
+    const uploaded = await uploadData(created.body.id, 'badges.xlsx', Buffer.from(await workbook.xlsx.writeBuffer()));
+    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(200);
+    expect(uploaded.body).toMatchObject({ created: true, columns: ['Login', 'Badge', 'Floor'] });
+    expect((await server.request('POST', '/discoveries/discoveries', { token: server.adminToken })).status).toBe(202);
+    let last: { status: number; progress: { connections: { id: number; state: string; records: number }[] } } | null = null;
+    for (let attempt = 0; attempt < 300 && (!last || last.status === 1); attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      last = (await server.request('GET', '/discoveries/last', { token: server.adminToken })).body;
+    }
+    expect(last!.progress.connections.find((item) => item.id === uploaded.body.connection)).toMatchObject({ state: 'done', records: 2 });
+    const records = await server.context.db.query<{ fields: Record<string, unknown[]> }>("select fields from snapshot_records where adapter = 'badge-system' order by record_key");
+    expect(records.map((record) => [record.fields.Username, record.fields.EmployeeId, record.fields['Specifics.badge-system.Floor']])).toEqual([
+      [['asmith'], [1202], [4]],
+      [['jdoe'], [1201], [3]],
+    ]);
+  });
 });
