@@ -151,6 +151,10 @@ describe.each(engines)('custom adapters on %s', (engine) => {
     const listed = await server.request('GET', '/customs/adapters?page=1&size=1000', { token: server.adminToken });
     expect(listed.body.results).toEqual([expect.objectContaining({ id: created.body.id, name: 'Facilities register', custom: true, status: 1 })]);
 
+    // The adapter answers like a catalogue adapter, its connections using the CSV file connection's form.
+    const asAdapter = await server.request('GET', '/adapters/adapters/facilities-register', { token: server.adminToken });
+    expect(asAdapter.body).toMatchObject({ slug: 'facilities-register', custom: true, status: 1, can_fetch: true, engine: 'custom-file', connection_schema: 'csvfile' });
+
     const renamed = await server.request('PUT', `/customs/adapters/${created.body.id}`, { token: server.adminToken, body: { ...definition, name: 'Facilities asset register' } });
     expect(renamed.body).toMatchObject({ name: 'Facilities asset register', slug: 'facilities-register' });
     expect((await server.request('PUT', `/customs/adapters/${created.body.id}`, { token: server.adminToken, body: { ...definition, slug: 'other' } })).body).toEqual({ slug: [expect.stringMatching(/keeps its slug/)] });
@@ -222,6 +226,7 @@ describe.each(engines)('custom adapters on %s', (engine) => {
     expect((await server.request('PUT', `/customs/adapters/${adapter.id}`, { token: otherAdmin, body: definition })).status).toBe(404);
     expect((await server.request('DELETE', `/customs/adapters/${adapter.id}`, { token: otherAdmin })).status).toBe(404);
     expect((await uploadData(adapter.id, 'd.csv', dataCsv, otherAdmin)).status).toBe(404);
+    expect((await server.request('GET', '/adapters/adapters/facilities-register', { token: otherAdmin })).status).toBe(404);
     // The same slug is free in another company, and a connection cannot name a neighbour's custom adapter.
     expect((await server.request('POST', '/customs/adapters', { token: otherAdmin, body: definition })).status).toBe(201);
     const theirs = await server.request('POST', '/adapters/connections', {
