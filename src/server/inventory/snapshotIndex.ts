@@ -16,7 +16,11 @@ export const valueSeparator = '\u001f';
 /** Marks a value that is not a string in a text column (SQL `chr(1)`). */
 export const nonStringMark = '\u0001';
 
-const columnTypes: Record<IndexedKind, string> = { text: "text not null default ''", number: "double precision[] not null default '{}'", date: "text[] not null default '{}'" };
+// Columns are nullable with no default: a row fills its own entity's columns (never null: '' or '{}' when the asset
+// lacks the field) and leaves every other entity's null, which takes a bit of the row's null bitmap instead of a
+// byte per text and 16 per array. A certificate row is 490 bytes rather than 815, and counting 100k of them reads
+// a third of the pages.
+const columnTypes: Record<IndexedKind, string> = { text: 'text', number: 'double precision[]', date: 'text[]' };
 
 // Numbers as jsonpath's `.double()` reads them (JSON numbers and numeric text), bounded so the cast can never
 // overflow: a value outside these bounds is one `.double()` refuses too.
@@ -24,7 +28,11 @@ const numericText = '^\\s*[-+]?([0-9]{1,200}(\\.[0-9]{0,100})?|\\.[0-9]{1,100})(
 
 /** Adds the columns and ordering indexes the schemas ask for and the table lacks (under the migrations lock). */
 export async function ensureSnapshotIndexColumns(db: Queryable): Promise<void> {
-  const existing = new Set((await db.query<{ name: string }>("select column_name as name from information_schema.columns where table_name = 'snapshot_index'")).map((row) => row.name));
+  const columns = await db.query<{ name: string; nullable: string }>("select column_name as name, is_nullable as nullable from information_schema.columns where table_name = 'snapshot_index'");
+  const existing = new Set(columns.map((row) => row.name));
+  // Databases indexed before the columns became nullable: rows already written keep their values.
+  const notNull = columns.filter((row) => row.name.startsWith('ix_') && row.nullable === 'NO');
+  if (notNull.length) await db.exec(`alter table snapshot_index ${notNull.map(({ name }) => `alter column ${name} drop not null, alter column ${name} drop default`).join(', ')}`);
   for (const field of allIndexedFields()) {
     if (!existing.has(field.column)) await db.exec(`alter table snapshot_index add column ${field.column} ${columnTypes[field.kind]}`);
     if (field.firstColumn && !existing.has(field.firstColumn)) await db.exec(`alter table snapshot_index add column ${field.firstColumn} ${field.kind === 'number' ? 'double precision' : 'text'}`);

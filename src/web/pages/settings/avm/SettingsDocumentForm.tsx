@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, type ReactNode } from 'react';
 import { apiFetch, useFieldErrors } from '../../../app/http';
 import { notify } from '../../../app/notifications/notifications';
@@ -11,18 +11,23 @@ import './avm.css';
 
 type Values = Record<string, unknown>;
 
+/** A settings document (GET `path`); pages showing more of the same document (next runs, an editor) share its cache. */
+export const settingsDocumentQuery = <T extends Values = Values>(path: string) => queryOptions({ queryKey: ['settings-document', path], queryFn: () => apiFetch<T>(path) });
+
 /**
  * A settings page's document (one per company) rendered from its schema in schemas/settings: read with GET `path`,
  * saved whole with PUT `path`. Read-only for a caller without `changePermission` (or, `providerOnly`, of another company than the provider).
- * `children` (a test button) follow the form.
+ * `children` (a test button) follow the form. `omit` leaves properties to an editor of their own on the page: the form
+ * saves them as loaded.
  */
-export function SettingsDocumentForm({ schemaId, path, changePermission, savedMessage = 'Settings saved. They apply from the next discovery.', providerOnly = false, children }: {
-  schemaId: string; path: string; changePermission: string; savedMessage?: string; providerOnly?: boolean; children?: ReactNode;
+export function SettingsDocumentForm({ schemaId, path, changePermission, savedMessage = 'Settings saved. They apply from the next discovery.', providerOnly = false, omit, children }: {
+  schemaId: string; path: string; changePermission: string; savedMessage?: string; providerOnly?: boolean; omit?: string[]; children?: ReactNode;
 }) {
   const schemaQuery = useQuery(entitySchemaQuery(schemaId));
-  const documentQuery = useQuery({ queryKey: ['settings-document', path], queryFn: () => apiFetch<Values>(path) });
+  const documentQuery = useQuery(settingsDocumentQuery(path));
   const schema = schemaQuery.data as unknown as FormEntitySchema | undefined;
-  const model = useMemo(() => (schema ? formModelOf(schema, 'edit') : null), [schema]);
+  const omitted = omit?.join(',') ?? '';
+  const model = useMemo(() => (schema ? formModelOf(withoutProperties(schema, omitted ? omitted.split(',') : []), 'edit') : null), [schema, omitted]);
   const serverErrors = useFieldErrors(path);
   const queryClient = useQueryClient();
   const mayChange = (getSession().user?.permissions ?? []).includes(changePermission) && (!providerOnly || Boolean(getSession().company?.is_constant));
@@ -44,4 +49,10 @@ export function SettingsDocumentForm({ schemaId, path, changePermission, savedMe
       {children}
     </section>
   );
+}
+
+function withoutProperties(schema: FormEntitySchema, names: string[]): FormEntitySchema {
+  if (!names.length) return schema;
+  const properties = Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([name]) => !names.includes(name)));
+  return { ...schema, properties, required: schema.required?.filter((name) => !names.includes(name)) };
 }
