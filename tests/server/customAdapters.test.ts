@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConnectorClient } from '../../src/connector/connectorClient.js';
+import { runJob } from '../../src/connector/runJob.js';
 import { fetchEngines } from '../../src/server/adapters/engines.js';
 import { createFileEngines } from '../../src/server/adapters/files/fileEngines.js';
 import { createAdapterRuntime } from '../../src/server/adapters/runtime.js';
@@ -273,5 +275,47 @@ describe.each(engines)('custom adapters on %s', (engine) => {
       [['asmith'], [1202], [4]],
       [['jdoe'], [1201], [3]],
     ]);
+  });
+
+  it('fetches a custom adapter connection through a remote connector, which gets the adapter\'s mapping with its job', async () => {
+    const adapter = await server.request('POST', '/customs/adapters', {
+      token: server.adminToken, body: { name: 'Plant register', entity: 'device', fields: [{ column: 'Asset', type: 'string', field: 'Hostname', identifier: true }, { column: 'Hall', type: 'integer', field: null }] },
+    });
+    expect(adapter.status, JSON.stringify(adapter.body)).toBe(201);
+    const connector = await server.request('POST', '/connectors/connectors', { token: server.adminToken, body: { name: 'Plant collector', description: 'in the plant' } });
+    expect(connector.status, JSON.stringify(connector.body)).toBe(201);
+    const file = `data:text/csv;base64,${Buffer.from('Asset,Hall\nplant-pc-1,7\nplant-pc-2,8\n').toString('base64')}`;
+    const option = (name: string, value: unknown) => ({ name, typed_value: value });
+    const connection = await server.request('POST', '/adapters/connections', {
+      token: server.adminToken,
+      body: { adapter: 'plant-register', name: 'Plant export', connector: connector.body.id, option_connections: [option('source', { source_type: 'upload', file, file_name: 'plant.csv' }), option('entity', 'device'), option('delimiter', ','), option('encoding', 'utf-8')] },
+    });
+    expect(connection.status, JSON.stringify(connection.body)).toBe(201);
+
+    expect((await server.request('POST', '/discoveries/discoveries', { token: server.adminToken })).status).toBe(202);
+    await server.app.listen({ host: '127.0.0.1', port: 0 });
+    const address = server.app.server.address() as { port: number };
+    const client = new ConnectorClient(new URL(`http://127.0.0.1:${address.port}`), connector.body.token);
+    try {
+      let job = null;
+      for (let attempt = 0; attempt < 200 && !job; attempt += 1) {
+        job = (await client.lease({ version: '9.9.9', host: 'plant-collector' })).job;
+        if (!job) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(job).toMatchObject({ connection: { id: connection.body.id, adapter: 'plant-register' }, custom_adapter: { slug: 'plant-register', entity: 'device' } });
+      const logged: string[] = [];
+      await runJob(client, server.context.adapters, job!, new AbortController().signal, (line) => logged.push(line));
+      expect(logged.at(-1)).toMatch(/^finished connection \d+ \(plant-register\): 2 records$/);
+    } finally {
+      await client.close();
+    }
+    let last: { status: number; progress: { connections: { id: number; state: string; records: number }[] } } | null = null;
+    for (let attempt = 0; attempt < 300 && (!last || last.status === 1); attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      last = (await server.request('GET', '/discoveries/last', { token: server.adminToken })).body;
+    }
+    expect(last!.progress.connections.find((item) => item.id === connection.body.id)).toMatchObject({ state: 'done', records: 2 });
+    const records = await server.context.db.query<{ fields: Record<string, unknown[]> }>("select fields from snapshot_records where adapter = 'plant-register' order by record_key");
+    expect(records.map((record) => [record.fields.Hostname, record.fields['Specifics.plant-register.Hall']])).toEqual([[['plant-pc-1'], ['7']], [['plant-pc-2'], ['8']]]);
   });
 });
