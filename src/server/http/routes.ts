@@ -92,4 +92,9 @@ export class RouteCatalogue {
       },
     });
   }
+
+  /** Runs when the server closes: routes that hold requests open (long polls) end them here. */
+  onClose(hook: () => void): void {
+    this.app.addHook('onClose', async () => hook());
+  }
 }
