@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { openSecrets } from '../../adapters/secretFields.js';
 import { checkConnectorToken, type TokenConnector, type TokenRefusal } from '../../connectors/connectorTokens.js';
 import { logConnectorEvent, RefusalLog, refusalLogSeconds } from '../../connectors/connectorEvents.js';
@@ -105,15 +105,16 @@ export function registerConnectorApiRoutes(routes: RouteCatalogue, context: AppC
    * Holds the lease call open until a job is queued for the connector or the wait ends (long poll), so a job starts
    * at once rather than at the connector's next poll. Null at the end of the wait: the connector asks again at once.
    */
-  const waitForJob = async (request: FastifyRequest, connector: TokenConnector): Promise<{ job: LeasedRow | null; held: boolean }> => {
+  const waitForJob = async (reply: FastifyReply, connector: TokenConnector): Promise<{ job: LeasedRow | null; held: boolean }> => {
     const first = await takeJob(connector);
     const waitMilliseconds = context.config.connectorLeaseWaitSeconds * 1000;
     if (first || waitMilliseconds <= 0 || (held.get(connector.id) ?? 0) >= heldLeasesPerConnector) return { job: first, held: false };
     held.set(connector.id, (held.get(connector.id) ?? 0) + 1);
     // The connector hanging up ends the wait: a job taken for a caller who is gone would wait out its lease.
     const gone = new AbortController();
+    // The response's close (not the request's, which closes once its body is read) tells of a caller gone.
     const hangUp = () => gone.abort();
-    request.raw.once('close', hangUp);
+    reply.raw.once('close', hangUp);
     const signal = AbortSignal.any([gone.signal, closing.signal]);
     try {
       const deadline = Date.now() + waitMilliseconds;
@@ -125,7 +126,7 @@ export function registerConnectorApiRoutes(routes: RouteCatalogue, context: AppC
       }
       return { job: null, held: true };
     } finally {
-      request.raw.off('close', hangUp);
+      reply.raw.off('close', hangUp);
       const count = (held.get(connector.id) ?? 1) - 1;
       if (count) held.set(connector.id, count);
       else held.delete(connector.id);
@@ -160,9 +161,9 @@ export function registerConnectorApiRoutes(routes: RouteCatalogue, context: AppC
   routes.add({
     method: 'POST', url: '/connectors/api/jobs/lease', name: 'connector_api.lease', summary: 'Take the next fetch job with its connection settings, secrets included (connector token)',
     access: 'public', body: 'cartograph:api/connector-hello',
-    handler: async (request) => {
+    handler: async (request, reply) => {
       const connector = await connectorOf(request, request.body as Hello);
-      const { job, held: wasHeld } = await waitForJob(request, connector);
+      const { job, held: wasHeld } = await waitForJob(reply, connector);
       // After a held call the connector asks again at once; a call that could not be held is repeated after a pause.
       const pollSeconds = wasHeld ? 0 : connectorPollSeconds;
       if (!job) return { job: null, poll_seconds: pollSeconds };
