@@ -304,6 +304,11 @@ describe.each(engines)('remote connectors on %s', (engine) => {
       await agent('POST', `/connectors/api/jobs/${draft.id}/finish`, connector.token, { attempt: 1, state: 'error', error: 'no route to host' });
       expect((await unsaved).body).toMatchObject({ success: false, reason: 'connector_error', detail: 'The connector "Test site" could not run the test: no route to host' });
       expect((await server.context.db.query('select 1 from connector_jobs where connector_id = $1', [connector.id])).length).toBe(0);
+
+      // A lease call held open when the token is revoked is refused then, not at the end of its wait.
+      const heldAgain = agent('POST', '/connectors/api/jobs/lease', connector.token, hello);
+      expect((await server.request('POST', `/connectors/connectors/${connector.id}/revoke`, { token: server.adminToken })).status).toBe(200);
+      expect((await heldAgain).status).toBe(401);
     } finally {
       server.context.config.connectorLeaseWaitSeconds = 0;
     }

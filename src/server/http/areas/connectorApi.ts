@@ -66,10 +66,10 @@ export function registerConnectorApiRoutes(routes: RouteCatalogue, context: AppC
   };
 
   /** The calling connector, which is marked seen with what it says about itself. */
+  const presentedToken = (request: FastifyRequest) => /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? null;
   const connectorOf = async (request: FastifyRequest, hello?: Hello): Promise<TokenConnector> => {
-    const header = request.headers.authorization ?? '';
-    const match = /^Bearer\s+(\S+)$/i.exec(header);
-    const checked = match ? await checkConnectorToken(db, match[1]) : { refusal: { reason: 'malformed', connector: null } as TokenRefusal };
+    const token = presentedToken(request);
+    const checked = token ? await checkConnectorToken(db, token) : { refusal: { reason: 'malformed', connector: null } as TokenRefusal };
     if ('refusal' in checked) {
       await logRefusal(request, checked.refusal);
       throw refused();
@@ -105,7 +105,7 @@ export function registerConnectorApiRoutes(routes: RouteCatalogue, context: AppC
    * Holds the lease call open until a job is queued for the connector or the wait ends (long poll), so a job starts
    * at once rather than at the connector's next poll. Null at the end of the wait: the connector asks again at once.
    */
-  const waitForJob = async (reply: FastifyReply, connector: TokenConnector): Promise<{ job: LeasedRow | null; held: boolean }> => {
+  const waitForJob = async (request: FastifyRequest, reply: FastifyReply, connector: TokenConnector): Promise<{ job: LeasedRow | null; held: boolean }> => {
     const first = await takeJob(connector);
     const waitMilliseconds = context.config.connectorLeaseWaitSeconds * 1000;
     if (first || waitMilliseconds <= 0 || (held.get(connector.id) ?? 0) >= heldLeasesPerConnector) return { job: first, held: false };
@@ -121,6 +121,12 @@ export function registerConnectorApiRoutes(routes: RouteCatalogue, context: AppC
       while (!signal.aborted && Date.now() < deadline) {
         await untilJobQueued(connector.id, Math.min(heldLeaseRecheckMilliseconds, deadline - Date.now()), signal);
         if (signal.aborted) break;
+        // A token revoked or rotated meanwhile (which wakes this wait) is refused now, not at the next call.
+        const checked = await checkConnectorToken(db, presentedToken(request) ?? '');
+        if ('refusal' in checked) {
+          await logRefusal(request, checked.refusal);
+          throw refused();
+        }
         const job = await takeJob(connector);
         if (job) return { job, held: true };
       }
@@ -163,7 +169,7 @@ export function registerConnectorApiRoutes(routes: RouteCatalogue, context: AppC
     access: 'public', body: 'cartograph:api/connector-hello',
     handler: async (request, reply) => {
       const connector = await connectorOf(request, request.body as Hello);
-      const { job, held: wasHeld } = await waitForJob(reply, connector);
+      const { job, held: wasHeld } = await waitForJob(request, reply, connector);
       // After a held call the connector asks again at once; a call that could not be held is repeated after a pause.
       const pollSeconds = wasHeld ? 0 : connectorPollSeconds;
       if (!job) return { job: null, poll_seconds: pollSeconds };

@@ -1,5 +1,6 @@
 import { logConnectorEvent } from '../../connectors/connectorEvents.js';
 import { issueConnectorToken } from '../../connectors/connectorTokens.js';
+import { jobQueuedFor } from '../../connectors/jobSignals.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/database.js';
 import { detailError, fieldError, notFound } from '../errors.js';
@@ -115,6 +116,8 @@ export function registerConnectorRoutes(routes: RouteCatalogue, context: AppCont
       const existing = await loadRemoteConnector(db, companyId, idOf(request));
       const issued = issueConnectorToken(existing.id);
       await db.query('update connectors set token_hash = $2, token_issued_at = now(), revoked_at = null where id = $1', [existing.id, issued.hash]);
+      // Its lease calls held open wake, and the old token is refused at once.
+      jobQueuedFor(existing.id);
       await logToken(request, existing, 'connector_token_rotated', 'token replaced (the previous one no longer works)');
       return { ...describeConnector(await loadConnector(db, companyId, existing.id)), token: issued.token };
     },
@@ -130,6 +133,7 @@ export function registerConnectorRoutes(routes: RouteCatalogue, context: AppCont
         // Fetches waiting for it would wait out their timeout for a connector that can no longer answer.
         await transaction.query("update connector_jobs set state = 'error', error = 'The connector''s token was revoked.' where connector_id = $1 and state in ('queued', 'leased')", [existing.id]);
       });
+      jobQueuedFor(existing.id);
       await logToken(request, existing, 'connector_token_revoked', 'token revoked');
       return describeConnector(await loadConnector(db, companyId, existing.id));
     },
