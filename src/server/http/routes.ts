@@ -93,8 +93,8 @@ export class RouteCatalogue {
     });
   }
 
-  /** Runs when the server closes: routes that hold requests open (long polls) end them here. */
+  /** Runs as the server starts closing, before it waits for requests in flight: held requests (long polls) end here. */
   onClose(hook: () => void): void {
-    this.app.addHook('onClose', async () => hook());
+    this.app.addHook('preClose', async () => hook());
   }
 }
