@@ -73,6 +73,7 @@ async function main(): Promise<void> {
     if (running.size < options.jobs) {
       try {
         // The server holds this call open until a job is queued or its wait ends (long poll).
+        const askedAt = Date.now();
         const answer = await client.lease(hello, stopping.signal);
         pollSeconds = answer.poll_seconds;
         const job = answer.job;
@@ -85,7 +86,9 @@ async function main(): Promise<void> {
           });
           continue;
         }
-        if (pollSeconds <= 0) continue;
+        // Asked again at once after a held call; one that came back at once is not repeated in a tight loop.
+        if (pollSeconds <= 0 && Date.now() - askedAt >= 1000) continue;
+        pollSeconds = Math.max(pollSeconds, 1);
       } catch (error) {
         if (error instanceof TokenRefusedError) {
           stop(error);
