@@ -1,3 +1,4 @@
+import { catalogueEntryOf } from '../server/adapters/custom/customEngine.js';
 import type { AdapterRuntime } from '../server/adapters/runtime.js';
 import { JobGoneError, type ConnectorClient, type LeasedJob } from './connectorClient.js';
 
@@ -33,12 +34,16 @@ class Warnings {
   }
 }
 
+/** The adapter a job names. A custom adapter is the company's own: the server sends its definition with the job. */
+const adapterOf = (runtime: AdapterRuntime, job: LeasedJob) =>
+  job.custom_adapter ? catalogueEntryOf(job.custom_adapter, new Set()) : runtime.catalogue.get(job.connection.adapter);
+
 /** Runs a leased connection test with the server's own connection-test code and reports what it found. */
 async function runTest(client: ConnectorClient, runtime: AdapterRuntime, job: LeasedJob, signal: AbortSignal, log: (line: string) => void): Promise<void> {
   const label = `test of ${job.connection.id === null ? 'unsaved settings' : `connection ${job.connection.id}`} (${job.connection.adapter})`;
   log(`running ${label}, job ${job.id}`);
   try {
-    const adapter = runtime.catalogue.get(job.connection.adapter);
+    const adapter = adapterOf(runtime, job);
     const engine = adapter && runtime.engineFor(adapter);
     if (!adapter || !engine) throw new Error(`This connector has no fetch engine for the adapter ${job.connection.adapter}: update it to the server's version.`);
     const limit = AbortSignal.timeout((job.test_seconds ?? 25) * 1000);
@@ -79,7 +84,7 @@ export async function runJob(client: ConnectorClient, runtime: AdapterRuntime, j
   const label = `connection ${job.connection.id} (${job.connection.adapter})`;
   log(`fetching ${label}, job ${job.id} attempt ${job.attempt}`);
   try {
-    const adapter = runtime.catalogue.get(job.connection.adapter);
+    const adapter = adapterOf(runtime, job);
     const engine = adapter && runtime.engineFor(adapter);
     if (!adapter || !engine) throw new Error(`This connector has no fetch engine for the adapter ${job.connection.adapter}: update it to the server's version.`);
     for await (const record of engine.fetch({ adapter: adapter.slug, config: job.config, signal, warn: (message) => warnings.add(message) })) {

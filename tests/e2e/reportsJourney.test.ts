@@ -15,6 +15,8 @@ let smtp: TestSmtpServer;
 let watched: ReturnType<typeof watchConsole>;
 let reportId = 0;
 const patiently = { timeout: 90_000 };
+// A 1×1 PNG: the company logo the journey uploads.
+const logoPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
 async function open(path: string): Promise<void> {
   await page.goto(`${server.baseUrl}/#${path}`);
@@ -74,6 +76,15 @@ describe('reports in a real browser on the demo', () => {
     await page.getByLabel('Description').fill('Devices no EDR reports, weekly');
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByLabel('Orientation').selectOption('landscape');
+    // The snapshot is chosen among the finished discoveries (Latest kept), and the company's logo is uploaded here.
+    const snapshots = page.getByLabel('Snapshot', { exact: true });
+    await expect.poll(() => snapshots.locator('option').count()).toBeGreaterThan(1);
+    expect(await snapshots.locator('option').first().textContent()).toBe('Latest');
+    expect(await snapshots.locator('option').nth(1).textContent()).toMatch(/^#\d+ · /);
+    await page.getByLabel('Company logo', { exact: true }).setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>') });
+    await page.getByText('The file is not a PNG or JPEG image.').waitFor();
+    await page.getByLabel('Company logo', { exact: true }).setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: logoPng });
+    await page.getByRole('img', { name: "The company's report logo" }).waitFor();
     await page.getByRole('button', { name: 'Next' }).click();
 
     await page.getByRole('button', { name: 'Add table' }).click();
@@ -118,6 +129,9 @@ describe('reports in a real browser on the demo', () => {
     expect(pdf.content.length).toBeGreaterThan(1000);
     expect(pdf.content.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(pdf.contentType).toMatch(/^application\/pdf/);
+    expect(pdf.content.toString('latin1')).toMatch(/\/Subtype \/Image/);
+    // The list's last-run column comes with the list call and follows the run to its end.
+    await expect.poll(() => page.locator('tr', { hasText: 'Unmanaged devices' }).locator('td').nth(3).textContent(), patiently).toMatch(/done/);
     await page.locator('.report-runs__item', { hasText: /by Cartograph Administrator/ }).first().getByText(/took \d+\.\d s/).waitFor();
   }, 240_000);
 

@@ -11,7 +11,7 @@ import { renderPage } from './renderPage';
 const all = ['reports.view_report', 'reports.add_report', 'reports.change_report', 'reports.delete_report', 'reports.download_report',
   'reports.view_reportschedule', 'reports.add_reportschedule', 'reports.change_reportschedule', 'reports.delete_reportschedule'];
 const draft = {
-  name: 'Unmanaged devices', description: 'Weekly', is_public: true, format: 'xlsx', page_size: 'A4', orientation: 'landscape', show_company: true, time_zone: 'Europe/Istanbul', index_id: null,
+  name: 'Unmanaged devices', description: 'Weekly', is_public: true, format: 'xlsx', page_size: 'A4', orientation: 'landscape', show_company: true, show_logo: true, time_zone: 'Europe/Istanbul', index_id: null,
   sections: [{ type: 'table', title: 'Devices', inventory: 'device', query: 'Colour = red', saved_query: null, columns: ['Hostname'], sort: [], limit: 100 }],
 };
 const configuration = { 'GET /configurations/discovery': { body: { field_map: { Hostname: { value_type: 'text', label: 'Host Name', adapter: 'Cartograph' } } } } };
@@ -105,8 +105,77 @@ describe('the report builder', () => {
   });
 });
 
+describe('the configure step', () => {
+  const discoveries = { count: 2, results: [
+    { id: 12, status: 'done', trigger: 'schedule', start_time: '2026-11-25T08:00:00Z', end_time: '2026-11-25T08:05:00Z', error: '', progress: { assets: { device: 120, user: 1, vulnerability: 0 } } },
+    { id: 11, status: 'done', trigger: 'manual', start_time: '2026-11-24T08:00:00Z', end_time: '2026-11-24T08:05:00Z', error: '', progress: {} },
+  ] };
+
+  it('picks the snapshot among the finished discoveries, Latest by default, and keeps a pruned choice by its number', async () => {
+    const calls = serveApi({ 'GET /discoveries/discoveries': { body: discoveries }, 'GET /reports/logo': { body: { image: null, content_type: null, size: 0, updated_at: null } } });
+    signInWith([...all, 'discoveries.view_discovery']);
+    const { router } = renderPage(ReportBuilder, '/reports/builder', builderUrl('configure'));
+    const picker = (await screen.findByLabelText('Snapshot')) as HTMLSelectElement;
+    const option = await screen.findByRole('option', { name: /^#12 · .* · 120 devices, 1 user$/ });
+    expect(picker.value).toBe('');
+    expect(within(picker).getAllByRole('option').map((item) => item.textContent)[0]).toBe('Latest');
+    expect(within(picker).getByRole('option', { name: /^#11 · .* · no assets$/ })).toBeTruthy();
+    expect(calls.find((call) => call.url.startsWith('/discoveries/discoveries'))?.url).toMatch(/status=done/);
+    fireEvent.change(picker, { target: { value: (option as HTMLOptionElement).value } });
+    await waitFor(() => expect(draftInUrl(router).index_id).toBe(12));
+    fireEvent.change(picker, { target: { value: '' } });
+    await waitFor(() => expect(draftInUrl(router).index_id).toBeNull());
+  });
+
+  it('shows a snapshot no longer listed by its number', async () => {
+    serveApi({ 'GET /discoveries/discoveries': { body: discoveries }, 'GET /reports/logo': { body: { image: null, content_type: null, size: 0, updated_at: null } } });
+    signInWith([...all, 'discoveries.view_discovery']);
+    renderPage(ReportBuilder, '/reports/builder', builderUrl('configure', { ...draft, index_id: 3 }));
+    expect(await screen.findByRole('option', { name: '#3 (no longer among the finished discoveries)' })).toBeTruthy();
+    expect(((await screen.findByLabelText('Snapshot')) as HTMLSelectElement).value).toBe('3');
+  });
+
+  it('uploads the company logo, shows the server\'s refusal of a file that is not an image, and removes it', async () => {
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+    const calls = serveApi({
+      'GET /discoveries/discoveries': { body: discoveries },
+      'GET /reports/logo': { body: { image: null, content_type: null, size: 0, updated_at: null } },
+      'PUT /reports/logo': [{ status: 400, body: { image: ['The file is not a PNG or JPEG image.'] } }, { body: { image: png, content_type: 'image/png', size: 70, updated_at: '2026-11-25T10:00:00Z' } }],
+      'DELETE /reports/logo': { status: 204 },
+    });
+    renderPage(ReportBuilder, '/reports/builder', builderUrl('configure'));
+    const input = await screen.findByLabelText('Company logo');
+    expect(await screen.findByText('No logo uploaded')).toBeTruthy();
+    fireEvent.change(input, { target: { files: [new File(['<svg/>'], 'logo.svg', { type: 'image/svg+xml' })] } });
+    expect(await screen.findByText('The file is not a PNG or JPEG image.')).toBeTruthy();
+    expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({ image: btoa('<svg/>') });
+    fireEvent.change(input, { target: { files: [new File([Uint8Array.from(atob(png), (c) => c.charCodeAt(0))], 'logo.png', { type: 'image/png' })] } });
+    const preview = (await screen.findByRole('img', { name: "The company's report logo" })) as HTMLImageElement;
+    expect(preview.getAttribute('src')).toBe(`data:image/png;base64,${png}`);
+    expect(calls.filter((call) => call.method === 'PUT')[1]?.body).toEqual({ image: png });
+    fireEvent.click(screen.getByRole('button', { name: 'Remove logo' }));
+    expect(await screen.findByText('No logo uploaded')).toBeTruthy();
+    expect(calls.some((call) => call.method === 'DELETE' && call.url === '/reports/logo')).toBe(true);
+  });
+
+  it('refuses a logo over 256 kB without uploading it, and offers no upload without reports.change_report', async () => {
+    const calls = serveApi({ 'GET /reports/logo': { body: { image: null, content_type: null, size: 0, updated_at: null } } });
+    const { unmount } = renderPage(ReportBuilder, '/reports/builder', builderUrl('configure'));
+    fireEvent.change(await screen.findByLabelText('Company logo'), { target: { files: [new File([new Uint8Array(300 * 1024)], 'huge.png', { type: 'image/png' })] } });
+    expect(await screen.findByText('The file is 300 kB; a logo may be at most 256 kB.')).toBeTruthy();
+    expect(calls.some((call) => call.method === 'PUT')).toBe(false);
+    unmount();
+    withPermissions(['reports.view_report', 'reports.add_report']);
+    serveApi({ 'GET /reports/logo': { body: { image: null, content_type: null, size: 0, updated_at: null } } });
+    renderPage(ReportBuilder, '/reports/builder', builderUrl('configure'));
+    expect(await screen.findByText(/changing it needs the right to change reports/)).toBeTruthy();
+    expect(screen.queryByLabelText('Company logo')).toBeNull();
+  });
+});
+
 describe('the report list', () => {
-  const report = { id: 3, ...draft, owner_id: 1, user_full_name: 'Jane Doe', created_at: '2026-11-20T10:00:00Z', updated_at: '2026-11-20T10:00:00Z' };
+  const report = { id: 3, ...draft, owner_id: 1, user_full_name: 'Jane Doe', created_at: '2026-11-20T10:00:00Z', updated_at: '2026-11-20T10:00:00Z',
+    last_run: { id: 9, status: 'done', formats: ['xlsx'], queued_at: '2026-11-25T10:00:00Z', finished_at: '2026-11-25T10:00:03Z' } };
   const runs = { results: [
     { id: 9, report: 3, schedule: null, report_name: 'Unmanaged devices', formats: ['xlsx'], index_id: 4, status: 'done', progress: {}, error: '', delivery_status: '', delivery_error: '', requested_by: 'Jane Doe',
       queued_at: '2026-11-25T10:00:00Z', started_at: '2026-11-25T10:00:01Z', finished_at: '2026-11-25T10:00:03Z', duration_seconds: 2, files: [{ format: 'xlsx', filename: 'unmanaged.xlsx', size: 20480, url: '/reports/runs/9/files/xlsx' }] },
@@ -125,6 +194,8 @@ describe('the report list', () => {
     expect(within(row).getByText('Jane Doe')).toBeTruthy();
     expect(within(row).getByText('Public')).toBeTruthy();
     expect(await within(row).findByText('done')).toBeTruthy();
+    // The last run comes with the list: no call per report until one is opened.
+    expect(calls.some((call) => call.url.includes('/runs'))).toBe(false);
     fireEvent.change(within(row).getByLabelText('Format of Unmanaged devices'), { target: { value: 'pdf' } });
     fireEvent.click(within(row).getByRole('button', { name: 'Run now' }));
     await waitFor(() => expect(calls.find((call) => call.method === 'POST')?.body).toEqual({ formats: ['pdf'] }));
@@ -141,6 +212,15 @@ describe('the report list', () => {
     await screen.findByText('Devices: Unknown field "Colour".');
     for (const name of ['Run now', 'Delete', 'New report', 'Download unmanaged.xlsx']) expect(screen.queryByRole('button', { name })).toBeNull();
     expect(screen.queryByRole('link', { name: 'Edit' })).toBeNull();
+  });
+
+  it('shows Never run for a report without runs, and no Edit link to a user who may change reports but not reach the builder', async () => {
+    withPermissions(['reports.view_report', 'reports.change_report']);
+    serveApi({ 'GET /reports/reports': { body: { count: 1, results: [{ ...report, last_run: null }] } } });
+    renderPage(Reports, '/reports', '/reports');
+    const row = (await screen.findByRole('button', { name: 'Unmanaged devices' })).closest('tr') as HTMLElement;
+    expect(within(row).getByText('Never run')).toBeTruthy();
+    expect(within(row).queryByRole('link', { name: 'Edit' })).toBeNull();
   });
 });
 

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { adapterForCompany } from '../../adapters/custom/customCatalogue.js';
 import { openSecrets } from '../../adapters/secretFields.js';
 import { checkConnectorToken, type TokenConnector, type TokenRefusal } from '../../connectors/connectorTokens.js';
 import { logConnectorEvent, RefusalLog, refusalLogSeconds } from '../../connectors/connectorEvents.js';
@@ -180,7 +181,8 @@ export function registerConnectorApiRoutes(routes: RouteCatalogue, context: AppC
         'select id, name, adapter, config from connections where id = $1 and company_id = $2', [job.connection_id, connector.company_id],
       );
       // A test carries its own settings (perhaps not saved yet); a fetch uses the connection's.
-      const adapter = context.adapters.catalogue.get(job.kind === 'test' ? job.adapter : connection?.adapter ?? '');
+      const slug = job.kind === 'test' ? job.adapter : connection?.adapter;
+      const adapter = slug ? await adapterForCompany(db, context.adapters, connector.company_id, slug) : undefined;
       const sealed = job.kind === 'test' ? job.config : connection?.config;
       if (!adapter || !sealed) {
         await db.query("update connector_jobs set state = 'error', error = 'The connection or its adapter is gone.' where id = $1", [job.id]);
@@ -194,6 +196,8 @@ export function registerConnectorApiRoutes(routes: RouteCatalogue, context: AppC
           // A test's answer is waited for this long: the connector gives up its check a little before.
           ...(job.kind === 'test' && { test_seconds: Math.max(1, context.config.connectorTestWaitSeconds - 2) }),
           connection: { id: connection?.id ?? null, name: connection?.name ?? '', adapter: adapter.slug }, config,
+          // A custom adapter's definition travels with the job: the connector reads its files with the same mapping.
+          ...(adapter.custom && { custom_adapter: adapter.custom }),
         },
         poll_seconds: 0,
       };

@@ -8,9 +8,11 @@ import { notify } from '../../app/notifications/notifications';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
 import { Button, ButtonLink, Checkbox, ErrorState, PageHeader, Select, Spinner, Tabs, Textarea, TextInput } from '../../ui';
 import { builderStateOf, builderSteps, moveSection, newSection, searchOfState, sectionErrors, type BuilderStep } from './builderState';
+import { ReportLogoField } from './ReportLogoField';
 import { ReportPreviewPane } from './ReportPreviewPane';
 import { draftOf, emptyReport, previewReport, reportFormats, reportQuery, reportsPath, type ReportDraft, type ReportItem, type ReportSection, type SectionType } from './reportsApi';
 import { SectionEditor } from './SectionEditor';
+import { SnapshotPicker } from './SnapshotPicker';
 import './reports.css';
 
 type Errors = Record<string, string[]>;
@@ -50,7 +52,9 @@ function ConfigureStep({ draft, change, errors }: { draft: ReportDraft; change: 
       <Checkbox label={t('reports.builder.showCompany')} message={t('reports.builder.showCompanyHelp')} checked={draft.show_company} onCheckedChange={(show_company) => change({ show_company })} error={errors.show_company} />
       <TextInput label={t('reports.builder.timeZone')} value={draft.time_zone} list="report-time-zones" maxLength={100} onValueChange={(time_zone) => change({ time_zone })} message={t('reports.builder.timeZoneHelp')} error={errors.time_zone} />
       <datalist id="report-time-zones">{timeZones.map((zone) => <option key={zone} value={zone} />)}</datalist>
-      <TextInput label={t('reports.builder.snapshot')} type="number" min={1} value={draft.index_id ? String(draft.index_id) : ''} onValueChange={(value) => change({ index_id: value ? Number(value) : null })} message={t('reports.builder.snapshotHelp')} error={errors.index_id} />
+      <Checkbox label={t('reports.builder.showLogo')} message={t('reports.builder.showLogoHelp')} checked={draft.show_logo} onCheckedChange={(show_logo) => change({ show_logo })} error={errors.show_logo} />
+      {draft.show_logo ? <ReportLogoField /> : null}
+      <SnapshotPicker label={t('reports.builder.snapshot')} value={draft.index_id} onChange={(index_id) => change({ index_id })} defaultLabel={t('reports.snapshotPicker.latest')} message={t('reports.builder.snapshotHelp')} error={errors.index_id} />
     </div>
   );
 }

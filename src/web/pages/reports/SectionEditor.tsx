@@ -10,6 +10,7 @@ import { discoveryConfigurationQuery, type FieldMap } from '../inventories/inven
 import { certificateInventory, deviceInventory, licenseInventory, serviceInventory, softwareInventory, userInventory, vulnerabilityInventory, type InventoryKind } from '../inventories/inventoryKinds';
 import { QueryBar } from '../inventories/QueryBar';
 import type { ReportSection, ReportWidget, SectionInventory, SortKey } from './reportsApi';
+import { SnapshotPicker } from './SnapshotPicker';
 
 const kindOf: Record<SectionInventory, InventoryKind> = {
   device: deviceInventory, user: userInventory, software: softwareInventory, vulnerability: vulnerabilityInventory, certificate: certificateInventory, service: serviceInventory, license: licenseInventory,
@@ -78,8 +79,8 @@ function TableFields({ section, change, errors }: { section: ReportSection; chan
       {section.type === 'table' ? <SortKeys sort={section.sort ?? []} fields={fields} onChange={(sort) => change({ sort })} /> : null}
       <TextInput label={t('reports.section.limit')} type="number" min={1} max={500000} value={String(section.limit ?? 1000)} onValueChange={(limit) => change({ limit: Math.max(1, Number(limit) || 1) })} error={errors.limit} />
       {section.type === 'comparison' ? (
-        <TextInput label={t('reports.section.compareTo')} type="number" min={1} value={section.compare_to ? String(section.compare_to) : ''} message={t('reports.section.compareToHelp')}
-          onValueChange={(value) => change({ compare_to: value ? Number(value) : null })} error={errors.compare_to} />
+        <SnapshotPicker label={t('reports.section.compareTo')} value={section.compare_to ?? null} defaultLabel={t('reports.snapshotPicker.previous')} message={t('reports.section.compareToHelp')}
+          onChange={(compare_to) => change({ compare_to })} error={errors.compare_to} />
       ) : null}
     </>
   );

@@ -29,7 +29,7 @@ export function draftOfSearch(value: unknown): ReportDraft | null {
     format: reportFormats.includes(parsed.format as never) ? (parsed.format as ReportDraft['format']) : defaults.format,
     page_size: ['A4', 'Letter', 'A3'].includes(parsed.page_size as string) ? (parsed.page_size as ReportDraft['page_size']) : defaults.page_size,
     orientation: parsed.orientation === 'landscape' ? 'landscape' : 'portrait',
-    show_company: same('show_company'), time_zone: same('time_zone'),
+    show_company: same('show_company'), show_logo: same('show_logo'), time_zone: same('time_zone'),
     index_id: typeof parsed.index_id === 'number' ? parsed.index_id : null,
     sections: Array.isArray(parsed.sections) ? (parsed.sections.filter((section) => isRecord(section) && typeof section.type === 'string') as ReportSection[]) : [],
   };

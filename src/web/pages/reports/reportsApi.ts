@@ -2,6 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import type { MarkdownBlock } from '../../../core/markdown/parseMarkdown';
 import { apiFetch } from '../../app/http';
 import type { WidgetDataResponse, WidgetKind } from '../dashboards/dashboardsApi';
+import type { DiscoveryResponse } from '../discoveries/discoveriesApi';
 
 // The shapes src/server/http/areas/reports.ts and reportSchedules.ts answer (schemas/entities/report*.json).
 
@@ -21,9 +22,13 @@ export type ReportSection = {
 /** What the builder edits: the writable fields of a report. */
 export type ReportDraft = {
   name: string; description: string; is_public: boolean; format: ReportFormat; page_size: 'A4' | 'Letter' | 'A3'; orientation: 'portrait' | 'landscape';
-  show_company: boolean; time_zone: string; index_id: number | null; sections: ReportSection[];
+  show_company: boolean; show_logo: boolean; time_zone: string; index_id: number | null; sections: ReportSection[];
 };
-export type ReportItem = ReportDraft & { id: number; owner_id?: number; user_full_name: string; created_at: string; updated_at: string };
+/** The newest run of a report, answered by the list itself. */
+export type LastRun = { id: number; status: ReportRun['status']; formats: ReportFormat[]; queued_at: string; finished_at: string | null };
+export type ReportItem = ReportDraft & { id: number; owner_id?: number; user_full_name: string; created_at: string; updated_at: string; last_run?: LastRun | null };
+/** The company's logo for title pages (GET /reports/logo): base64, or null when none is uploaded. */
+export type ReportLogo = { image: string | null; content_type: string | null; size: number; updated_at: string | null };
 
 export type RunFile = { format: ReportFormat; filename: string; size: number; url: string };
 export type ReportRun = {
@@ -54,18 +59,23 @@ export const reportsPath = '/reports/reports';
 export const schedulesPath = '/reports/schedules';
 
 export const emptyReport = (): ReportDraft => ({
-  name: '', description: '', is_public: false, format: 'pdf', page_size: 'A4', orientation: 'portrait', show_company: true, time_zone: 'UTC', index_id: null, sections: [],
+  name: '', description: '', is_public: false, format: 'pdf', page_size: 'A4', orientation: 'portrait', show_company: true, show_logo: true, time_zone: 'UTC', index_id: null, sections: [],
 });
 
 /** The writable part of a stored report (what PUT takes back). */
 export const draftOf = (report: ReportItem): ReportDraft => ({
   name: report.name, description: report.description ?? '', is_public: report.is_public ?? false, format: report.format ?? 'pdf', page_size: report.page_size ?? 'A4',
-  orientation: report.orientation ?? 'portrait', show_company: report.show_company ?? true, time_zone: report.time_zone ?? 'UTC', index_id: report.index_id ?? null, sections: report.sections ?? [],
+  orientation: report.orientation ?? 'portrait', show_company: report.show_company ?? true, show_logo: report.show_logo ?? true, time_zone: report.time_zone ?? 'UTC', index_id: report.index_id ?? null, sections: report.sections ?? [],
 });
 
 const active = (runs: ReportRun[]) => runs.some((run) => run.status === 'queued' || run.status === 'running');
 
-export const reportListQuery = () => queryOptions({ queryKey: ['reports'], queryFn: () => apiFetch<Page<ReportItem>>(reportsPath, { query: { size: 500 } }) });
+export const reportListQuery = () => queryOptions({
+  queryKey: ['reports'],
+  queryFn: () => apiFetch<Page<ReportItem>>(reportsPath, { query: { size: 500 } }),
+  // While a report's newest run is under way the list (one call, runs included) is polled so its state follows.
+  refetchInterval: (query) => (query.state.data?.results.some((report) => report.last_run?.status === 'queued' || report.last_run?.status === 'running') ? 1500 : false),
+});
 export const reportQuery = (id: number) => queryOptions({ queryKey: ['reports', id], queryFn: () => apiFetch<ReportItem>(`${reportsPath}/${id}`) });
 export const runListQuery = (reportId: number) => queryOptions({
   queryKey: ['report-runs', reportId],
@@ -77,6 +87,19 @@ export const scheduleListQuery = () => queryOptions({ queryKey: ['report-schedul
 export const scheduleQuery = (id: number) => queryOptions({ queryKey: ['report-schedules', id], queryFn: () => apiFetch<ScheduleItem>(`${schedulesPath}/${id}`) });
 
 export const startReportRun = (reportId: number, formats: ReportFormat[]) => apiFetch<ReportRun>(`${reportsPath}/${reportId}/run`, { method: 'POST', body: { formats } });
+export const logoPath = '/reports/logo';
+export const logoLimitBytes = 256 * 1024;
+export const reportLogoQuery = () => queryOptions({ queryKey: ['report-logo'], queryFn: () => apiFetch<ReportLogo>(logoPath) });
+export const uploadReportLogo = (image: string) => apiFetch<ReportLogo>(logoPath, { method: 'PUT', body: { image }, silent: true });
+export const removeReportLogo = () => apiFetch(logoPath, { method: 'DELETE' });
+
+/** The company's finished discoveries, newest first: the snapshots a report can read or compare with. */
+export const finishedDiscoveriesQuery = () => queryOptions({
+  queryKey: ['discoveries', 'list', { status: 'done', size: 200 }],
+  queryFn: () => apiFetch<Page<DiscoveryResponse>>('/discoveries/discoveries', { query: { status: 'done', size: 200 }, silent: true }),
+  staleTime: 60_000,
+});
+
 export const previewReport = (draft: ReportDraft) => apiFetch<ReportPreview>('/reports/preview', { method: 'POST', body: draft, silent: true });
 
 /** Downloads one file of a run (the call carries the session's token, so a plain link would not do). */
