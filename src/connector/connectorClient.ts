@@ -10,13 +10,20 @@ export class JobGoneError extends Error {}
 export type LeasedJob = {
   id: number;
   attempt: number;
+  /** fetch: stream the connection's records; test: check the settings and report the result (older servers: fetch). */
+  kind?: 'fetch' | 'test';
   lease_seconds: number;
-  connection: { id: number; name: string; adapter: string };
+  /** How long the server waits for a test's answer: the check gives up a little before. */
+  test_seconds?: number;
+  /** id null: a test of settings not saved yet. */
+  connection: { id: number | null; name: string; adapter: string };
   /** The connection's settings with secrets decrypted: used for the fetch, never logged or stored. */
   config: Record<string, unknown>;
   /** Set when the connection is of a custom adapter: what its files hold and how they map (no catalogue has it). */
   custom_adapter?: CustomAdapterDefinition;
 };
+
+export type TestResult = { ok: boolean; reason?: string; detail: string };
 
 export type Hello = { version: string; host: string; error?: string; running?: number[] };
 
@@ -35,13 +42,14 @@ export class ConnectorClient {
   }
 
   /** POSTs JSON; network failures and 5xx are retried a few times (each call is safe to repeat), 4xx are not. */
-  private async post<T>(path: string, body: unknown): Promise<T> {
+  private async post<T>(path: string, body: unknown, signal?: AbortSignal): Promise<T> {
     let lastError: unknown;
     for (let attempt = 0; attempt < retriesPerCall; attempt += 1) {
       if (attempt) await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** attempt));
+      signal?.throwIfAborted();
       try {
         const answer = await request(`${this.base.href.replace(/\/$/, '')}${path}`, {
-          method: 'POST', dispatcher: this.dispatcher, body: JSON.stringify(body),
+          method: 'POST', dispatcher: this.dispatcher, body: JSON.stringify(body), signal,
           headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json' },
         });
         const text = await answer.body.text();
@@ -55,7 +63,7 @@ export class ConnectorClient {
         if (answer.statusCode >= 400) throw new Error(`The server refused ${path} (${answer.statusCode}): ${text.slice(0, 500)}`);
         return parsed as T;
       } catch (error) {
-        if (error instanceof TokenRefusedError || error instanceof JobGoneError || (error as Error).message.startsWith('The server refused')) throw error;
+        if (signal?.aborted || error instanceof TokenRefusedError || error instanceof JobGoneError || (error as Error).message.startsWith('The server refused')) throw error;
         lastError = error;
       }
     }
@@ -66,15 +74,16 @@ export class ConnectorClient {
     return this.post<{ poll_seconds: number; jobs: { id: number; attempt: number }[] }>('/connectors/api/heartbeat', hello);
   }
 
-  lease(hello: Hello) {
-    return this.post<{ job: LeasedJob | null; poll_seconds: number }>('/connectors/api/jobs/lease', hello);
+  /** Held open by the server until a job is queued or its wait ends; `signal` ends it early (the connector stops). */
+  lease(hello: Hello, signal?: AbortSignal) {
+    return this.post<{ job: LeasedJob | null; poll_seconds: number }>('/connectors/api/jobs/lease', hello, signal);
   }
 
   sendBatch(job: LeasedJob, sequence: number, records: unknown[], warnings: string[]) {
     return this.post<{ accepted: number }>(`/connectors/api/jobs/${job.id}/records`, { attempt: job.attempt, sequence, records, warnings });
   }
 
-  finish(job: LeasedJob, result: { state: 'done' } | { state: 'error'; error: string }, warnings: string[]) {
+  finish(job: LeasedJob, result: { state: 'done'; result?: TestResult } | { state: 'error'; error: string }, warnings: string[]) {
     return this.post<null>(`/connectors/api/jobs/${job.id}/finish`, { attempt: job.attempt, ...result, warnings });
   }
 

@@ -66,31 +66,44 @@ async function main(): Promise<void> {
     );
   }, heartbeatMilliseconds);
 
+  // Wakes the loop when a job ends while every lane is busy, so the next lease is asked for at once.
+  let laneFreed: () => void = () => undefined;
   while (!stopping.signal.aborted) {
     let pollSeconds = 5;
     if (running.size < options.jobs) {
       try {
-        const answer = await client.lease(hello);
+        // The server holds this call open until a job is queued or its wait ends (long poll).
+        const askedAt = Date.now();
+        const answer = await client.lease(hello, stopping.signal);
         pollSeconds = answer.poll_seconds;
         const job = answer.job;
         if (job) {
           const controller = new AbortController();
           running.set(job.id, controller);
-          void runJob(client, runtime, job, AbortSignal.any([controller.signal, stopping.signal]), log).finally(() => running.delete(job.id));
+          void runJob(client, runtime, job, AbortSignal.any([controller.signal, stopping.signal]), log).finally(() => {
+            running.delete(job.id);
+            laneFreed();
+          });
           continue;
         }
+        // Asked again at once after a held call; one that came back at once is not repeated in a tight loop.
+        if (pollSeconds <= 0 && Date.now() - askedAt >= 1000) continue;
+        pollSeconds = Math.max(pollSeconds, 1);
       } catch (error) {
         if (error instanceof TokenRefusedError) {
           stop(error);
           break;
         }
+        if (stopping.signal.aborted) break;
         log(`poll failed: ${(error as Error).message}`);
       }
     }
     await new Promise((resolve) => {
       const timer = setTimeout(resolve, pollSeconds * 1000);
+      laneFreed = () => (clearTimeout(timer), resolve(undefined));
       stopping.signal.addEventListener('abort', () => (clearTimeout(timer), resolve(undefined)), { once: true });
     });
+    laneFreed = () => undefined;
   }
   clearInterval(beat);
   while (running.size) await new Promise((resolve) => setTimeout(resolve, 100));

@@ -34,11 +34,39 @@ class Warnings {
   }
 }
 
+/** The adapter a job names. A custom adapter is the company's own: the server sends its definition with the job. */
+const adapterOf = (runtime: AdapterRuntime, job: LeasedJob) =>
+  job.custom_adapter ? catalogueEntryOf(job.custom_adapter, new Set()) : runtime.catalogue.get(job.connection.adapter);
+
+/** Runs a leased connection test with the server's own connection-test code and reports what it found. */
+async function runTest(client: ConnectorClient, runtime: AdapterRuntime, job: LeasedJob, signal: AbortSignal, log: (line: string) => void): Promise<void> {
+  const label = `test of ${job.connection.id === null ? 'unsaved settings' : `connection ${job.connection.id}`} (${job.connection.adapter})`;
+  log(`running ${label}, job ${job.id}`);
+  try {
+    const adapter = adapterOf(runtime, job);
+    const engine = adapter && runtime.engineFor(adapter);
+    if (!adapter || !engine) throw new Error(`This connector has no fetch engine for the adapter ${job.connection.adapter}: update it to the server's version.`);
+    const limit = AbortSignal.timeout((job.test_seconds ?? 25) * 1000);
+    const result = await engine.test({ adapter: adapter.slug, config: job.config, signal: AbortSignal.any([signal, limit]) });
+    await client.finish(job, { state: 'done', result: { ok: result.ok, ...(!result.ok && { reason: result.reason }), detail: result.detail.slice(0, 2000) } }, []);
+    log(`finished ${label}: ${result.ok ? 'reached' : `failed (${result.reason})`}`);
+  } catch (error) {
+    if (error instanceof JobGoneError || signal.aborted) {
+      log(`stopped ${label}`);
+      return;
+    }
+    const message = (error as Error).message.slice(0, 1000);
+    await client.finish(job, { state: 'error', error: message }, []).catch(() => undefined);
+    log(`failed ${label}: ${message}`);
+  }
+}
+
 /**
  * Runs one leased fetch with the same engines the server uses and streams its records back in batches, in order,
  * then reports how it ended. `signal` aborts it (the connector stops, or the server gave the job up).
  */
 export async function runJob(client: ConnectorClient, runtime: AdapterRuntime, job: LeasedJob, signal: AbortSignal, log: (line: string) => void): Promise<void> {
+  if (job.kind === 'test') return runTest(client, runtime, job, signal, log);
   const warnings = new Warnings();
   let batch: string[] = [];
   let bytes = 0;
@@ -56,8 +84,7 @@ export async function runJob(client: ConnectorClient, runtime: AdapterRuntime, j
   const label = `connection ${job.connection.id} (${job.connection.adapter})`;
   log(`fetching ${label}, job ${job.id} attempt ${job.attempt}`);
   try {
-    // A custom adapter is the company's own: the server sends its definition with the job.
-    const adapter = job.custom_adapter ? catalogueEntryOf(job.custom_adapter, new Set()) : runtime.catalogue.get(job.connection.adapter);
+    const adapter = adapterOf(runtime, job);
     const engine = adapter && runtime.engineFor(adapter);
     if (!adapter || !engine) throw new Error(`This connector has no fetch engine for the adapter ${job.connection.adapter}: update it to the server's version.`);
     for await (const record of engine.fetch({ adapter: adapter.slug, config: job.config, signal, warn: (message) => warnings.add(message) })) {

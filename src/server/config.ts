@@ -16,6 +16,10 @@ export type ServerConfig = {
   runDiscoveries: boolean;
   /** Connection fetches this process runs at once (each discovery also keeps to its own concurrency setting). */
   fetchLanes: number;
+  /** How long a remote connector's lease call is held open waiting for a job (long poll) before it answers none. */
+  connectorLeaseWaitSeconds: number;
+  /** How long a connection test run on a remote connector is waited for before the console is told it did not answer. */
+  connectorTestWaitSeconds: number;
 };
 
 function integerFrom(environment: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -44,5 +48,7 @@ export function readConfig(environment: NodeJS.ProcessEnv = process.env): Server
     logLevel: environment.LOG_LEVEL || 'info',
     runDiscoveries: environment.CARTOGRAPH_RUN_DISCOVERIES !== '0',
     fetchLanes: Math.max(1, integerFrom(environment, 'CARTOGRAPH_FETCH_LANES', 4)),
+    connectorLeaseWaitSeconds: Math.min(integerFrom(environment, 'CARTOGRAPH_CONNECTOR_LEASE_WAIT_SECONDS', 20), 50),
+    connectorTestWaitSeconds: Math.max(1, integerFrom(environment, 'CARTOGRAPH_CONNECTOR_TEST_WAIT_SECONDS', 30)),
   };
 }

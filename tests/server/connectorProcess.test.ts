@@ -72,9 +72,26 @@ describe.each(engines)('a connector process against a server on %s', (engine) =>
     expect(connector.output()).toContain('finished connection');
     expect(connector.output()).not.toContain(created.body.token);
 
+    // The Test button of this connection runs on the connector: the server itself may not read the file (it has no
+    // import folders), so success can only come from there.
+    const tested = await server.request('POST', `/adapters/test/${connection.body.id}`, { token: server.adminToken });
+    expect(tested.body, JSON.stringify(tested.body)).toMatchObject({ success: true });
+    expect(connector.output()).toContain(`finished test of connection ${connection.body.id} (jsonfile): reached`);
+    const missing = await server.request('POST', '/adapters/test', {
+      token: server.adminToken,
+      body: {
+        adapter: 'jsonfile', name: 'Draft', connector: created.body.id,
+        option_connections: [{ name: 'source', typed_value: { source_type: 'path', file_path: join(folder, 'missing.json') } }, { name: 'entity', typed_value: 'device' }],
+      },
+    });
+    expect(missing.body).toMatchObject({ success: false });
+    expect(connector.output()).toContain('finished test of unsaved settings (jsonfile): failed');
+
     const revoked = await server.request('POST', `/connectors/connectors/${created.body.id}/revoke`, { token: server.adminToken });
     expect(revoked.status).toBe(200);
     expect(await connector.exited).toBe(1);
     expect(connector.output()).toContain("the server refused this connector's token");
+    const events = await server.context.db.query<{ event: string }>("select event from system_log where detail->>'connector_id' = $1 order by id", [String(created.body.id)]);
+    expect(events.map((row) => row.event)).toEqual(['connector_token_created', 'connector_first_seen', 'connector_token_revoked', 'connector_token_refused']);
   });
 });

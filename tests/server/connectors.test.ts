@@ -49,12 +49,18 @@ describe.each(engines)('remote connectors on %s', (engine) => {
   };
 
   beforeAll(async () => {
-    server = await startTestServer(engine);
+    // Lease calls answer at once here; the long-poll test holds them open by raising the wait.
+    server = await startTestServer(engine, { connectorLeaseWaitSeconds: 0 });
     const company = await server.request('POST', '/companies/companies', { token: server.adminToken, body: { name: 'Company B' } });
     await server.request('POST', `/companies/companies/${company.body.id}/administrators`, { token: server.adminToken, body: { username: 'b.admin', password: userPassword } });
     tokenB = await server.signIn('b.admin', userPassword);
   });
   afterAll(() => server.stop());
+
+  const systemEvents = async (connectorId: number) =>
+    (await server.context.db.query<{ event: string; level: string; message: string; detail: Record<string, unknown> }>(
+      "select event, level, message, detail from system_log where detail->>'connector_id' = $1 order by id", [String(connectorId)],
+    ));
 
   it('shows the token once and keeps only its SHA-256', async () => {
     const created = await createConnector('Plant Lyon');
@@ -94,9 +100,34 @@ describe.each(engines)('remote connectors on %s', (engine) => {
     const replayed = await agent('POST', '/connectors/api/jobs/lease', rotated.body.token, hello);
     expect(replayed.status).toBe(401);
     expect(replayed.body.code).toBe('token_not_valid');
+    // Refused again and again: the system log says so once per window, not once per call.
+    for (let call = 0; call < 3; call += 1) expect((await agent('POST', '/connectors/api/heartbeat', rotated.body.token, hello)).status).toBe(401);
+    const events = await systemEvents(id);
+    // One refusal of this connector logged (the wrong token); the rotated-away and revoked ones that followed
+    // within the window were counted, not written.
+    expect(events.map((row) => row.event)).toEqual(['connector_token_created', 'connector_first_seen', 'connector_token_refused', 'connector_token_rotated', 'connector_token_revoked']);
+    expect(events[0]).toMatchObject({ level: 'info', message: 'Connector "Branch office": created with a new token by admin', detail: { company_id: 1, user: 'admin' } });
+    expect(events[1].message).toBe('Connector "Branch office": first seen, version 9.9.9 on collector-01');
+    expect(events[2]).toMatchObject({ level: 'warning', detail: { reason: 'wrong' } });
+    expect(events[2].message).toContain('further refusals within 10 minutes are not logged');
+    // Tokens naming no connector are counted per source address: the first of them only.
+    const anonymous = await server.context.db.query<{ detail: { reason: string } }>("select detail from system_log where event = 'connector_token_refused' and not detail ? 'connector_id'");
+    expect(anonymous.map((row) => row.detail.reason)).toEqual(['malformed']);
+    expect(JSON.stringify(events)).not.toContain(rotated.body.token);
     // The administrator's changes are activities; a connector's machine traffic is not.
-    const actions = await server.context.db.query<{ action: string }>("select action from activities where action like 'connector%'");
-    expect(new Set(actions.map((row) => row.action))).toEqual(new Set(['connectors.create', 'connectors.rotate', 'connectors.revoke']));
+    // Activities are written once the answer is sent, so the last one may land just after the request returns.
+    const actions = async () => new Set((await server.context.db.query<{ action: string }>("select action from activities where action like 'connector%'")).map((row) => row.action));
+    await expect.poll(actions).toEqual(new Set(['connectors.create', 'connectors.rotate', 'connectors.revoke']));
+  });
+
+  it('logs a new version of a connector once', async () => {
+    const { id, token } = await createConnector('Upgraded site');
+    await agent('POST', '/connectors/api/heartbeat', token, hello);
+    await Promise.all([agent('POST', '/connectors/api/heartbeat', token, { ...hello, version: '9.10.0' }), agent('POST', '/connectors/api/jobs/lease', token, { ...hello, version: '9.10.0' })]);
+    await agent('POST', '/connectors/api/heartbeat', token, { ...hello, version: '9.10.0' });
+    const events = await systemEvents(id);
+    expect(events.map((row) => row.event)).toEqual(['connector_token_created', 'connector_first_seen', 'connector_version_changed']);
+    expect(events[2]).toMatchObject({ message: 'Connector "Upgraded site": now runs version 9.10.0 (was 9.9.9) on collector-01', detail: { version: '9.10.0', previous_version: '9.9.9' } });
   });
 
   it('refuses bad input with field errors and leaves the Default connector alone', async () => {
@@ -188,9 +219,17 @@ describe.each(engines)('remote connectors on %s', (engine) => {
     const connectionId = await addConnection('Flaky devices', connector.id, { source_type: 'url', file_url: 'https://flaky.example/d.json' });
     await runDiscovery();
     // Two jobs may be waiting (this connection and the one of the earlier test's connector); this connector sees its own.
+    const lost = await waitForJob(connector.token);
+    expect(lost.connection.id).toBe(connectionId);
+    // The first attempt's connector dies without a word: once its lease expires the job is given out again.
+    await server.context.db.query("update connector_jobs set lease_expires_at = now() - interval '1 second' where id = $1", [lost.id]);
     const job = await waitForJob(connector.token);
-    expect(job.connection.id).toBe(connectionId);
+    expect(job).toMatchObject({ id: lost.id, attempt: 2 });
     await agent('POST', `/connectors/api/jobs/${job.id}/finish`, connector.token, { attempt: job.attempt, state: 'error', error: 'HTTP 401 from the file server' });
+    const events = await systemEvents(connector.id);
+    expect(events.map((row) => row.event)).toEqual(['connector_token_created', 'connector_first_seen', 'connector_job_leased_again', 'connector_job_failed']);
+    expect(events[2]).toMatchObject({ level: 'warning', detail: { connection_id: connectionId, attempt: 2 } });
+    expect(events[3].message).toBe(`Connector "Flaky site": fetch of connection ${connectionId} failed on the connector: HTTP 401 from the file server`);
     // The earlier test's connector answers its own job with records, so the discovery can end.
     const rotated = await server.request('POST', `/connectors/connectors/${plantConnector}/rotate`, { token: server.adminToken });
     const plantJob = await waitForJob(rotated.body.token);
@@ -225,5 +264,75 @@ describe.each(engines)('remote connectors on %s', (engine) => {
     const records = remoteRecords(server.context.db, { companyId: 1, connectorId: row.connector, connectorName: 'Flaky site', connectionId: row.connection, discoveryId: row.discovery }, AbortSignal.timeout(700), () => undefined);
     await expect(records.next()).rejects.toThrow('The connector "Flaky site" did not pick up the fetch in time: is it running and able to reach Cartograph?');
     expect((await server.context.db.query('select 1 from connector_jobs where connection_id = $1 and discovery_id = $2', [row.connection, row.discovery])).length).toBe(0);
+    const [logged] = (await systemEvents(row.connector)).filter((event) => event.event === 'connector_job_timed_out');
+    expect(logged).toMatchObject({ level: 'warning', detail: { kind: 'fetch', connection_id: row.connection, discovery_id: row.discovery } });
+  });
+
+  it('tests a connection on its connector: the held lease call wakes with the test, the console gets its answer', async () => {
+    const connector = await createConnector('Test site');
+    const source = { source_type: 'url', file_url: 'https://test-site.example/d.json', authorization_header: 'Bearer site-secret' };
+    const connectionId = await addConnection('Test site devices', connector.id, source);
+    // Never seen: the console is told at once that the connector is offline, and nothing is queued.
+    const offline = await server.request('POST', `/adapters/test/${connectionId}`, { token: server.adminToken });
+    expect(offline.body).toMatchObject({ success: false, reason: 'connector_offline' });
+    expect(offline.body.detail).toContain('"Test site" runs this connection\'s tests and is offline (never seen)');
+    expect((await server.context.db.query('select 1 from connector_jobs where connector_id = $1', [connector.id])).length).toBe(0);
+
+    expect((await agent('POST', '/connectors/api/heartbeat', connector.token, hello)).status).toBe(200);
+    server.context.config.connectorLeaseWaitSeconds = 30;
+    try {
+      const held = agent('POST', '/connectors/api/jobs/lease', connector.token, hello);
+      const tested = server.request('POST', `/adapters/test/${connectionId}`, { token: server.adminToken });
+      const leased = await held;
+      expect(leased.body.job).toMatchObject({ kind: 'test', attempt: 1, connection: { id: connectionId, adapter: 'jsonfile' }, config: { source, entity: 'device' } });
+      // A test job takes no records.
+      expect((await agent('POST', `/connectors/api/jobs/${leased.body.job.id}/records`, connector.token, { attempt: 1, sequence: 1, records: [] })).status).toBe(409);
+      expect((await agent('POST', `/connectors/api/jobs/${leased.body.job.id}/finish`, connector.token, { attempt: 1, state: 'done' })).status).toBe(400);
+      const result = { ok: false, reason: 'unauthorized', detail: 'HTTP 401 from test-site.example' };
+      expect((await agent('POST', `/connectors/api/jobs/${leased.body.job.id}/finish`, connector.token, { attempt: 1, state: 'done', result })).status).toBe(204);
+      expect((await tested).body).toEqual({ success: false, reason: 'unauthorized', detail: 'HTTP 401 from test-site.example' });
+      expect((await server.request('GET', `/adapters/connections/${connectionId}`, { token: server.adminToken })).body).toMatchObject({ status_detail: 'HTTP 401 from test-site.example' });
+
+      // Settings not saved yet, on the connector the form names: sealed in the job, opened only in its lease.
+      const unsaved = server.request('POST', '/adapters/test', {
+        token: server.adminToken,
+        body: { adapter: 'jsonfile', name: 'Draft', connector: connector.id, option_connections: [{ name: 'source', typed_value: { ...source, authorization_header: 'Bearer draft-secret' } }, { name: 'entity', typed_value: 'device' }] },
+      });
+      const draft = await waitForJob(connector.token);
+      const [stored] = await server.context.db.query<{ config: unknown }>('select config from connector_jobs where id = $1', [draft.id]);
+      expect(JSON.stringify(stored.config)).not.toContain('draft-secret');
+      expect(draft).toMatchObject({ kind: 'test', connection: { id: null }, config: { source: { authorization_header: 'Bearer draft-secret' } } });
+      await agent('POST', `/connectors/api/jobs/${draft.id}/finish`, connector.token, { attempt: 1, state: 'error', error: 'no route to host' });
+      expect((await unsaved).body).toMatchObject({ success: false, reason: 'connector_error', detail: 'The connector "Test site" could not run the test: no route to host' });
+      expect((await server.context.db.query('select 1 from connector_jobs where connector_id = $1', [connector.id])).length).toBe(0);
+
+      // A lease call held open when the token is revoked is refused then, not at the end of its wait.
+      const heldAgain = agent('POST', '/connectors/api/jobs/lease', connector.token, hello);
+      expect((await server.request('POST', `/connectors/connectors/${connector.id}/revoke`, { token: server.adminToken })).status).toBe(200);
+      expect((await heldAgain).status).toBe(401);
+    } finally {
+      server.context.config.connectorLeaseWaitSeconds = 0;
+    }
+    // Company B cannot test on company A's connector.
+    const foreign = await server.request('POST', '/adapters/test', {
+      token: tokenB, body: { adapter: 'jsonfile', name: 'B', connector: connector.id, option_connections: [{ name: 'source', typed_value: source }, { name: 'entity', typed_value: 'device' }] },
+    });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.connector).toBeDefined();
+  });
+
+  it('tells the console when a connector online does not pick up a test in time', async () => {
+    const connector = await createConnector('Silent site');
+    const connectionId = await addConnection('Silent devices', connector.id, { source_type: 'url', file_url: 'https://silent.example/d.json' });
+    await agent('POST', '/connectors/api/heartbeat', connector.token, hello);
+    server.context.config.connectorTestWaitSeconds = 1;
+    try {
+      const answer = await server.request('POST', `/adapters/test/${connectionId}`, { token: server.adminToken });
+      expect(answer.body).toMatchObject({ success: false, reason: 'connector_offline', detail: 'The connector "Silent site" did not pick up the test within 1 s: is it running and able to reach Cartograph?' });
+    } finally {
+      server.context.config.connectorTestWaitSeconds = 30;
+    }
+    expect((await systemEvents(connector.id)).map((row) => row.event)).toContain('connector_job_timed_out');
+    expect((await server.context.db.query('select 1 from connector_jobs where connector_id = $1', [connector.id])).length).toBe(0);
   });
 });

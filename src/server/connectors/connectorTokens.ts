@@ -19,19 +19,24 @@ export function issueConnectorToken(connectorId: number): IssuedToken {
   return { token, hash: hashToken(token) };
 }
 
-/** The connector a presented token belongs to (remote, not revoked, hash equal in constant time), or null. */
-export type TokenConnector = { id: number; company_id: number; name: string };
+/** The connector a presented token belongs to (remote, not revoked, hash equal in constant time). */
+export type TokenConnector = { id: number; company_id: number; name: string; version: string; last_seen_at: Date | null };
 
-export async function connectorOfToken(db: Queryable, presented: string): Promise<TokenConnector | null> {
+/** Why a token was refused, with the connector it names when it names one (for the system log, never the caller). */
+export type TokenRefusal = { reason: 'malformed' | 'unknown' | 'revoked' | 'wrong'; connector: TokenConnector | null };
+
+export async function checkConnectorToken(db: Queryable, presented: string): Promise<{ connector: TokenConnector } | { refusal: TokenRefusal }> {
   const match = tokenPattern.exec(presented);
-  if (!match) return null;
-  const [row] = await db.query<TokenConnector & { token_hash: string | null }>(
-    'select id, company_id, name, token_hash from connectors where id = $1 and not is_default and revoked_at is null',
+  if (!match) return { refusal: { reason: 'malformed', connector: null } };
+  const [row] = await db.query<TokenConnector & { token_hash: string | null; revoked_at: Date | null }>(
+    'select id, company_id, name, version, last_seen_at, token_hash, revoked_at from connectors where id = $1 and not is_default',
     [Number(match[1])],
   );
-  if (!row?.token_hash) return null;
-  const expected = Buffer.from(row.token_hash, 'hex');
+  if (!row) return { refusal: { reason: 'unknown', connector: null } };
+  const { token_hash: tokenHash, revoked_at: revokedAt, ...connector } = row;
+  if (revokedAt || !tokenHash) return { refusal: { reason: 'revoked', connector } };
+  const expected = Buffer.from(tokenHash, 'hex');
   const actual = Buffer.from(hashToken(presented), 'hex');
-  if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return null;
-  return { id: row.id, company_id: row.company_id, name: row.name };
+  if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return { refusal: { reason: 'wrong', connector } };
+  return { connector };
 }

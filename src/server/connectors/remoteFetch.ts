@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FetchedRecord } from '../adapters/engine.js';
 import type { Queryable } from '../db/database.js';
+import { logConnectorEvent } from './connectorEvents.js';
+import { jobQueuedFor } from './jobSignals.js';
 
 /** How long a lease lasts without a word from its connector (a batch or a heartbeat renews it). */
 export const leaseSeconds = 60;
@@ -35,10 +37,21 @@ export async function* remoteRecords(db: Queryable, fetch: RemoteFetch, signal: 
     'insert into connector_jobs (company_id, connector_id, connection_id, discovery_id) values ($1, $2, $3, $4) returning id',
     [fetch.companyId, fetch.connectorId, fetch.connectionId, fetch.discoveryId],
   );
+  jobQueuedFor(fetch.connectorId);
   let job: JobState | undefined;
+  const connector = { id: fetch.connectorId, company_id: fetch.companyId, name: fetch.connectorName };
+  const detail = { job_id: id, kind: 'fetch', connection_id: fetch.connectionId, discovery_id: fetch.discoveryId };
+  /** A fetch the connector let run out is a connector event; one the discovery cancelled is not. */
+  const timedOut = async (error: Error) => {
+    await logConnectorEvent(db, 'warning', 'connector_job_timed_out', connector, `fetch of connection ${fetch.connectionId} (discovery ${fetch.discoveryId}) failed: ${error.message}`, detail);
+    return error;
+  };
   try {
     for (;;) {
-      if (signal.aborted) throw waitFailure(fetch, job, signal);
+      if (signal.aborted) {
+        const failure = waitFailure(fetch, job, signal);
+        throw (signal.reason as Error | undefined)?.name === 'TimeoutError' ? await timedOut(failure) : failure;
+      }
       // The state is read before the batches: a connector sends its last batch before it reports the end, so a
       // state of done read first means every batch is already there to read.
       [job] = await db.query<JobState>(
@@ -60,9 +73,10 @@ export async function* remoteRecords(db: Queryable, fetch: RemoteFetch, signal: 
         // What was already read cannot be taken back: a connector lost mid-stream fails the fetch rather than
         // have a second attempt send its records twice.
         if (job.records_received > 0 || job.attempt >= leasesPerJob) {
-          throw new Error(`The connector "${fetch.connectorName}" stopped answering during the fetch (attempt ${job.attempt}, ${job.records_received} records received).`);
+          throw await timedOut(new Error(`The connector "${fetch.connectorName}" stopped answering during the fetch (attempt ${job.attempt}, ${job.records_received} records received).`));
         }
         await db.query("update connector_jobs set state = 'queued' where id = $1 and state = 'leased' and lease_expires_at < now()", [id]);
+        jobQueuedFor(fetch.connectorId);
         continue;
       }
       await sleep(pollMilliseconds, undefined, { signal }).catch(() => undefined);

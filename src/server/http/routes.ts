@@ -92,4 +92,9 @@ export class RouteCatalogue {
       },
     });
   }
+
+  /** Runs as the server starts closing, before it waits for requests in flight: held requests (long polls) end here. */
+  onClose(hook: () => void): void {
+    this.app.addHook('preClose', async () => hook());
+  }
 }

@@ -1,8 +1,8 @@
 import type { CatalogueAdapter } from '../../adapters/catalogue.js';
 import { adapterForCompany, customAdaptersOf } from '../../adapters/custom/customCatalogue.js';
 import { removeUpload } from '../../adapters/files/fileSource.js';
-import type { ConnectivityResult } from '../../adapters/engine.js';
 import { keepUnchangedSecrets, maskSecrets, openSecrets, sealSecrets } from '../../adapters/secretFields.js';
+import { testOnConnector, type RemoteTestResult } from '../../connectors/remoteTest.js';
 import type { AppContext } from '../../context.js';
 import type { Caller } from '../../identity/callers.js';
 import { detailError, fieldError, fieldErrorsFromAjv, HttpError, notFound } from '../errors.js';
@@ -70,9 +70,12 @@ export function registerConnectionRoutes(routes: RouteCatalogue, context: AppCon
     const taken = await db.query('select 1 from connections where company_id = $1 and adapter = $2 and lower(name) = lower($3) and id <> coalesce($4::int, 0)', [caller.companyId, adapter, name, id]);
     if (taken.length) throw fieldError('name', 'A connection with that name already exists for this adapter.');
   };
-  const runCheck = async (adapter: CatalogueAdapter, config: Record<string, unknown>): Promise<ConnectivityResult> => {
+  /** Checks settings where the connection's fetches run: here, or on its remote connector (`connectorId`). */
+  const runCheck = async (caller: Caller, adapter: CatalogueAdapter, config: Record<string, unknown>, connectorId: number, connectionId: number | null): Promise<RemoteTestResult> => {
     const engine = context.adapters.engineFor(adapter);
     if (!engine) return { ok: false, reason: 'invalid_config', detail: `${adapter.name} has no fetch engine yet.` };
+    const [connector] = await db.query<{ is_default: boolean }>('select is_default from connectors where id = $1 and company_id = $2', [connectorId, caller.companyId]);
+    if (connector && !connector.is_default) return testOnConnector(context, { companyId: caller.companyId, connectorId, adapter, config, connectionId });
     return engine.test({ adapter: adapter.slug, config, signal: AbortSignal.timeout(60_000) });
   };
 
@@ -158,7 +161,7 @@ export function registerConnectionRoutes(routes: RouteCatalogue, context: AppCon
       const existing = await load(caller, (request.params as { id: number }).id);
       const adapter = await adapterFor(caller, existing.adapter);
       if (!adapter) throw detailError(400, `The adapter ${existing.adapter} is no longer in the catalogue.`);
-      const result = await runCheck(adapter, openSecrets(context.keys.secretsKey, existing.config, adapter.secretFields));
+      const result = await runCheck(caller, adapter, openSecrets(context.keys.secretsKey, existing.config, adapter.secretFields), existing.connector_id, existing.id);
       await db.query('update connections set status = $2, status_detail = $3, last_checked_at = now() where id = $1', [
         existing.id, result.ok ? adapterStatus.done : adapterStatus.error, result.detail,
       ]);
@@ -183,7 +186,9 @@ export function registerConnectionRoutes(routes: RouteCatalogue, context: AppCon
       const body = request.body as Required<Pick<ConnectionBody, 'adapter' | 'option_connections'>> & ConnectionBody;
       const adapter = await usableAdapter(caller, body.adapter);
       const stored = body.connection === undefined ? null : await storedForTest(caller, adapter, body.connection);
-      const result = await runCheck(adapter, await configFrom(adapter, body.option_connections, stored));
+      const config = await configFrom(adapter, body.option_connections, stored);
+      // Settings not saved yet are tested where they would run: on the connector the form names.
+      const result = await runCheck(caller, adapter, config, await connectorFor(caller, body.connector), body.connection ?? null);
       return { success: result.ok, ...(result.ok ? {} : { reason: result.reason }), detail: result.detail };
     },
   });

@@ -1,4 +1,6 @@
+import { logConnectorEvent } from '../../connectors/connectorEvents.js';
 import { issueConnectorToken } from '../../connectors/connectorTokens.js';
+import { jobQueuedFor } from '../../connectors/jobSignals.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/database.js';
 import { detailError, fieldError, notFound } from '../errors.js';
@@ -55,6 +57,11 @@ async function checkName(db: Queryable, companyId: number, name: string, id: num
  */
 export function registerConnectorRoutes(routes: RouteCatalogue, context: AppContext): void {
   const { db } = context;
+  /** Token changes go to the system log too: who can act as which connector is the installation's business. */
+  const logToken = (request: Parameters<typeof callerOf>[0], connector: { id: number; name: string }, event: string, what: string) => {
+    const caller = callerOf(request);
+    return logConnectorEvent(db, 'info', event, { id: connector.id, company_id: caller.companyId, name: connector.name }, `${what} by ${caller.username}`, { user: caller.username });
+  };
   routes.add({
     method: 'GET', url: '/connectors/connectors', name: 'connectors.list', summary: 'List connectors', access: 'connectors.view_connector', query: 'cartograph:api/list-query',
     handler: async (request) => {
@@ -85,6 +92,7 @@ export function registerConnectorRoutes(routes: RouteCatalogue, context: AppCont
         await transaction.query('update connectors set token_hash = $2, token_issued_at = now() where id = $1', [row.id, issued.hash]);
         return { id: row.id, token: issued.token };
       });
+      await logToken(request, { id, name: body.name.trim() }, 'connector_token_created', 'created with a new token');
       return { ...describeConnector(await loadConnector(db, companyId, id)), token };
     },
   });
@@ -108,6 +116,9 @@ export function registerConnectorRoutes(routes: RouteCatalogue, context: AppCont
       const existing = await loadRemoteConnector(db, companyId, idOf(request));
       const issued = issueConnectorToken(existing.id);
       await db.query('update connectors set token_hash = $2, token_issued_at = now(), revoked_at = null where id = $1', [existing.id, issued.hash]);
+      // Its lease calls held open wake, and the old token is refused at once.
+      jobQueuedFor(existing.id);
+      await logToken(request, existing, 'connector_token_rotated', 'token replaced (the previous one no longer works)');
       return { ...describeConnector(await loadConnector(db, companyId, existing.id)), token: issued.token };
     },
   });
@@ -122,6 +133,8 @@ export function registerConnectorRoutes(routes: RouteCatalogue, context: AppCont
         // Fetches waiting for it would wait out their timeout for a connector that can no longer answer.
         await transaction.query("update connector_jobs set state = 'error', error = 'The connector''s token was revoked.' where connector_id = $1 and state in ('queued', 'leased')", [existing.id]);
       });
+      jobQueuedFor(existing.id);
+      await logToken(request, existing, 'connector_token_revoked', 'token revoked');
       return describeConnector(await loadConnector(db, companyId, existing.id));
     },
   });

@@ -47,4 +47,6 @@ export const failureReasons: Record<string, string> = {
   forbidden: 'The account lacks a permission (403)',
   http: 'The server answered with an HTTP error',
   protocol: 'The server answered something unexpected',
+  connector_offline: 'The remote connector that runs this test is offline',
+  connector_error: 'The remote connector could not run the test',
 };
