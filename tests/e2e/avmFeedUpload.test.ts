@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, defaultAdminPassword, launchBrowser, signInThroughApi, signInThroughForm, startServer, watchConsole, type Browser, type RunningServer } from './harness';
+import { api, openSignedInConsole, watchConsole, type Browser, type RunningServer } from './harness';
 
 // The vulnerability feeds imported from the console: the real CISA KEV catalogue (gzipped) uploaded on the
 // vulnerability inventory configuration page, its record count shown once imported; a broken file's error shown
@@ -15,15 +15,7 @@ let watched: ReturnType<typeof watchConsole>;
 const kev = readFileSync(new URL('../fixtures/avm/known_exploited_vulnerabilities.json.gz', import.meta.url));
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  adminToken = await signInThroughApi(server.baseUrl, 'admin', defaultAdminPassword);
-  page = await browser.context.newPage();
-  page.setDefaultTimeout(60_000);
-  watched = watchConsole(page);
-  await page.goto(`${server.baseUrl}/#/login`);
-  await signInThroughForm(page, 'admin', defaultAdminPassword);
-  await page.waitForURL((url) => !url.hash.startsWith('#/login'));
+  ({ server, browser, page, adminToken, watched } = await openSignedInConsole());
 }, 120_000);
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, defaultAdminPassword, launchBrowser, signInThroughApi, signInThroughForm, startServer, watchConsole, type Browser, type RunningServer } from './harness';
+import { api, openSignedInConsole, watchConsole, type Browser, type RunningServer } from './harness';
 
 // A CSV file connection created in the form with a file of several megabytes: the form saves the connection, then
 // streams the file to the upload endpoint with its progress on screen (the network is slowed so the progress shows),
@@ -20,15 +20,7 @@ function largeExport(): Buffer {
 }
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  adminToken = await signInThroughApi(server.baseUrl, 'admin', defaultAdminPassword);
-  page = await browser.context.newPage();
-  page.setDefaultTimeout(60_000);
-  watched = watchConsole(page);
-  await page.goto(`${server.baseUrl}/#/login`);
-  await signInThroughForm(page, 'admin', defaultAdminPassword);
-  await page.waitForURL((url) => !url.hash.startsWith('#/login'));
+  ({ server, browser, page, adminToken, watched } = await openSignedInConsole());
 }, 120_000);
 
 afterAll(async () => {

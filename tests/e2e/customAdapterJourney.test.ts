@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, defaultAdminPassword, launchBrowser, signInThroughApi, signInThroughForm, startServer, watchConsole, type Browser, type RunningServer } from './harness';
+import { api, openSignedInConsole, watchConsole, type Browser, type RunningServer } from './harness';
 
 // An administrator defines a source of their own from a sample CSV (types read from its rows, columns mapped to
 // device fields), uploads the source's data file into the adapter's connection, runs a discovery and finds the
@@ -21,15 +21,7 @@ async function open(path: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  adminToken = await signInThroughApi(server.baseUrl, 'admin', defaultAdminPassword);
-  page = await browser.context.newPage();
-  page.setDefaultTimeout(60_000);
-  watched = watchConsole(page);
-  await page.goto(`${server.baseUrl}/#/login`);
-  await signInThroughForm(page, 'admin', defaultAdminPassword);
-  await page.waitForURL((url) => !url.hash.startsWith('#/login'));
+  ({ server, browser, page, adminToken, watched } = await openSignedInConsole());
 }, 120_000);
 
 afterAll(async () => {

@@ -139,6 +139,22 @@ export async function signInThroughForm(page: Page, username: string, password: 
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
+export type SignedInConsole = { server: RunningServer; browser: Browser; page: Page; adminToken: string; watched: ReturnType<typeof watchConsole> };
+
+/** A server and a browser page signed in as the default administrator through the login form, its console watched. */
+export async function openSignedInConsole(): Promise<SignedInConsole> {
+  const server = await startServer();
+  const browser = await launchBrowser();
+  const adminToken = await signInThroughApi(server.baseUrl, 'admin', defaultAdminPassword);
+  const page = await browser.context.newPage();
+  page.setDefaultTimeout(60_000);
+  const watched = watchConsole(page);
+  await page.goto(`${server.baseUrl}/#/login`);
+  await signInThroughForm(page, 'admin', defaultAdminPassword);
+  await page.waitForURL((url) => !url.hash.startsWith('#/login'));
+  return { server, browser, page, adminToken, watched };
+}
+
 /** The console path after `#` (path and query). */
 export const consolePath = (page: Page): string => decodeURIComponent(new URL(page.url()).hash.replace(/^#/, ''));
 
