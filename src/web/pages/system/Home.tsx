@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { Link, useRouter, useRouterState } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { product } from '../../../core/product';
@@ -32,15 +33,15 @@ function Welcome() {
   const areas = [...visibleItems(mainMenu, permissions), ...visibleItems(settingsMenu, permissions)].filter((item) => item.path !== '/');
   useEffect(() => {
     document.title = product.name;
-    setBreadcrumb([{ label: 'Home' }]);
+    setBreadcrumb([{ label: t('system.home') }]);
   }, []);
   return (
     <section className="home">
-      <h1>Welcome{user ? `, ${user.first_name || user.name || user.username}` : ''}</h1>
+      <h1>{user ? t('system.welcomeName', { name: user.first_name || user.name || user.username }) : t('system.welcome')}</h1>
       {company && <p className="home__company">{company.name}</p>}
       {areas.length > 0 ? (
         <>
-          <h2>Open</h2>
+          <h2>{t('system.open')}</h2>
           <ul className="home__areas">
             {areas.map((area) => (
               <li key={area.path}>
@@ -50,7 +51,7 @@ function Welcome() {
           </ul>
         </>
       ) : (
-        <p>No area of the console is open to your account yet.</p>
+        <p>{t('system.noAreaConsoleOpen')}</p>
       )}
     </section>
   );

@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { consoleFiles, consoleRoot, lineOf, parseConsoleFile } from './consoleSources';
+
+const messages = JSON.parse(readFileSync(path.join(consoleRoot, 'public/locales/en-US.json'), 'utf8')) as Record<string, string>;
+
+type KeyUse = { file: string; line: number; key: string; dynamic: boolean };
+
+/** The keys given to `t(...)`: a literal key, or a template such as t(`menu.${path}`), read as a key prefix. */
+function keysUsed(): KeyUse[] {
+  const uses: KeyUse[] = [];
+  for (const file of consoleFiles(['.ts', '.tsx'])) {
+    const visit = (node: ts.Node) => {
+      if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 't' && node.arguments.length > 0) {
+        const key = node.arguments[0];
+        if (ts.isStringLiteral(key) || ts.isNoSubstitutionTemplateLiteral(key)) uses.push({ file, line: lineOf(node), key: key.text, dynamic: false });
+        else if (ts.isTemplateExpression(key)) uses.push({ file, line: lineOf(node), key: key.head.text, dynamic: true });
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(parseConsoleFile(file));
+  }
+  return uses;
+}
+
+describe('the en-US message file', () => {
+  const uses = keysUsed();
+
+  it('holds every key the console asks for', () => {
+    const missing = uses.filter((use) => !use.dynamic && !(use.key in messages)).map((use) => `${use.file}:${use.line} ${use.key}`);
+    expect(uses.length).toBeGreaterThan(100);
+    expect(missing).toEqual([]);
+  });
+
+  it('holds no key the console never asks for', () => {
+    const literal = new Set(uses.filter((use) => !use.dynamic).map((use) => use.key));
+    const prefixes = uses.filter((use) => use.dynamic).map((use) => use.key);
+    const unused = Object.keys(messages).filter((key) => !literal.has(key) && !prefixes.some((prefix) => key.startsWith(prefix)));
+    expect(unused).toEqual([]);
+  });
+
+  it('keeps its keys sorted, so parallel additions merge cleanly', () => {
+    const keys = Object.keys(messages);
+    expect(keys).toEqual([...keys].sort());
+  });
+
+  it('fills every placeholder a message names with a value of the same name', () => {
+    // A literal t('key', { name }) call must give each {placeholder} of its message, or the reader sees "{name}".
+    const unfilled: string[] = [];
+    for (const file of consoleFiles(['.ts', '.tsx'])) {
+      const visit = (node: ts.Node) => {
+        if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 't' && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+          const key = node.arguments[0].text;
+          const names = [...(messages[key] ?? '').matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+          const values = node.arguments[1];
+          const given = values && ts.isObjectLiteralExpression(values) ? values.properties.map((property) => property.name?.getText().replace(/['"]/g, '')) : [];
+          for (const name of names) if (!given.includes(name)) unfilled.push(`${file}:${lineOf(node)} ${key} {${name}}`);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(parseConsoleFile(file));
+    }
+    expect(unfilled).toEqual([]);
+  });
+});
