@@ -177,7 +177,16 @@ function processFile(file: string) {
     }
     if (ts.isPropertyAssignment(node) && visibleProps.has(node.name.getText(sf).replace(/['"]/g, '')) && literalParts(node.initializer)) {
       if (insideFunction(node)) convertValueExpr(node.initializer, area, sf, edits);
-      else report.push(`${file}:${sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1} module-level ${node.getText(sf).slice(0, 80)}`);
+      else {
+        // module level: read at render time through a getter, since messages load after the modules
+        const parts = literalParts(node.initializer)!;
+        const call = callFor(area, parts, sf);
+        if (call) edits.push({ start: node.getStart(sf), end: node.getEnd(), text: `get ${node.name.getText(sf)}() { return ${call}; }` });
+        report.push(`${file}:${sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1} module-level getter ${node.getText(sf).slice(0, 80)}`);
+      }
+    }
+    if (ts.isBindingElement(node) && node.initializer && insideFunction(node) && /^(title|label|placeholder|description|caption|message|empty|text|heading|hint)$|(Label|Title|Text|Message)$/.test(node.name.getText(sf))) {
+      convertValueExpr(node.initializer, area, sf, edits);
     }
     if (ts.isCallExpression(node) && insideFunction(node)) {
       const callee = node.expression.getText(sf);
