@@ -9,8 +9,8 @@ const localeFile = 'src/web/public/locales/en-US.json';
 const messages: Record<string, string> = JSON.parse(readFileSync(localeFile, 'utf8'));
 const dryRun = process.env.DRY === '1';
 
-const visibleAttrs = new Set(['title', 'label', 'placeholder', 'aria-label', 'alt', 'description', 'caption', 'message', 'empty', 'content', 'consequence', 'listLabel', 'savedMessage', 'error', 'heading', 'confirmLabel', 'subtitle', 'text', 'emptyText', 'loadingLabel', 'actionLabel', 'submitLabel', 'cancelLabel', 'hint', 'help']);
-const visibleProps = new Set(['header', 'label', 'title', 'description', 'content', 'placeholder', 'message', 'caption', 'empty', 'text', 'hint', 'help']);
+const visibleAttrs = new Set(['title', 'label', 'placeholder', 'aria-label', 'alt', 'description', 'caption', 'message', 'empty', 'content', 'consequence', 'listLabel', 'savedMessage', 'error', 'heading', 'confirmLabel', 'subtitle', 'emptyText', 'loadingLabel', 'actionLabel', 'submitLabel', 'cancelLabel', 'hint', 'help']);
+const visibleProps = new Set(['header', 'label', 'title', 'description', 'content', 'placeholder', 'message', 'caption', 'empty', 'hint', 'help']);
 const skipAttrValue = (attr: string, value: string) => attr === 'text' && /^(search|query)$/.test(value);
 
 const targets = process.argv.slice(2).flatMap((arg) =>
@@ -43,7 +43,7 @@ function keyFor(area: string, text: string): string {
   for (const [k, v] of Object.entries(messages)) if (v === text && k.startsWith(area + '.') && !k.slice(area.length + 1).includes('.')) return k;
   let words = text.replace(/\{(\w+)\}/g, ' $1 ').normalize('NFKD').replace(/[^A-Za-z0-9 ]+/g, ' ').trim().split(/\s+/).filter(Boolean);
   const stop = new Set(['a', 'an', 'the', 'of', 'to', 'is', 'are', 'be', 'this', 'that', 'it', 'its', 'and', 'or', 'for', 'in', 'on', 'with', 'by', 'at', 'as']);
-  if (words.length > 3) words = words.filter((w, i) => i === 0 || !stop.has(w.toLowerCase()));
+  if (words.length > 3) words = words.filter((w) => !stop.has(w.toLowerCase()));
   for (let n = Math.min(4, words.length); n <= Math.max(words.length, 1); n++) {
     const name = camel(words.slice(0, n).join(' ')) || 'text';
     const key = `${area}.${name.slice(0, 60)}`;
@@ -98,6 +98,7 @@ function placeholderName(expr: ts.Expression): string {
   if (ts.isCallExpression(expr) && ts.isIdentifier(expr.expression)) return expr.expression.text;
   if (ts.isParenthesizedExpression(expr) || ts.isNonNullExpression(expr) || ts.isAsExpression(expr)) return placeholderName(expr.expression);
   if (ts.isElementAccessExpression(expr)) return placeholderName(expr.expression);
+  if (ts.isBinaryExpression(expr)) return placeholderName(expr.left);
   return 'value';
 }
 
@@ -190,7 +191,8 @@ function processFile(file: string) {
     }
     if (ts.isCallExpression(node) && insideFunction(node)) {
       const callee = node.expression.getText(sf);
-      const positions = ({ notify: [1], setError: [0], 'window.confirm': [0], confirm: [0], setMessage: [0], setNotice: [0], setBreadcrumb: [] } as Record<string, number[]>)[callee] ?? [];
+      const table = ({ notify: [1], setError: [0], 'window.confirm': [0], confirm: [0], setMessage: [0], setNotice: [0], setBreadcrumb: [] } as Record<string, number[]>);
+      const positions = Object.hasOwn(table, callee) ? table[callee] : [];
       for (const position of positions) if (node.arguments[position]) convertValueExpr(node.arguments[position], area, sf, edits);
     }
     if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && node.left.getText(sf) === 'document.title' && ts.isTemplateExpression(node.right)) {
