@@ -14,7 +14,7 @@ const visibleProps = new Set(['header', 'label', 'title', 'description', 'conten
 const skipAttrValue = (attr: string, value: string) => attr === 'text' && /^(search|query)$/.test(value);
 
 const targets = process.argv.slice(2).flatMap((arg) =>
-  execSync(`find ${arg} -name '*.tsx' -not -name '*.test.tsx' -not -name '*.stories.tsx'`).toString().trim().split('\n').filter(Boolean),
+  execSync(`find ${arg} \\( -name '*.tsx' -o -name '*.ts' \\) -not -name '*.test.tsx' -not -name '*.stories.tsx' -not -name '*.d.ts'`).toString().trim().split('\n').filter(Boolean),
 );
 
 function areaOf(file: string): string {
@@ -91,6 +91,16 @@ function containsJsx(node: ts.Node): boolean {
   return found;
 }
 
+function containsTextLiteral(node: ts.Node): boolean {
+  let found = false;
+  const walk = (n: ts.Node) => {
+    if ((ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n) || ts.isTemplateHead(n) || ts.isTemplateMiddle(n) || ts.isTemplateTail(n)) && hasLetter(n.text) && !(ts.isCallExpression(n.parent) && n.parent.arguments[0] === n)) found = true;
+    else ts.forEachChild(n, walk);
+  };
+  walk(node);
+  return found;
+}
+
 function placeholderName(expr: ts.Expression): string {
   if (ts.isIdentifier(expr)) return expr.text;
   if (ts.isPropertyAccessExpression(expr)) return expr.name.text;
@@ -154,7 +164,10 @@ function convertValueExpr(expr: ts.Expression, area: string, sf: ts.SourceFile, 
   }
   const parts = literalParts(expr);
   if (!parts) return;
-  if (ts.isTemplateExpression(expr) && parts.some((p) => typeof p !== 'string' && containsJsx(p))) return;
+  if (ts.isTemplateExpression(expr) && parts.some((p) => typeof p !== 'string' && (containsJsx(p) || containsTextLiteral(p)))) {
+    report.push(`${sf.fileName}:${sf.getLineAndCharacterOfPosition(expr.getStart(sf)).line + 1} MANUAL ${expr.getText(sf).slice(0, 120)}`);
+    return;
+  }
   const call = callFor(area, parts, sf);
   if (call) edits.push({ start: expr.getStart(sf), end: expr.getEnd(), text: call });
 }
@@ -176,7 +189,12 @@ function processFile(file: string) {
         convertValueExpr(node.initializer.expression, area, sf, edits);
       }
     }
-    if (ts.isPropertyAssignment(node) && visibleProps.has(node.name.getText(sf).replace(/['"]/g, '')) && literalParts(node.initializer)) {
+    if (ts.isPropertyAssignment(node) && node.name.getText(sf) === 'cell' && ts.isArrowFunction(node.initializer) && !ts.isBlock(node.initializer.body)) {
+      convertValueExpr(node.initializer.body as ts.Expression, area, sf, edits);
+    }
+    if (ts.isPropertyAssignment(node) && visibleProps.has(node.name.getText(sf).replace(/['"]/g, '')) && insideFunction(node)) {
+      convertValueExpr(node.initializer, area, sf, edits);
+    } else if (ts.isPropertyAssignment(node) && visibleProps.has(node.name.getText(sf).replace(/['"]/g, '')) && literalParts(node.initializer)) {
       if (insideFunction(node)) convertValueExpr(node.initializer, area, sf, edits);
       else {
         // module level: read at render time through a getter, since messages load after the modules
@@ -237,7 +255,7 @@ function processFile(file: string) {
     };
     for (const child of children) {
       if (ts.isJsxText(child)) run.push(child);
-      else if (ts.isJsxExpression(child) && child.expression && !containsJsx(child.expression) && (literalParts(child.expression)?.every((p) => typeof p === 'string' || stringOrNumber(p)) ?? stringOrNumber(child.expression))) run.push(child);
+      else if (ts.isJsxExpression(child) && child.expression && !containsJsx(child.expression) && !(ts.isTemplateExpression(child.expression) ? child.expression.templateSpans.some((span) => containsTextLiteral(span.expression)) : !literalParts(child.expression) && containsTextLiteral(child.expression)) && (literalParts(child.expression)?.every((p) => typeof p === 'string' || stringOrNumber(p)) ?? stringOrNumber(child.expression))) run.push(child);
       else if (ts.isJsxExpression(child) && !child.expression) {
         flush(); // a comment
       } else {

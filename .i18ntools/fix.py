@@ -12,7 +12,7 @@ for line in open(sys.argv[1]):
         m[b] = c; continue
     s = files.get(a) or open(a).read()
     if b not in s: print('NOT FOUND', a, b); continue
-    s = s.replace(b, c); files[a] = s
+    s = s.replace(b, c.replace("\\n", "\n")); files[a] = s
 for f, s in files.items():
     if "i18n/messages'" not in s:
         rel = os.path.relpath('src/web/app/i18n/messages', os.path.dirname(f))
