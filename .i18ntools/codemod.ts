@@ -112,6 +112,12 @@ function placeholderName(expr: ts.Expression): string {
   return 'value';
 }
 
+const getterVars = new Set((process.env.GETTERS ?? '').split(',').filter(Boolean));
+function inGetterVar(node: ts.Node): boolean {
+  for (let n = node.parent; n; n = n.parent) if (ts.isVariableDeclaration(n)) return getterVars.has(n.name.getText());
+  return false;
+}
+
 function insideFunction(node: ts.Node): boolean {
   for (let n = node.parent; n; n = n.parent) if (ts.isFunctionLike(n)) return true;
   return false;
@@ -194,7 +200,7 @@ function processFile(file: string) {
     }
     if (ts.isPropertyAssignment(node) && visibleProps.has(node.name.getText(sf).replace(/['"]/g, '')) && insideFunction(node)) {
       convertValueExpr(node.initializer, area, sf, edits);
-    } else if (ts.isPropertyAssignment(node) && visibleProps.has(node.name.getText(sf).replace(/['"]/g, '')) && literalParts(node.initializer)) {
+    } else if (ts.isPropertyAssignment(node) && (visibleProps.has(node.name.getText(sf).replace(/['"]/g, '')) || inGetterVar(node)) && literalParts(node.initializer)) {
       if (insideFunction(node)) convertValueExpr(node.initializer, area, sf, edits);
       else {
         // module level: read at render time through a getter, since messages load after the modules
@@ -226,7 +232,7 @@ function processFile(file: string) {
   const processChildren = (children: ts.NodeArray<ts.JsxChild>) => {
     let run: ts.JsxChild[] = [];
     const flush = () => {
-      const texts = run.filter((c) => ts.isJsxText(c) && hasLetter(c.text));
+      const texts = run.filter((c) => (ts.isJsxText(c) && hasLetter(c.text)) || (ts.isJsxExpression(c) && c.expression && (literalParts(c.expression) ?? []).some((p) => typeof p === 'string' && hasLetter(p))));
       if (texts.length) {
         const parts: Array<string | ts.Expression> = [];
         for (const c of run) {

@@ -8,7 +8,7 @@ for line in open(sys.argv[1]):
     if not line.strip() or line.startswith('#'): continue
     a, b, c = line.split('\t')
     if a == 'KEY':
-        if b in m and m[b] != c: print('KEY CONFLICT', b, m[b], c)
+        if b in m and m[b] != c: print('KEY CONFLICT (kept old)', b, m[b], c); continue
         m[b] = c; continue
     s = files.get(a) or open(a).read()
     if b not in s: print('NOT FOUND', a, b); continue

@@ -43,7 +43,7 @@ export function GenericFormPage({ route, schema: schemaId = route.schema ?? '', 
     const saved = await apiFetch<Values>(callPath, { method: id ? 'PUT' : 'POST', body });
     await queryClient.invalidateQueries({ queryKey: ['resource-list', resourcePath] });
     if (id) queryClient.setQueryData(resourceItemQuery(resourcePath, id).queryKey, saved);
-    notify('success', id ? t('renderers.changesSaved') : t('renderers.titleCreated', { title: entity?.title ?? 'Item' }));
+    notify('success', id ? t('renderers.changesSaved') : t('renderers.titleCreated', { title: entity?.title ?? t('renderers.item') }));
     if (listPath) navigateTo(listPath);
   };
 
