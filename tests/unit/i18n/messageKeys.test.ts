@@ -8,15 +8,22 @@ const messages = JSON.parse(readFileSync(path.join(consoleRoot, 'public/locales/
 
 type KeyUse = { file: string; line: number; key: string; dynamic: boolean };
 
-/** The keys given to `t(...)`: a literal key, or a template such as t(`menu.${path}`), read as a key prefix. */
+/**
+ * The keys given to `t(...)`: a literal key, either branch of `t(one ? 'a' : 'b')`, or a template such as
+ * t(`menu.${path}`), read as a key prefix.
+ */
 function keysUsed(): KeyUse[] {
   const uses: KeyUse[] = [];
   for (const file of consoleFiles(['.ts', '.tsx'])) {
     const visit = (node: ts.Node) => {
       if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 't' && node.arguments.length > 0) {
-        const key = node.arguments[0];
-        if (ts.isStringLiteral(key) || ts.isNoSubstitutionTemplateLiteral(key)) uses.push({ file, line: lineOf(node), key: key.text, dynamic: false });
-        else if (ts.isTemplateExpression(key)) uses.push({ file, line: lineOf(node), key: key.head.text, dynamic: true });
+        const read = (key: ts.Expression) => {
+          if (ts.isStringLiteral(key) || ts.isNoSubstitutionTemplateLiteral(key)) uses.push({ file, line: lineOf(node), key: key.text, dynamic: false });
+          else if (ts.isTemplateExpression(key)) uses.push({ file, line: lineOf(node), key: key.head.text, dynamic: true });
+          else if (ts.isConditionalExpression(key)) [key.whenTrue, key.whenFalse].forEach(read);
+          else if (ts.isParenthesizedExpression(key)) read(key.expression);
+        };
+        read(node.arguments[0]);
       }
       ts.forEachChild(node, visit);
     };
