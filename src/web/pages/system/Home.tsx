@@ -45,7 +45,7 @@ function Welcome() {
           <ul className="home__areas">
             {areas.map((area) => (
               <li key={area.path}>
-                <Link to={area.path}>{area.label}</Link>
+                <Link to={area.path}>{t(`menu.${area.path}`, {}, area.label)}</Link>
               </li>
             ))}
           </ul>
