@@ -6,6 +6,14 @@ import { consoleFiles, consoleRoot, lineOf, parseConsoleFile } from './consoleSo
 
 const messages = JSON.parse(readFileSync(path.join(consoleRoot, 'public/locales/en-US.json'), 'utf8')) as Record<string, string>;
 
+/** The literal keys an argument of t() may be: itself, or either branch of a conditional. */
+function literalKeys(key: ts.Expression): string[] {
+  if (ts.isStringLiteral(key) || ts.isNoSubstitutionTemplateLiteral(key)) return [key.text];
+  if (ts.isConditionalExpression(key)) return [...literalKeys(key.whenTrue), ...literalKeys(key.whenFalse)];
+  if (ts.isParenthesizedExpression(key)) return literalKeys(key.expression);
+  return [];
+}
+
 type KeyUse = { file: string; line: number; key: string; dynamic: boolean };
 
 /**
@@ -17,13 +25,9 @@ function keysUsed(): KeyUse[] {
   for (const file of consoleFiles(['.ts', '.tsx'])) {
     const visit = (node: ts.Node) => {
       if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 't' && node.arguments.length > 0) {
-        const read = (key: ts.Expression) => {
-          if (ts.isStringLiteral(key) || ts.isNoSubstitutionTemplateLiteral(key)) uses.push({ file, line: lineOf(node), key: key.text, dynamic: false });
-          else if (ts.isTemplateExpression(key)) uses.push({ file, line: lineOf(node), key: key.head.text, dynamic: true });
-          else if (ts.isConditionalExpression(key)) [key.whenTrue, key.whenFalse].forEach(read);
-          else if (ts.isParenthesizedExpression(key)) read(key.expression);
-        };
-        read(node.arguments[0]);
+        const key = node.arguments[0];
+        for (const literal of literalKeys(key)) uses.push({ file, line: lineOf(node), key: literal, dynamic: false });
+        if (ts.isTemplateExpression(key)) uses.push({ file, line: lineOf(node), key: key.head.text, dynamic: true });
       }
       ts.forEachChild(node, visit);
     };
@@ -58,12 +62,13 @@ describe('the en-US message file', () => {
     const unfilled: string[] = [];
     for (const file of consoleFiles(['.ts', '.tsx'])) {
       const visit = (node: ts.Node) => {
-        if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 't' && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
-          const key = node.arguments[0].text;
-          const names = [...(messages[key] ?? '').matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+        if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 't' && node.arguments[0]) {
           const values = node.arguments[1];
           const given = values && ts.isObjectLiteralExpression(values) ? values.properties.map((property) => property.name?.getText().replace(/['"]/g, '')) : [];
-          for (const name of names) if (!given.includes(name)) unfilled.push(`${file}:${lineOf(node)} ${key} {${name}}`);
+          for (const key of literalKeys(node.arguments[0])) {
+            const names = [...(messages[key] ?? '').matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+            for (const name of names) if (!given.includes(name)) unfilled.push(`${file}:${lineOf(node)} ${key} {${name}}`);
+          }
         }
         ts.forEachChild(node, visit);
       };

@@ -17,7 +17,7 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: string) => void }) 
   const form = useRuleForm(
     {
       name: { label: t('account.name'), rules: 'required|max:100' },
-      expires_in_days: { label: t('account.expiresInDays'), rules: 'integer|between:1,3650' },
+      expires_in_days: { label: t('account.expiresInDaysField'), rules: 'integer|between:1,3650' },
     },
     serverErrors,
   );
@@ -30,7 +30,7 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: string) => void }) 
   return (
     <form className="account-form account-form--inline" onSubmit={create} noValidate>
       <TextInput id="account-token-name" label={t('account.tokenName')} placeholder={t('account.nightlyExportScript')} required {...form.bind('name')} />
-      <TextInput id="account-token-days" label={t('account.expiresInDays2')} message={t('account.leaveEmptyTokenDoes')} inputMode="numeric" {...form.bind('expires_in_days')} />
+      <TextInput id="account-token-days" label={t('account.expiresInDays')} message={t('account.leaveEmptyTokenDoes')} inputMode="numeric" {...form.bind('expires_in_days')} />
       <div className="account-form__actions">
         <Button type="submit" loading={form.saving}>{t('account.createToken')}</Button>
       </div>

@@ -13,8 +13,8 @@ export function PasswordPanel({ isLdap }: { isLdap: boolean }) {
   const serverErrors = useFieldErrors(passwordCall);
   const form = useRuleForm(
     {
-      old_password: { label: t('account.currentPassword'), rules: 'required' },
-      new_password: { label: t('account.newPassword'), rules: 'required|max:256' },
+      old_password: { label: t('account.currentPasswordField'), rules: 'required' },
+      new_password: { label: t('account.newPasswordField'), rules: 'required|max:256' },
       confirmation: { label: t('account.newPasswordConfirmation'), rules: 'required|confirmed:new_password' },
     },
     serverErrors,
@@ -38,8 +38,8 @@ export function PasswordPanel({ isLdap }: { isLdap: boolean }) {
   return (
     <Card title={t('account.changePassword')} headingLevel={2}>
       <form className="account-form" onSubmit={submit} noValidate>
-        <TextInput id="account-old-password" type="password" label={t('account.currentPassword2')} autoComplete="current-password" required {...form.bind('old_password')} />
-        <TextInput id="account-new-password" type="password" label={t('account.newPassword2')} autoComplete="new-password" required {...form.bind('new_password')} />
+        <TextInput id="account-old-password" type="password" label={t('account.currentPassword')} autoComplete="current-password" required {...form.bind('old_password')} />
+        <TextInput id="account-new-password" type="password" label={t('account.newPassword')} autoComplete="new-password" required {...form.bind('new_password')} />
         <TextInput id="account-confirm-password" type="password" label={t('account.confirmNewPassword')} autoComplete="new-password" required {...form.bind('confirmation')} />
         <div className="account-form__actions">
           <Button type="submit" loading={form.saving}>{t('account.changePassword')}</Button>

@@ -45,7 +45,7 @@ export function TagPicker({ ticked, onTickedChange, typed, onTypedChange, allowN
             />
           </li>
         ))}
-        {tags.isSuccess && !found.length && <li className="inventory-muted">{search ? t('inventories.noTagsMatch2') : t('inventories.noTagsYet2')}</li>}
+        {tags.isSuccess && !found.length && <li className="inventory-muted">{search ? t('inventories.noTagsMatchSentence') : t('inventories.noTagsYetSentence')}</li>}
       </ul>
       {allowNew && <TextInput label={t('inventories.newTagsCommaSeparated')} value={typed} maxLength={2000} onValueChange={onTypedChange} message={t('inventories.tagsDoNotExist')} error={error} />}
       {!allowNew && error && <p className="inventory-error" role="alert">{Array.isArray(error) ? error.join(' ') : error}</p>}

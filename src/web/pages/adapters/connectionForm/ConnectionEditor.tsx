@@ -62,7 +62,7 @@ export function ConnectionEditor({ adapter, model, initialValues, connection }: 
         </div>
       ) : null}
       <p className="connection-form__instructions">
-        {t('adapters.notSureWhatFill')}
+        {t('adapters.notSureWhatFill')}{' '}
         <Link to="/adapters/connections/components/instructions/$tool" params={{ tool: adapter.slug }}>{t('adapters.nameInstructions', { name: adapter.name })}</Link>.
       </p>
       {others.length ? (
