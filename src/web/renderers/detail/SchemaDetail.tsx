@@ -36,7 +36,7 @@ export function SchemaDetail({ schema, id, links }: SchemaDetailProps) {
   const item = useQuery({ ...resourceItemQuery<Item>(resource?.path ?? '', id), enabled: Boolean(resource) });
   if (!resource) return <ErrorState title={t('renderers.itemCannotShown')} message={t('renderers.titleHasNoApi', { title: schema.title ?? schema.$id })} />;
   if (item.isError) return <ErrorState message={item.error.message} onRetry={() => void item.refetch()} retrying={item.isFetching} />;
-  if (!item.data) return <Spinner label={t('renderers.loadingTitle', { title: (schema.title ?? 'item').toLowerCase() })} />;
+  if (!item.data) return <Spinner label={t('renderers.loadingTitle', { title: (schema.title ?? t('renderers.item')).toLowerCase() })} />;
   const data = item.data;
   const sections = groupedFields(detailFields(schema));
   return (

@@ -32,7 +32,7 @@ export function GenericFormPage({ route, schema: schemaId = route.schema ?? '', 
   const serverErrors = useFieldErrors(callPath);
   const queryClient = useQueryClient();
   const listPath = custom.listPath ?? entityLinks(schemaId, getSession().user?.permissions ?? []).list;
-  const title = id ? t('renderers.editTitle', { title: (entity?.title ?? 'item').toLowerCase() }) : t('renderers.createTitle', { title: (entity?.title ?? 'item').toLowerCase() });
+  const title = id ? t('renderers.editTitle', { title: (entity?.title ?? t('renderers.item')).toLowerCase() }) : t('renderers.createTitle', { title: (entity?.title ?? t('renderers.item')).toLowerCase() });
 
   if (schemaQuery.isError) return <ErrorState title={t('renderers.formCannotShown')} message={schemaQuery.error.message} />;
   if (schemaQuery.isPending || (id && item.isPending)) return <Spinner label={t('renderers.loading')} />;

@@ -64,7 +64,7 @@ export function SchemaList({ schema, links, searchDebounce = 300, initialPageSiz
       <PageHeader
         title={title}
         description={schema.description}
-        actions={links.create ? <ButtonLink href={hrefOf(links.create)}>{t('renderers.createTitle', { title: (schema.title ?? 'item').toLowerCase() })}</ButtonLink> : undefined}
+        actions={links.create ? <ButtonLink href={hrefOf(links.create)}>{t('renderers.createTitle', { title: (schema.title ?? t('renderers.item')).toLowerCase() })}</ButtonLink> : undefined}
       />
       <div className="generic-list__toolbar">
         {searchable ? (
