@@ -3,14 +3,14 @@ import { consoleFiles, notCheckedYet, parseConsoleFile, parseSource } from './co
 import { visibleStringsIn } from './visibleStrings';
 
 describe('the user-visible strings of the console', () => {
-  it('come from the message file in every .tsx file (a translation is then a file)', () => {
-    const files = consoleFiles(['.tsx']).filter((file) => !notCheckedYet.some((prefix) => file.startsWith(prefix)));
+  it('come from the message file in every console source file (a translation is then a file)', () => {
+    const files = consoleFiles(['.ts', '.tsx']).filter((file) => !notCheckedYet.some((prefix) => file.startsWith(prefix)));
     expect(files.length).toBeGreaterThan(100);
     const written = files.flatMap((file) => visibleStringsIn(parseConsoleFile(file)).map((found) => `${file}:${found.line} ${found.where}: ${found.text}`));
     expect(written).toEqual([]);
   });
 
-  it('are found as JSX text, in visible props, and as literal children, but not in other props or in keys', () => {
+  it('are found as JSX text, in visible props, as literal children, in column and option labels and in notifications, but not in other props or in keys', () => {
     const source = parseSource(
       'Sample.tsx',
       `export const Sample = ({ busy, name }) => (
@@ -22,7 +22,9 @@ describe('the user-visible strings of the console', () => {
           <span title={name ?? '—'}>—</span>
           <span>{' · '}</span>
         </section>
-      );`,
+      );
+      const columns = [{ id: 'name', header: 'Name', align: 'end' }, { id: 'os', header: t('sample.os') }];
+      const saved = () => notify('success', 'Saved.', { title: t('sample.done') });`,
     );
     expect(visibleStringsIn(source).map(({ where, text }) => `${where}: ${text}`)).toEqual([
       'text: Devices',
@@ -30,6 +32,8 @@ describe('the user-visible strings of the console', () => {
       'aria-label: Loading',
       'alt: Icon of',
       'child: Please wait',
+      'header: Name',
+      'notify: Saved.',
     ]);
   });
 });

@@ -4,6 +4,12 @@ import { lineOf } from './consoleSources';
 /** Props whose value a user reads or hears: shown as text, as a tooltip, or by a screen reader. */
 export const visibleProps = ['title', 'label', 'placeholder', 'aria-label', 'alt', 'description', 'caption', 'message'];
 
+/** Object fields read as text: table column headers, tab, option and breadcrumb labels, notification titles. */
+export const visibleFields = ['header', 'label', 'title', 'description', 'placeholder', 'message'];
+
+/** Calls whose argument is shown: the text of a notification, a confirm dialog's question. */
+const shownArguments: Record<string, number> = { notify: 1, confirm: 0, 'window.confirm': 0 };
+
 /**
  * Text with nothing to translate: no letter at all, so symbols and punctuation used as glyphs ("—" for an empty
  * value, "·" and "/" as separators, "×" for a close button, "…", digits) read the same in every language.
@@ -44,6 +50,12 @@ export function visibleStringsIn(source: ts.SourceFile): VisibleString[] {
       else if (ts.isJsxExpression(node.initializer) && node.initializer.expression) for (const literal of shownLiterals(node.initializer.expression)) add(literal, prop, literalText(literal));
     } else if (ts.isJsxExpression(node) && node.expression && (ts.isJsxElement(node.parent) || ts.isJsxFragment(node.parent))) {
       for (const literal of shownLiterals(node.expression)) add(literal, 'child', literalText(literal));
+    } else if (ts.isPropertyAssignment(node) && visibleFields.includes(node.name.getText(source))) {
+      for (const literal of shownLiterals(node.initializer)) add(literal, node.name.getText(source), literalText(literal));
+    } else if (ts.isCallExpression(node)) {
+      const shown = shownArguments[node.expression.getText(source)];
+      const argument = shown === undefined ? undefined : node.arguments[shown];
+      if (argument) for (const literal of shownLiterals(argument)) add(literal, node.expression.getText(source), literalText(literal));
     }
     ts.forEachChild(node, visit);
   };

@@ -3,7 +3,7 @@ import { Link, useRouter, useRouterState } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { product } from '../../../core/product';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
-import { mainMenu, settingsMenu, visibleItems } from '../../app/shell/menu';
+import { mainMenu, menuLabel, settingsMenu, visibleItems } from '../../app/shell/menu';
 import { useSession } from '../../app/session/session';
 
 /** The route home hands over to when the user may see it: the default dashboard (spec §2, "Go to Home" goes there too). */
@@ -45,7 +45,7 @@ function Welcome() {
           <ul className="home__areas">
             {areas.map((area) => (
               <li key={area.path}>
-                <Link to={area.path}>{t(`menu.${area.path}`, {}, area.label)}</Link>
+                <Link to={area.path}>{menuLabel(area)}</Link>
               </li>
             ))}
           </ul>
