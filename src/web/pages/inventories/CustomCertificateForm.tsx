@@ -70,7 +70,7 @@ function Editor({ stored }: { stored: CustomCertificate | null }) {
     setFile(null);
     if (!chosen) return;
     if (chosen.size > maximumFileBytes) {
-      setFileError(`${chosen.name} is larger than 1 MiB; a certificate file is a few kilobytes.`);
+      setFileError(t('inventories.certificateFileTooLarge', { name: chosen.name }));
       return;
     }
     setFile({ name: chosen.name, base64: base64Of(await chosen.arrayBuffer()) });

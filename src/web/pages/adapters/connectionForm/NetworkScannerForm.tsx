@@ -34,7 +34,7 @@ export function NetworkScannerForm({ model, values, onValuesChange, onFieldBlur,
         <legend className="schema-form__section-title">{t('adapters.targets')}</legend>
         <Textarea id="root_targets" label={label('targets')} message={help('targets')} error={errorOf('targets')} required monospace rows={3} disabled={disabled}
           value={textOf(values.targets)} onValueChange={(text) => set('targets', text === '' ? undefined : text)} onBlur={(event) => blur('targets', event.target.value || undefined)} />
-        <Textarea id="root_exclude" label={label('exclude')} message={`${help('exclude') ?? ''} One per line.`.trim()} error={errorOf('exclude')} monospace rows={3} disabled={disabled}
+        <Textarea id="root_exclude" label={label('exclude')} message={`${help('exclude') ?? ''} ${t('adapters.onePerLine')}`.trim()} error={errorOf('exclude')} monospace rows={3} disabled={disabled}
           value={exclusions}
           onValueChange={(text) => {
             setExclusions(text);

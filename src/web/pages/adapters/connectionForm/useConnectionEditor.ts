@@ -165,7 +165,7 @@ export function useConnectionEditor({ adapter, model, connection, initialValues,
     const unsaved = !connection || dirty;
     if (unsaved && !(await checkAll(true))) return;
     if (file) {
-      setOutcome({ kind: 'notice', title: t('adapters.saveUploadFile'), detail: `${file.name} is uploaded when the connection is saved: save, then test the connection.` });
+      setOutcome({ kind: 'notice', title: t('adapters.saveUploadFile'), detail: t('adapters.fileUploadedWhenConnectionSaved', { name: file.name }) });
       return;
     }
     setBusy('test');
@@ -176,8 +176,8 @@ export function useConnectionEditor({ adapter, model, connection, initialValues,
         : await apiFetch<ConnectivityResponse>(`/adapters/test/${connection!.id}`, { method: 'POST', silent: true });
       if (!unsaved) void queryClient.invalidateQueries({ queryKey: ['connection', connection!.id] });
       setOutcome(result.success
-        ? { kind: 'success', title: t('adapters.theConnectionWorks'), detail: result.detail ?? `Cartograph reached ${adapter.name}.` }
-        : { kind: 'failure', title: result.reason ?? t('adapters.failed'), detail: result.detail ?? 'The connection failed.' });
+        ? { kind: 'success', title: t('adapters.theConnectionWorks'), detail: result.detail ?? t('adapters.cartographReachedName', { name: adapter.name }) }
+        : { kind: 'failure', title: result.reason ?? t('adapters.failed'), detail: result.detail ?? t('adapters.theConnectionFailed') });
     } catch (error) {
       showServerErrors(error);
       setOutcome({ kind: 'failure', title: t('adapters.request'), detail: error instanceof Error ? error.message : String(error) });
