@@ -7,8 +7,8 @@ function typeNameFor(schema: SchemaDocument): string {
 }
 
 /**
- * The schema without the `title`s of its properties: there they are labels for people (schemas/README.md), and
- * json-schema-to-typescript would turn each into a named type.
+ * The schema without the `title`s of its properties and of the choices of a `oneOf`/`anyOf` (`{ const, title }`):
+ * there they are labels for people (schemas/README.md), and json-schema-to-typescript would turn each into a named type.
  */
 function withoutPropertyTitles(node: unknown, isProperty = false): unknown {
   if (Array.isArray(node)) return node.map((item) => withoutPropertyTitles(item));
@@ -20,7 +20,9 @@ function withoutPropertyTitles(node: unknown, isProperty = false): unknown {
         keyword,
         keyword === 'properties' && value && typeof value === 'object'
           ? Object.fromEntries(Object.entries(value).map(([name, property]) => [name, withoutPropertyTitles(property, true)]))
-          : withoutPropertyTitles(value),
+          : (keyword === 'oneOf' || keyword === 'anyOf') && Array.isArray(value)
+            ? value.map((choice) => withoutPropertyTitles(choice, true))
+            : withoutPropertyTitles(value),
       ]),
   );
 }

@@ -81,6 +81,7 @@ async function collectParameters(): Promise<void> {
   const customCertificate = issueCertificate({ commonName: 'every-route.corp.example' }, null).cert;
   const dashboards = await api<{ results: { id: number }[] }>(server.baseUrl, '/dashboards/dashboards?size=500', { token });
   const dashboardId = String(dashboards.body.results[0]!.id);
+  const reportId = await createdId('/reports/reports', { name: 'Every route (e2e)', sections: [{ type: 'table', inventory: 'device', columns: ['Hostname'] }] });
   Object.assign(parameters, {
     discoveryId: String(device.body.index_id),
     deviceId: device.body.results[0]!.PrimaryKey[0],
@@ -113,6 +114,7 @@ async function collectParameters(): Promise<void> {
     }),
     // The newest activity: creating the directory above.
     activityId: String((await api<{ results: { id: number }[] }>(server.baseUrl, '/activities/activities?size=1', { token })).body.results[0]!.id),
+    scheduleId: await createdId('/reports/schedules', { name: 'Every route (e2e)', report: Number(reportId), formats: ['pdf'], recipients: ['ops@example.com'] }),
     '/settings/user/{id}/edit#id': '1',
     '/settings/company/{id}/edit#id': '1',
     '/settings/group/{id}/edit#id': '1',
@@ -173,6 +175,10 @@ describe('every console route with a page, on the demo', () => {
   it('has pages to visit and skips only routes without one', () => {
     expect(routes.length).toBeGreaterThan(40);
     expect(routes.map((route) => route.path)).toEqual(expect.arrayContaining(['/adapters', '/device-inventory', '/settings/user']));
+    // The settings overview and the settings pages built from their documents are visited like every other page.
+    expect(routes.map((route) => route.path)).toEqual(expect.arrayContaining([
+      '/settings', '/settings/license', '/settings/advanced-configuration', '/settings/discovery-schedule', '/settings/discovery-settings', '/settings/system-information',
+    ]));
   });
 
   it.each(routes.map((route) => [route.path, route] as const))('%s loads without a console error or a failing call', async (_path, route) => {

@@ -77,6 +77,54 @@ describe('settings forms in a real browser against the real server', () => {
     expect(saved.body).toMatchObject({ first_name: 'Jane', groups: [{ name: 'Analysts' }] });
   });
 
+  it('lists the settings pages on the overview and opens one from it', async () => {
+    await open('/settings');
+    const discovery = page.getByRole('region', { name: 'Discovery' });
+    await discovery.getByRole('link', { name: 'Discovery settings' }).click();
+    await page.waitForURL(/#\/settings\/discovery-settings$/);
+    const concurrency = page.getByLabel(/^Concurrency/);
+    await expect.poll(() => concurrency.inputValue()).toBe('4');
+    await concurrency.fill('40');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => errorUnder(/^Concurrency/)).not.toBe('');
+    await concurrency.fill('6');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => (await api<{ concurrency: number }>(server.baseUrl, '/configurations/discovery-settings', { token: adminToken })).body.concurrency).toBe(6);
+  });
+
+  it('saves the merge recommendations and a field precedence on the advanced configuration page', async () => {
+    await open('/settings/advanced-configuration');
+    const nameOnly = page.getByLabel('Same host name only (score 0.5)');
+    await expect.poll(() => nameOnly.isChecked()).toBe(true);
+    await nameOnly.uncheck();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    type Advanced = { recommended_matches: string[]; ordering: Record<string, string[]> };
+    const advanced = () => api<Advanced>(server.baseUrl, '/configurations/advanced-configuration', { token: adminToken });
+    await expect.poll(async () => (await advanced()).body.recommended_matches).toEqual(['host_name_os', 'host_name_ip', 'host_name_ip_os']);
+
+    const field = page.getByLabel('Field', { exact: true });
+    await expect.poll(() => field.locator('option', { hasText: 'Hostname' }).count()).toBeGreaterThan(0);
+    await field.selectOption('Hostname');
+    await page.getByRole('button', { name: 'Add field' }).click();
+    const sources = page.getByLabel('Add a source to Hostname');
+    const [first, second] = (await sources.locator('option').evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value))).filter(Boolean);
+    await sources.selectOption(first!);
+    await sources.selectOption(second!);
+    await page.getByRole('button', { name: 'Save precedence' }).click();
+    await expect.poll(async () => (await advanced()).body.ordering).toEqual({ Hostname: [first, second] });
+    const configuration = await api<{ ordering: Record<string, string[]> }>(server.baseUrl, '/configurations/discovery', { token: adminToken });
+    expect(configuration.body.ordering).toEqual({ Hostname: [first, second] });
+  });
+
+  it('shows the license and the system information', async () => {
+    await open('/settings/license');
+    await page.getByRole('cell', { name: 'Open source' }).or(page.getByText('Open source')).first().waitFor();
+    await page.getByRole('rowheader', { name: 'Connections' }).waitFor();
+    await open('/settings/system-information');
+    await page.getByRole('region', { name: 'Memory' }).waitFor();
+    expect(await page.getByRole('region', { name: 'Database' }).textContent()).toMatch(/PGlite|PostgreSQL/);
+  });
+
   it('logged no console errors', () => {
     expect(watched.errors).toEqual([]);
   });

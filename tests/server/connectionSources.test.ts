@@ -42,7 +42,9 @@ describe.each(engines)('connections as sources on %s', (engine) => {
   const search = (body: object) => server.request('POST', '/devices/devices', { token: token(), body });
   const osVersions = async () => (await search({ query: 'Hostname = lt-7', fields: ['OS.Version'] })).body.results[0]['OS.Version'];
   const setOrdering = (ordering: Record<string, string[]>) =>
-    server.request('PUT', '/configurations/discovery-settings', { token: token(), body: { concurrency: 4, connection_timeout_minutes: 30, snapshots_to_keep: 10, ordering } });
+    server.request('PUT', '/configurations/advanced-configuration', {
+      token: token(), body: { generic_host_name_limit: 10, recommendations_kept: 5000, recommended_matches: ['host_name', 'host_name_os', 'host_name_ip', 'host_name_ip_os'], minimum_score: 0.5, ordering },
+    });
 
   beforeAll(async () => {
     server = await startTestServer(engine, {}, { adapters: createAdapterRuntime({ replay: replayEngine }, catalogue) });

@@ -16,7 +16,7 @@ describe.each(engines)('discovery schedule and settings on %s', (engine) => {
   it('answers the defaults, keeps what is saved, and refuses bad values with field errors', async () => {
     const token = server.adminToken;
     expect((await server.request('GET', '/configurations/discovery-schedule', { token })).body).toEqual({ enabled: false, cron: '0 2 * * *', timezone: 'UTC', next_runs: [] });
-    expect((await server.request('GET', '/configurations/discovery-settings', { token })).body).toEqual({ concurrency: 4, connection_timeout_minutes: 30, snapshots_to_keep: 10, ordering: {} });
+    expect((await server.request('GET', '/configurations/discovery-settings', { token })).body).toEqual({ concurrency: 4, connection_timeout_minutes: 30, snapshots_to_keep: 10 });
 
     const saved = await server.request('PUT', '/configurations/discovery-schedule', { token, body: { enabled: true, cron: '30 3 * * 1', timezone: 'Europe/Berlin' } });
     expect(saved.status).toBe(200);
@@ -61,10 +61,10 @@ describe.each(engines)('discovery schedule and settings on %s', (engine) => {
 
   it('runs discoveries with the saved settings: snapshots kept and source precedence per field', async () => {
     const token = server.adminToken;
-    const saved = await server.request('PUT', '/configurations/discovery-settings', {
-      token, body: { concurrency: 1, connection_timeout_minutes: 5, snapshots_to_keep: 1, ordering: { Hostname: ['qualys', 'servicenow'] } },
-    });
+    const saved = await server.request('PUT', '/configurations/discovery-settings', { token, body: { concurrency: 1, connection_timeout_minutes: 5, snapshots_to_keep: 1 } });
     expect(saved.status).toBe(200);
+    const advanced = await server.request('GET', '/configurations/advanced-configuration', { token });
+    expect((await server.request('PUT', '/configurations/advanced-configuration', { token, body: { ...advanced.body, ordering: { Hostname: ['qualys', 'servicenow'] } } })).status).toBe(200);
     const first = await runDiscoveryAndWait(server);
     const second = await runDiscoveryAndWait(server);
     expect(second.state).toBe('done');

@@ -108,6 +108,56 @@ describe.each(engines)('reports on %s', (engine) => {
     expect(history.body.results[0].duration_seconds).toBeGreaterThanOrEqual(0);
   }, 120_000);
 
+  it('answers each report\'s newest run in the list itself, and null for a report never run', async () => {
+    const never = await call('POST', '/reports/reports', { name: 'Never run', sections: [] });
+    const list = await call('GET', '/reports/reports');
+    const runs = await call('GET', `/reports/reports/${reportId}/runs`);
+    const listed = list.body.results.find((report: { id: number }) => report.id === reportId);
+    expect(listed.last_run).toMatchObject({ id: runs.body.results[0].id, status: 'done', formats: ['pdf', 'xlsx', 'csv'] });
+    expect(listed.last_run.finished_at).toBeTruthy();
+    expect(list.body.results.find((report: { id: number }) => report.id === never.body.id).last_run).toBeNull();
+  });
+
+  it('takes a PNG or JPEG company logo, refuses other files, and prints it on the PDF title page of reports that show it', async () => {
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+    const upload = (content: Buffer) => call('PUT', '/reports/logo', { image: content.toString('base64') });
+    const svg = await upload(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'));
+    expect(svg.status).toBe(400);
+    expect(svg.body.image[0]).toMatch(/not a PNG or JPEG/);
+    const big = await upload(Buffer.concat([png.subarray(0, 8), Buffer.alloc(300 * 1024, 1)]));
+    expect(big.status).toBe(400);
+    expect(big.body.image[0]).toMatch(/at most 256 kB/);
+    const broken = await upload(Buffer.concat([png.subarray(0, 8), Buffer.alloc(64, 7)]));
+    expect(broken.status).toBe(400);
+    expect(broken.body.image[0]).toMatch(/cannot be read/);
+    expect((await call('PUT', '/reports/logo', { image: 'not base64!' })).status).toBe(400);
+    expect((await call('GET', '/reports/logo')).body.image).toBeNull();
+
+    const saved = await upload(png);
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ content_type: 'image/png', size: png.length });
+    expect(Buffer.from((await call('GET', '/reports/logo')).body.image, 'base64').equals(png)).toBe(true);
+    const viewer = await createUserWithGroups(server, server.adminToken, `logo-viewer-${engine}`, ['Viewers']);
+    expect((await server.request('GET', '/reports/logo', { token: viewer.token })).status).toBe(200);
+    expect((await server.request('PUT', '/reports/logo', { token: viewer.token, body: { image: png.toString('base64') } })).status).toBe(403);
+
+    const pdfOf = async (report: object) => {
+      const created = await call('POST', '/reports/reports', report);
+      const started = await call('POST', `/reports/reports/${created.body.id}/run`, { formats: ['pdf'] });
+      const run = await waitFor(async () => {
+        const answer = await call('GET', `/reports/runs/${started.body.id}`);
+        return answer.body.status === 'done' || answer.body.status === 'error' ? answer.body : null;
+      }, 'the run');
+      expect(run.error).toBe('');
+      return (await download(server, server.adminToken, `/reports/runs/${run.id}/files/pdf`)).toString('latin1');
+    };
+    const text = [{ type: 'text', title: 'About', markdown: 'Logo check.' }];
+    expect(await pdfOf({ name: 'With logo', sections: text })).toMatch(/\/Subtype \/Image/);
+    expect(await pdfOf({ name: 'Without logo', show_logo: false, sections: text })).not.toMatch(/\/Subtype \/Image/);
+    expect((await call('DELETE', '/reports/logo')).status).toBeLessThan(300);
+    expect((await call('GET', '/reports/logo')).body.image).toBeNull();
+  }, 120_000);
+
   it('keeps private reports and their runs from other users, and downloads from those without the permission', async () => {
     const other = await createUserWithGroups(server, server.adminToken, `analyst-${engine}`, ['Viewers']);
     const mine = await call('POST', '/reports/reports', { name: 'Private one', sections: [] });

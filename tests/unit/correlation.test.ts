@@ -3,7 +3,7 @@ import { generateLabelledFleet } from '../../src/server/demo/fleet.js';
 import { correlate, type SourceRecord } from '../../src/server/discovery/correlation/correlate.js';
 import { deviceCorrelationRules } from '../../src/server/discovery/correlation/deviceRules.js';
 import { identifyingPart, normalizeMac, normalizeSerial } from '../../src/server/discovery/correlation/identifiers.js';
-import { deviceMergeRecommendations } from '../../src/server/discovery/correlation/recommendations.js';
+import { defaultRecommendationPolicy, deviceMergeRecommendations } from '../../src/server/discovery/correlation/recommendations.js';
 import { scoreClusters } from '../../src/server/discovery/correlation/scoring.js';
 import { userCorrelationRules } from '../../src/server/discovery/correlation/userRules.js';
 
@@ -54,6 +54,22 @@ describe('device correlation', () => {
     expect(deviceMergeRecommendations(clusters, [left, right])).toEqual([
       { clusters: [0, 1], score: 0.9, reasons: ['same host name "db-1"', 'a shared IP address', 'the same operating system'] },
     ]);
+  });
+
+  it('recommends only the weak matches and scores the advanced configuration asks for', () => {
+    const pair = (ip: string, os: string) => [record('active-directory', { Hostname: 'app-1', IpAddresses: ['10.0.0.9'], 'OS.Type': 'Linux' }), record('qualys', { Hostname: 'app-1', IpAddresses: [ip], 'OS.Type': os })];
+    const scoresOf = (records: SourceRecord[], policy: Partial<typeof defaultRecommendationPolicy>) =>
+      deviceMergeRecommendations(devices(records), records, [], { ...defaultRecommendationPolicy, ...policy }).map((recommendation) => recommendation.score);
+    const nameOnly = pair('10.0.0.10', 'Windows');
+    const nameAndIp = pair('10.0.0.9', 'Windows');
+    expect(scoresOf(nameOnly, {})).toEqual([0.5]);
+    expect(scoresOf(nameOnly, { matches: ['host_name_ip', 'host_name_ip_os'] })).toEqual([]);
+    expect(scoresOf(nameAndIp, { matches: ['host_name_ip'] })).toEqual([0.75]);
+    expect(scoresOf(nameAndIp, { minimumScore: 0.8 })).toEqual([]);
+    // A name shared by more devices than the limit is generic.
+    const three = [...nameOnly, record('servicenow', { Hostname: 'app-1' })];
+    expect(scoresOf(three, { genericNameLimit: 2 })).toEqual([]);
+    expect(scoresOf(three, { genericNameLimit: 3 })).toHaveLength(3);
   });
 
   it('vetoes a merge of two machines with different serial numbers behind one reused host name', () => {

@@ -17,6 +17,8 @@ export function recordActivities(app: FastifyInstance, db: Queryable): void {
   app.addHook('onResponse', async (request, reply) => {
     const action = request.routeOptions.config.routeName;
     if (!action || !mutatingMethods.has(request.method)) return;
+    // A remote connector's polls and record batches are machine traffic, shown on its connector page, not activities.
+    if (action.startsWith('connector_api.')) return;
     const caller = request.caller;
     const params = request.params as { id?: unknown } | undefined;
     const targetType = request.routeOptions.url?.split('/').filter(Boolean).slice(0, 2).join('/') ?? '';

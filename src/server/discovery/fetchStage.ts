@@ -1,4 +1,5 @@
 import { openSecrets } from '../adapters/secretFields.js';
+import { remoteRecords } from '../connectors/remoteFetch.js';
 import type { CoreContext } from '../context.js';
 import type { Queryable } from '../db/database.js';
 import type { SourceRecord } from './correlation/correlate.js';
@@ -10,7 +11,17 @@ import { observationEntities } from './relatedInventories.js';
 import type { StepLease } from './steps.js';
 import { writeBehind, writeRecords, type SerializedRecord } from './snapshotWriter.js';
 
-export type ConnectionRow = { id: number; name: string; adapter: string; config: Record<string, unknown> };
+export type ConnectionRow = {
+  id: number; name: string; adapter: string; config: Record<string, unknown>;
+  company_id: number;
+  /** The remote connector that fetches this connection, or null when the Default connector (this server) does. */
+  remote_connector_id: number | null;
+  connector_name: string;
+};
+
+/** The columns of a ConnectionRow, from `connections c join connectors k on k.id = c.connector_id`. */
+export const connectionRowColumns = `c.id, c.name, c.adapter, c.config, c.company_id,
+  case when k.is_default then null else k.id end as remote_connector_id, k.name as connector_name`;
 
 /**
  * A source record as the publish step holds it between reading and merging: only the identifying fields correlation
@@ -89,10 +100,14 @@ export async function fetchConnection(context: CoreContext, discoveryId: number,
     const adapter = context.adapters.catalogue.get(connection.adapter);
     const engine = adapter && context.adapters.engineFor(adapter);
     if (!adapter || !engine) throw new Error(`No fetch engine for adapter ${connection.adapter}`);
-    const config = openSecrets(context.keys.secretsKey, connection.config, adapter.secretFields);
     const signal = AbortSignal.any([AbortSignal.timeout(timeoutSeconds * 1000), lease.signal]);
+    const warn = (message: string) => addWarning(progress, message);
+    // A connection assigned to a remote connector is fetched there with the same engines; its records arrive here.
+    const fetchedRecords = connection.remote_connector_id
+      ? remoteRecords(context.db, { companyId: connection.company_id, connectorId: connection.remote_connector_id, connectorName: connection.connector_name, connectionId: connection.id, discoveryId }, signal, warn)
+      : engine.fetch({ adapter: adapter.slug, config: openSecrets(context.keys.secretsKey, connection.config, adapter.secretFields), signal, warn });
     const seenKeys = new Map<string, number>();
-    for await (const fetched of engine.fetch({ adapter: adapter.slug, config, signal, warn: (message) => addWarning(progress, message) })) {
+    for await (const fetched of fetchedRecords) {
       const baseKey = recordKeyFor(connection.id, fetched, progress.records);
       const duplicates = seenKeys.get(baseKey) ?? 0;
       seenKeys.set(baseKey, duplicates + 1);

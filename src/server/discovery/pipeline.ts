@@ -3,6 +3,7 @@ import type { CoreContext } from '../context.js';
 import type { Queryable } from '../db/database.js';
 import { withRetries } from '../db/retry.js';
 import type { SnapshotPublished } from '../jobs/published.js';
+import { inventorySchemas } from '../inventory/indexedFields.js';
 import { buildSnapshotIndex } from '../inventory/snapshotIndex.js';
 import { followFindingStatuses } from '../inventory/softwareLinks.js';
 import { refreshDeviceTags } from '../inventory/tags.js';
@@ -10,9 +11,9 @@ import { pruneSecurityRows, scoreSnapshot } from '../security/scoring.js';
 import { writeMergedAssets } from './assetStage.js';
 import { correlate, type Cluster, type CorrelationRules, type ManualDecisions, type SourceRecord } from './correlation/correlate.js';
 import { deviceCorrelationRules } from './correlation/deviceRules.js';
-import { deviceMergeRecommendations } from './correlation/recommendations.js';
+import { deviceMergeRecommendations, type RecommendationPolicy } from './correlation/recommendations.js';
 import { userCorrelationRules } from './correlation/userRules.js';
-import { fetchConnection, readHeldRecords, type ConnectionRow } from './fetchStage.js';
+import { connectionRowColumns, fetchConnection, readHeldRecords, type ConnectionRow } from './fetchStage.js';
 import type { FieldOrdering } from './mergeAssets.js';
 import { begin, finish, newProgress, type DiscoveryProgress } from './progress.js';
 import { buildObservationInventories, observationTables } from './relatedInventories.js';
@@ -22,7 +23,11 @@ import { loadDiscoverySettings } from './settings.js';
 import { deleteMergedRows, deleteSnapshotRows, writeRecommendations, writeRelations } from './snapshotWriter.js';
 import { advance, claimStep, connectionOfStep, retryStep, type Pace, type StepJob, type StepLease } from './steps.js';
 
-export type DiscoverySettings = { concurrency: number; connectionTimeoutSeconds: number; snapshotsToKeep: number; ordering: FieldOrdering };
+export type DiscoverySettings = {
+  concurrency: number; connectionTimeoutSeconds: number; snapshotsToKeep: number; ordering: FieldOrdering;
+  /** Merge recommendations: which weak matches are proposed, and how many are kept per snapshot (the strongest first). */
+  recommendations: { policy: RecommendationPolicy; kept: number };
+};
 
 const entitiesCorrelated: Record<string, (records: SourceRecord[]) => CorrelationRules> = {
   device: deviceCorrelationRules,
@@ -31,9 +36,6 @@ const entitiesCorrelated: Record<string, (records: SourceRecord[]) => Correlatio
 
 // A conservative pace of correlation on a slow core (it runs near 20k records a second on the 2-core machine).
 const correlatedRecordsPerSecond = 2000;
-
-// Merge recommendations kept per snapshot, the strongest first.
-const keptRecommendations = 5000;
 
 function correlateEntity(entity: string, records: SourceRecord[], decisions: ManualDecisions): Cluster[] {
   const rules = entitiesCorrelated[entity];
@@ -85,7 +87,8 @@ export async function runFetchStep(context: CoreContext, queue: PgBoss, job: Ste
   const settings = await loadDiscoverySettings(db, discovery.company_id, context.adapters.catalogue);
   const connectionId = connectionOfStep(job.step);
   const position = discovery.progress.connections.findIndex((item) => item.id === connectionId);
-  const [connection] = await db.query<ConnectionRow>('select id, name, adapter, config from connections where id = $1 and company_id = $2', [connectionId, discovery.company_id]);
+  const [connection] = await db.query<ConnectionRow>(
+    `select ${connectionRowColumns} from connections c join connectors k on k.id = c.connector_id where c.id = $1 and c.company_id = $2`, [connectionId, discovery.company_id]);
   const progress = newProgress([connection ?? discovery.progress.connections[position]]).connections[0];
   const saveOn = (queryable: Queryable) =>
     queryable.query("update discoveries set progress = jsonb_set(progress, array['connections', $2::text], $3::jsonb) where id = $1", [job.discoveryId, position, JSON.stringify(progress)]);
@@ -148,7 +151,7 @@ export async function runPublishStep(context: CoreContext, queue: PgBoss, job: S
       const decisionsFor = (kind: string) => decisionRows.filter((row) => row.entity === entity && row.decision === kind).map((row) => [row.left_record, row.right_record] as [string, string]);
       const decisions = { merges: decisionsFor('merge'), splits: decisionsFor('split') };
       const clusters = correlateEntity(entity, records, decisions);
-      const recommendations = entity === 'device' ? deviceMergeRecommendations(clusters, records, decisions.splits).slice(0, keptRecommendations) : [];
+      const recommendations = entity === 'device' ? deviceMergeRecommendations(clusters, records, decisions.splits, settings.recommendations.policy).slice(0, settings.recommendations.kept) : [];
       const written = await writeMergedAssets(db, discoveryId, entity, clusters, settings.ordering);
       await writeRecommendations(db, discoveryId, entity, recommendations.map((recommendation) => ({
         left: written.ids[recommendation.clusters[0]], right: written.ids[recommendation.clusters[1]], score: recommendation.score, reasons: recommendation.reasons,
@@ -174,10 +177,11 @@ export async function runPublishStep(context: CoreContext, queue: PgBoss, job: S
       if (!(await lease.finish(connection, 'done'))) lease.throwIfSuperseded();
       await refreshDeviceTags(connection, discovery.company_id, discoveryId, null);
       await followFindingStatuses(connection, discovery.company_id, discoveryId);
-      // After the tags, so the index holds the documents as published.
-      await buildSnapshotIndex(connection, discoveryId);
-      // Reads the index just built; writes the security scores into the documents and index before readers see them.
+      // After the tags, so the index holds the documents as published. The devices' last: the security scoring reads
+      // the other inventories' index and writes the scores into the devices' documents, which their index rows hold.
+      await buildSnapshotIndex(connection, discoveryId, Object.keys(inventorySchemas).filter((entity) => entity !== 'device'));
       await scoreSnapshot(connection, discovery.company_id, discoveryId);
+      await buildSnapshotIndex(connection, discoveryId, ['device']);
       for (const item of progress.connections) {
         const status = { done: 1, warning: 2, error: 3 }[item.state as 'done'] ?? 4;
         await connection.query('update connections set status = $2, status_detail = $3, last_checked_at = now() where id = $1', [item.id, status, item.error || item.warnings[0] || '']);

@@ -1,5 +1,6 @@
 import type { CatalogueAdapter } from '../adapters/catalogue.js';
 import type { Queryable } from '../db/database.js';
+import { defaultRecommendationPolicy, type WeakMatch } from './correlation/recommendations.js';
 import { connectionSourcePrefix } from './mergeAssets.js';
 import type { DiscoverySettings } from './pipeline.js';
 
@@ -10,13 +11,23 @@ const groupPrecedence = ['edr', 'epp', 'mdm', 'ad', 'identity', 'cmdb', 'itam', 
 /** The settings pages' documents are stored per company in the resources table under their schema id. */
 export const discoverySettingsKind = 'cartograph:settings/discovery-settings';
 export const discoveryScheduleKind = 'cartograph:settings/discovery-schedule';
+export const advancedConfigurationKind = 'cartograph:settings/advanced-configuration';
 
 /** The discovery-settings page as stored and served (`cartograph:settings/discovery-settings`). */
-export type DiscoverySettingsDocument = { concurrency: number; connection_timeout_minutes: number; snapshots_to_keep: number; ordering: Record<string, string[]> };
+export type DiscoverySettingsDocument = { concurrency: number; connection_timeout_minutes: number; snapshots_to_keep: number };
 /** The discovery-schedule page as stored (`cartograph:settings/discovery-schedule`). */
 export type DiscoveryScheduleDocument = { enabled: boolean; cron: string; timezone: string };
 
-export const defaultSettingsDocument: DiscoverySettingsDocument = { concurrency: 4, connection_timeout_minutes: 30, snapshots_to_keep: 10, ordering: {} };
+/** The advanced-configuration page as stored and served (`cartograph:settings/advanced-configuration`): how merging decides. */
+export type AdvancedConfigurationDocument = {
+  generic_host_name_limit: number; recommendations_kept: number; recommended_matches: WeakMatch[]; minimum_score: number; ordering: Record<string, string[]>;
+};
+
+export const defaultSettingsDocument: DiscoverySettingsDocument = { concurrency: 4, connection_timeout_minutes: 30, snapshots_to_keep: 10 };
+export const defaultAdvancedDocument: AdvancedConfigurationDocument = {
+  generic_host_name_limit: defaultRecommendationPolicy.genericNameLimit, recommendations_kept: 5000,
+  recommended_matches: [...defaultRecommendationPolicy.matches], minimum_score: defaultRecommendationPolicy.minimumScore, ordering: {},
+};
 export const defaultScheduleDocument: DiscoveryScheduleDocument = { enabled: false, cron: '0 2 * * *', timezone: 'UTC' };
 
 /** The default source precedence: adapters ordered by their group's rank, then by slug. */
@@ -25,19 +36,23 @@ export function defaultSourceOrder(catalogue: Map<string, CatalogueAdapter>): st
   return [...catalogue.values()].sort((left, right) => rank(left) - rank(right) || left.slug.localeCompare(right.slug)).map((adapter) => adapter.slug);
 }
 
-/** The settings a discovery runs with, from the settings page's document. */
-export function discoverySettingsFrom(document: DiscoverySettingsDocument, catalogue: Map<string, CatalogueAdapter>): DiscoverySettings {
+/** The settings a discovery runs with, from the discovery-settings and advanced-configuration pages' documents. */
+export function discoverySettingsFrom(document: DiscoverySettingsDocument, advanced: AdvancedConfigurationDocument, catalogue: Map<string, CatalogueAdapter>): DiscoverySettings {
   return {
     concurrency: document.concurrency,
     connectionTimeoutSeconds: document.connection_timeout_minutes * 60,
     snapshotsToKeep: document.snapshots_to_keep,
-    ordering: { byField: document.ordering, fallback: defaultSourceOrder(catalogue) },
+    ordering: { byField: advanced.ordering, fallback: defaultSourceOrder(catalogue) },
+    recommendations: {
+      policy: { genericNameLimit: advanced.generic_host_name_limit, matches: advanced.recommended_matches, minimumScore: advanced.minimum_score },
+      kept: advanced.recommendations_kept,
+    },
   };
 }
 
-/** Settings before anyone changed the discovery-settings page. */
+/** Settings before anyone changed the discovery-settings or advanced-configuration page. */
 export function defaultDiscoverySettings(catalogue: Map<string, CatalogueAdapter>): DiscoverySettings {
-  return discoverySettingsFrom(defaultSettingsDocument, catalogue);
+  return discoverySettingsFrom(defaultSettingsDocument, defaultAdvancedDocument, catalogue);
 }
 
 /** A company's stored settings document of the given kind, over the defaults (so new properties get their default). */
@@ -65,5 +80,8 @@ export async function unknownOrderingConnections(db: Queryable, companyId: numbe
 
 /** The settings a company's discoveries run with now. */
 export async function loadDiscoverySettings(db: Queryable, companyId: number, catalogue: Map<string, CatalogueAdapter>): Promise<DiscoverySettings> {
-  return discoverySettingsFrom(await loadSettingsDocument(db, companyId, discoverySettingsKind, defaultSettingsDocument), catalogue);
+  const [document, advanced] = await Promise.all([
+    loadSettingsDocument(db, companyId, discoverySettingsKind, defaultSettingsDocument), loadSettingsDocument(db, companyId, advancedConfigurationKind, defaultAdvancedDocument),
+  ]);
+  return discoverySettingsFrom(document, advanced, catalogue);
 }

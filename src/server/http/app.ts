@@ -2,10 +2,11 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { errorCodes, type FastifyError, type FastifyInstance } from 'fastify';
 import type { ErrorObject } from 'ajv';
 import { recordActivities } from '../activities/activityLog.js';
 import type { AppContext } from '../context.js';
+import { samlCallbackPath } from '../sso/samlClient.js';
 import { registerGenericResources } from '../resources/genericResources.js';
 import { registerAccountRoutes } from './areas/account.js';
 import { registerAdapterRoutes } from './areas/adapters.js';
@@ -88,6 +89,11 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   app.decorateRequest('caller', null);
   // The API speaks JSON only: a text body is refused with 415 instead of reaching a handler as a string.
   app.removeContentTypeParser('text/plain');
+  // The one form the API takes: a SAML provider posts its answer as an HTML form (HTTP-POST binding) from the browser.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (request, body, done) => {
+    if (request.routeOptions.url !== samlCallbackPath) return done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE('application/x-www-form-urlencoded'), undefined);
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     const { status, body } = handleError(error, app);
     return reply.code(status).send(body);

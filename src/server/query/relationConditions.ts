@@ -8,7 +8,8 @@ import type { ConditionNode } from './indexedConditions.js';
 // AND/OR group under the same prefix hold for the same installation or finding, so the first example finds devices
 // with Chrome in version 120, not devices with Chrome and some other software in version 120. `NOT` stays outside:
 // `NOT Software.Name = Chrome` is every device without Chrome. Devices and services reach each other the same way
-// through the snapshot's service instances (`Service.Name = sshd AND Service.State = running`).
+// through the snapshot's service instances (`Service.Name = sshd AND Service.State = running`), and their certificates
+// through its certificate places (`Certificate.ExpiryStatus = Expired`).
 
 type ColumnKind = 'text' | 'texts' | 'number' | 'date';
 /** A field of the link row itself (an installation's version, a finding's status), with its SQL over the row `l`. */
@@ -36,6 +37,7 @@ export function relationsOf(entity: string): Relation[] {
   // A service's places on no device (cloud services, unlinked reports) take no part in device queries: a null there
   // would make `NOT Service.Name = sshd` unknown rather than true for devices without it.
   const instancesOnDevices = '(select * from snapshot_service_instances where device_asset is not null)';
+  const placesOnDevices = '(select * from snapshot_certificate_places where device_asset is not null)';
   const finding = { Status: findingStatus, FirstSeen: { sql: 'l.first_seen', kind: 'date' }, LastSeen: { sql: 'l.last_seen', kind: 'date' }, Port: { sql: 'l.ports', kind: 'texts' }, Source: { sql: 'l.adapters', kind: 'texts' } } satisfies Record<string, LinkField>;
   const place = { Host: { sql: 'l.host', kind: 'text' }, Port: { sql: 'l.port::text', kind: 'text' }, Sni: { sql: 'l.sni', kind: 'text' }, Source: { sql: 'l.adapter', kind: 'text' } } satisfies Record<string, LinkField>;
   switch (entity) {
@@ -44,6 +46,9 @@ export function relationsOf(entity: string): Relation[] {
         { prefix: 'Software.', table: 'snapshot_installations', own: 'device_asset', related: { entity: 'software', column: 'software_asset', lookup: 'array' }, linkFields: installation },
         { prefix: 'Vulnerability.', table: 'snapshot_findings', own: 'device_asset', related: { entity: 'vulnerability', column: 'vulnerability_asset', lookup: 'join' }, linkFields: finding },
         { prefix: 'Service.', table: instancesOnDevices, own: 'device_asset', related: { entity: 'service', column: 'service_asset', lookup: 'array' }, linkFields: instance },
+        // The certificates a device serves or has installed (its certificate places), as for services: the places on
+        // no device take no part.
+        { prefix: 'Certificate.', table: placesOnDevices, own: 'device_asset', related: { entity: 'certificate', column: 'certificate_asset', lookup: 'join' }, linkFields: { ...place, Installed: { sql: "case when l.installed then 'true' else 'false' end", kind: 'text' } } },
       ];
     case 'software':
       return [

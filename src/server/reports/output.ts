@@ -6,6 +6,8 @@ export type RenderInput = {
   report: ReportDocument;
   sections: ResolvedSection[];
   companyName: string;
+  /** The company's logo (PNG or JPEG, checked when uploaded) when the report shows it and one is uploaded. */
+  logo: Buffer | null;
   snapshot: { id: number; start_time: Date };
   now: Date;
   /** Called every so many rows and after each section, so the run's progress can be recorded. */

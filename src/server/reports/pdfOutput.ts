@@ -84,6 +84,8 @@ export async function writePdf(input: RenderInput, path: string): Promise<{ file
   const output = createWriteStream(path);
   doc.pipe(output);
   const formatDate = dateFormatterFor(report.time_zone);
+  // The logo sits in the top-left corner of the title page, scaled to fit a 180 × 90 pt box.
+  if (input.logo) doc.image(input.logo, margin, margin, { fit: [180, 90] });
   doc.font('Helvetica-Bold').fontSize(26).text(report.name, margin, doc.page.height / 3);
   if (report.description) doc.moveDown(0.5).font('Helvetica').fontSize(13).text(report.description);
   doc.moveDown(2).font('Helvetica').fontSize(10);

@@ -20,7 +20,7 @@ const sectionDefaults: Omit<ReportSection, 'type'> = { title: '', inventory: 'de
 export function reportDocumentOf(body: Report, owner?: { owner_id?: number; user_full_name?: string }): ReportDocument {
   return {
     name: body.name, description: body.description ?? '', is_public: body.is_public ?? false, format: body.format ?? 'pdf', page_size: body.page_size ?? 'A4',
-    orientation: body.orientation ?? 'portrait', show_company: body.show_company ?? true, time_zone: body.time_zone ?? 'UTC', index_id: body.index_id ?? null,
+    orientation: body.orientation ?? 'portrait', show_company: body.show_company ?? true, show_logo: body.show_logo ?? true, time_zone: body.time_zone ?? 'UTC', index_id: body.index_id ?? null,
     sections: (body.sections ?? []).map((section) => ({ ...sectionDefaults, ...section }) as ReportSection),
     ...(owner?.owner_id !== undefined && { owner_id: owner.owner_id }), ...(owner?.user_full_name !== undefined && { user_full_name: owner.user_full_name }),
   };

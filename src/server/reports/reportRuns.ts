@@ -7,6 +7,7 @@ import { loadSettingsDocument } from '../discovery/settings.js';
 import { writeCsv } from './csvOutput.js';
 import { writePdf } from './pdfOutput.js';
 import { loadCompanyReport, type ReportFormat } from './reportDocuments.js';
+import { loadReportLogo } from './reportLogo.js';
 import { isProblem, resolveSection, type ResolvedSection } from './sections.js';
 import type { RenderInput } from './output.js';
 import { writeXlsx } from './xlsxOutput.js';
@@ -63,10 +64,11 @@ export async function renderRun(context: CoreContext, runId: number): Promise<bo
     if (problems.length) return failRun(db, runId, problems.map((problem) => `${problem.title}: ${problem.message}`).join(' ')).then(() => false);
     const [company] = await db.query<{ name: string }>('select name from companies where id = $1', [run.company_id]);
     const sections = resolved as ResolvedSection[];
+    const logo = report.document.show_logo ? ((await loadReportLogo(db, run.company_id))?.content ?? null) : null;
     for (const [formatIndex, format] of run.formats.entries()) {
       const path = join(folder, `${format}.out`);
       const onProgress = (done: { sections: number; rows: number }) => setProgress(db, runId, { format, formats_done: formatIndex, sections_done: done.sections, sections: sections.length, rows: done.rows }).then(() => undefined);
-      const file = await writers[format]({ report: report.document, sections, companyName: company?.name ?? '', snapshot, now, onProgress }, path);
+      const file = await writers[format]({ report: report.document, sections, companyName: company?.name ?? '', logo, snapshot, now, onProgress }, path);
       const size = (await stat(path)).size;
       await db.query('insert into report_files (run_id, format, filename, content_type, size, content) values ($1, $2, $3, $4, $5, $6) on conflict (run_id, format) do nothing', [
         runId, format, file.filename, file.contentType, size, await readFile(path),

@@ -103,6 +103,20 @@ export const starterPolicies: StarterPolicy[] = [
     cis_safeguard: '4.8', cis_title: 'Uninstall or Disable Unnecessary Services on Enterprise Assets and Software',
   },
   {
+    starter_id: 'cis-3.10-no-expired-certificate', name: 'No expired certificate on the device', severity: 'medium',
+    description: 'No certificate the device serves or has installed (its places in the certificate inventory) is past its expiry date at the discovery.',
+    query: 'NOT Certificate.ExpiryStatus = Expired',
+    remediation: 'Renew the certificate and deploy the new one where the old one is served or installed; remove it if it is no longer used.',
+    cis_safeguard: '3.10', cis_title: 'Encrypt Sensitive Data in Transit',
+  },
+  {
+    starter_id: 'cis-5.4-local-admins', name: 'At most one local administrator account', severity: 'medium',
+    description: 'At most one local account has administrator rights (LocalAdminCount, from a source that inventories local accounts such as Jamf Pro): administration uses a dedicated account, not the everyday ones. A device no source reports local accounts for passes; change the 1 to the number you allow.',
+    query: 'NOT LocalAdminCount > 1',
+    remediation: 'Remove administrator rights from everyday accounts; keep one dedicated administrator account (or use a privilege-management tool).',
+    cis_safeguard: '5.4', cis_title: 'Restrict Administrator Privileges to Dedicated Administrator Accounts',
+  },
+  {
     starter_id: 'cis-7.3-os-patching', name: 'Operating-system patching automated', severity: 'medium',
     description: 'A patch-management tool reports the device.',
     query: anyAdapter(patching), remediation: 'Enroll the device in the patch-management tool.',

@@ -3,7 +3,8 @@ import * as oidc from 'openid-client';
 import type { AppContext } from '../context.js';
 import { fieldError } from '../http/errors.js';
 import { providerConfiguration, scopesOf } from './oidcClient.js';
-import { companiesWithSso, openSsoSettings } from './ssoSettings.js';
+import { samlProvider } from './samlClient.js';
+import { companiesWithSso, openSsoSettings, type SsoSettings } from './ssoSettings.js';
 import { provisionSsoUser, SsoRefusal, type IdTokenClaims } from './ssoUsers.js';
 
 export const callbackPath = '/api/sso/callback';
@@ -25,16 +26,44 @@ async function companyFor(context: AppContext, domainOrEmail: string | undefined
   return row.company_id;
 }
 
-/** Starts a sign-in: remembers state, nonce and PKCE verifier, and answers the provider's authorization URL. */
+/** Remembers a sign-in started: a row good once, for ten minutes, found again by its state. */
+async function rememberRequest(context: AppContext, request: { state: string; companyId: number; codeVerifier: string; nonce: string; redirect?: string }): Promise<void> {
+  await context.db.query(`delete from sso_requests where created_at < now() - interval '${requestLifetime}'`);
+  await context.db.query('insert into sso_requests (state, company_id, code_verifier, nonce, redirect) values ($1, $2, $3, $4, $5)', [request.state, request.companyId, request.codeVerifier, request.nonce, request.redirect ?? '/']);
+}
+
+type PendingRequest = { company_id: number; code_verifier: string; nonce: string; redirect: string };
+
+/** The sign-in a state names, used up: null when unknown, expired or already answered. */
+async function takeRequest(context: AppContext, state: string | undefined): Promise<PendingRequest | null> {
+  if (!state) return null;
+  const [pending] = await context.db.query<PendingRequest>(
+    `delete from sso_requests where state = $1 and created_at > now() - interval '${requestLifetime}' returning company_id, code_verifier, nonce, redirect`,
+    [state],
+  );
+  return pending ?? null;
+}
+
+/**
+ * Starts a sign-in and answers the provider's URL to open. OpenID Connect: state, nonce and PKCE verifier are
+ * remembered. SAML: the AuthnRequest's id is remembered (in the nonce column) under the RelayState, so the answer
+ * must respond to this very request.
+ */
 export async function startSsoSignIn(context: AppContext, body: { domain?: string; redirect?: string }, origin: string): Promise<{ authorization_url: string }> {
   const companyId = await companyFor(context, body.domain);
   const settings = await openSsoSettings(context.db, context.keys.secretsKey, companyId);
+  if (settings.protocol === 'saml') {
+    const { saml, sentRequestId } = samlProvider(settings, origin);
+    const state = oidc.randomState();
+    const url = await saml.getAuthorizeUrlAsync(state, undefined, {});
+    await rememberRequest(context, { state, companyId, codeVerifier: '', nonce: sentRequestId() ?? '', redirect: body.redirect });
+    return { authorization_url: url };
+  }
   const configuration = await providerConfiguration(settings);
   const codeVerifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
   const nonce = oidc.randomNonce();
-  await context.db.query(`delete from sso_requests where created_at < now() - interval '${requestLifetime}'`);
-  await context.db.query('insert into sso_requests (state, company_id, code_verifier, nonce, redirect) values ($1, $2, $3, $4, $5)', [state, companyId, codeVerifier, nonce, body.redirect ?? '/']);
+  await rememberRequest(context, { state, companyId, codeVerifier, nonce, redirect: body.redirect });
   const url = oidc.buildAuthorizationUrl(configuration, {
     redirect_uri: new URL(callbackPath, origin).href, // normalised as the callback's URL will be (no default port)
     scope: scopesOf(settings),
@@ -55,16 +84,11 @@ const consoleSso = (search: Record<string, string>) => `/#/sso?${new URLSearchPa
  */
 export async function finishSsoSignIn(context: AppContext, query: Record<string, string>, origin: string, requestUrl: string): Promise<string> {
   if (query.error) return consoleSso({ error: query.error_description || query.error });
-  const [pending] = query.state
-    ? await context.db.query<{ company_id: number; code_verifier: string; nonce: string; redirect: string }>(
-        `delete from sso_requests where state = $1 and created_at > now() - interval '${requestLifetime}' returning company_id, code_verifier, nonce, redirect`,
-        [query.state],
-      )
-    : [];
-  if (!pending) return consoleSso({ error: 'This sign-in expired or was already used. Start again.' });
-  try {
-    const settings = await openSsoSettings(context.db, context.keys.secretsKey, pending.company_id);
-    if (!settings.enabled) return consoleSso({ error: 'Single sign-on was switched off for your company.' });
+  const pending = await takeRequest(context, query.state);
+  if (!pending) return consoleSso({ error: expired });
+  const settings = await openSsoSettings(context.db, context.keys.secretsKey, pending.company_id);
+  if (!settings.enabled || settings.protocol !== 'oidc') return consoleSso({ error: switchedOff });
+  return handOff(context, pending, settings, async () => {
     const configuration = await providerConfiguration(settings);
     const tokens = await oidc.authorizationCodeGrant(configuration, new URL(requestUrl, origin), {
       pkceCodeVerifier: pending.code_verifier,
@@ -75,7 +99,37 @@ export async function finishSsoSignIn(context: AppContext, query: Record<string,
     const idClaims = tokens.claims() as IdTokenClaims;
     // Providers put profile and group claims in the ID token or only behind the userinfo endpoint: read both.
     const userInfo = await oidc.fetchUserInfo(configuration, tokens.access_token, idClaims.sub);
-    const claims = { ...userInfo, ...idClaims } as IdTokenClaims;
+    return { ...userInfo, ...idClaims } as IdTokenClaims;
+  });
+}
+
+/**
+ * The provider's SAML answer (HTTP-POST binding): the assertion's signature, audience, times and InResponseTo (the
+ * request this RelayState started) are checked by node-saml; the NameID is the subject and the attributes are the claims.
+ */
+export async function finishSamlSignIn(context: AppContext, body: { SAMLResponse: string; RelayState?: string }, origin: string): Promise<string> {
+  const pending = await takeRequest(context, body.RelayState);
+  if (!pending) return consoleSso({ error: expired });
+  const settings = await openSsoSettings(context.db, context.keys.secretsKey, pending.company_id);
+  if (!settings.enabled || settings.protocol !== 'saml') return consoleSso({ error: switchedOff });
+  return handOff(context, pending, settings, async () => {
+    const { profile } = await samlProvider(settings, origin, pending.nonce).saml.validatePostResponseAsync({ SAMLResponse: body.SAMLResponse });
+    if (!profile?.nameID) throw new SsoRefusal('The identity provider\'s answer names no user.');
+    const attributes = (profile.attributes ?? {}) as Record<string, unknown>;
+    return { ...attributes, email: profile.email ?? profile.mail ?? attributes.email, sub: profile.nameID };
+  });
+}
+
+const expired = 'This sign-in expired or was already used. Start again.';
+const switchedOff = 'Single sign-on was switched off for your company.';
+
+/**
+ * Creates or updates the user the provider vouched for (`claimsOf` reads and checks its answer) and sends the browser
+ * to the console with a one-time hand-off code. Answers the console URL to go to.
+ */
+async function handOff(context: AppContext, pending: PendingRequest, settings: SsoSettings, claimsOf: () => Promise<IdTokenClaims>): Promise<string> {
+  try {
+    const claims = await claimsOf();
     const code = randomBytes(32).toString('base64url');
     await context.db.transaction(async (connection) => {
       const userId = await provisionSsoUser(connection, pending.company_id, settings, claims);

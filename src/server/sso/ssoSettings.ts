@@ -7,6 +7,7 @@ export const ssoSettingsKind = 'cartograph:settings/sso-configuration';
 export type GroupMapping = { claim_value: string; group: string };
 export type SsoSettings = {
   enabled: boolean;
+  protocol: 'oidc' | 'saml';
   issuer: string;
   client_id: string;
   client_secret: string;
@@ -14,10 +15,15 @@ export type SsoSettings = {
   username_claim: string;
   group_claim: string;
   group_mappings: GroupMapping[];
+  saml_entry_point: string;
+  saml_idp_certificate: string;
+  saml_idp_issuer: string;
+  saml_sp_entity_id: string;
 };
 
 export const defaultSsoSettings: SsoSettings = {
-  enabled: false, issuer: '', client_id: '', client_secret: '', scopes: 'openid email profile', username_claim: 'preferred_username', group_claim: 'groups', group_mappings: [],
+  enabled: false, protocol: 'oidc', issuer: '', client_id: '', client_secret: '', scopes: 'openid email profile', username_claim: 'preferred_username', group_claim: 'groups', group_mappings: [],
+  saml_entry_point: '', saml_idp_certificate: '', saml_idp_issuer: '', saml_sp_entity_id: '',
 };
 
 const secretFields = new Set(['client_secret']);

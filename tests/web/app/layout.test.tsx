@@ -27,7 +27,9 @@ describe('the menus', () => {
   it('list only built pages the user holds the permission for', () => {
     const everyPageBuilt = () => true;
     expect(visibleItems(settingsMenu, ['users.view_user'], everyPageBuilt).map((item) => item.path)).toEqual(['/settings/user']);
-    expect(visibleItems(mainMenu, [], everyPageBuilt).map((item) => item.path)).toEqual(['/', '/settings']);
+    // The settings overview asks no permission, but shows only to a user who may open a settings page.
+    expect(visibleItems(mainMenu, [], everyPageBuilt).map((item) => item.path)).toEqual(['/']);
+    expect(visibleItems(mainMenu, ['users.view_user'], everyPageBuilt).map((item) => item.path)).toEqual(['/', '/settings']);
     expect(visibleItems(mainMenu, ['users.view_devices'], everyPageBuilt).map((item) => item.path)).toContain('/device-inventory');
     expect(visibleItems(mainMenu, ['users.view_devices'], (path) => path !== '/device-inventory').map((item) => item.path)).not.toContain('/device-inventory');
   });

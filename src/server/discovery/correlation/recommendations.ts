@@ -3,8 +3,20 @@ import { normalizeSerial, shortHostname, valuesOf } from './identifiers.js';
 
 export type MergeRecommendation = { clusters: [number, number]; score: number; reasons: string[] };
 
-// Host names shared by more assets than this are generic ("localhost", "ubuntu"): no recommendation.
-const genericNameLimit = 10;
+/** The kinds of weak match, by the evidence beside the shared host name (the advanced configuration page's choices). */
+export type WeakMatch = 'host_name' | 'host_name_os' | 'host_name_ip' | 'host_name_ip_os';
+
+/** What the advanced configuration page decides about recommendations. */
+export type RecommendationPolicy = {
+  /** Host names shared by more assets than this are generic ("localhost", "ubuntu"): no recommendation. */
+  genericNameLimit: number;
+  matches: readonly WeakMatch[];
+  minimumScore: number;
+};
+
+export const defaultRecommendationPolicy: RecommendationPolicy = { genericNameLimit: 10, matches: ['host_name', 'host_name_os', 'host_name_ip', 'host_name_ip_os'], minimumScore: 0.5 };
+
+const matchOf = (sharedIp: boolean, sameOs: boolean): WeakMatch => (sharedIp ? (sameOs ? 'host_name_ip_os' : 'host_name_ip') : sameOs ? 'host_name_os' : 'host_name');
 
 type Summary = { names: Set<string>; ips: Set<string>; os: Set<string>; serials: Set<string>; keys: Set<string> };
 
@@ -28,7 +40,10 @@ const overlaps = (left: Set<string>, right: Set<string>) => [...left].some((valu
  * Weak evidence that two assets are one: the same short host name, more so with a shared IP address and the same
  * operating system. Never proposed when serial numbers contradict or an analyst already split the pair.
  */
-export function deviceMergeRecommendations(clusters: Cluster[], records: SourceRecord[], splits: [string, string][] = []): MergeRecommendation[] {
+export function deviceMergeRecommendations(
+  clusters: Cluster[], records: SourceRecord[], splits: [string, string][] = [], policy: RecommendationPolicy = defaultRecommendationPolicy,
+): MergeRecommendation[] {
+  const wanted = new Set(policy.matches);
   const byKey = new Map(records.map((record) => [record.key, record]));
   const summaries = clusters.map((cluster) => summarize(cluster, byKey));
   const byName = new Map<string, number[]>();
@@ -38,7 +53,7 @@ export function deviceMergeRecommendations(clusters: Cluster[], records: SourceR
   const seen = new Set<string>();
   const recommendations: MergeRecommendation[] = [];
   for (const [name, positions] of byName) {
-    if (positions.length < 2 || positions.length > genericNameLimit) continue;
+    if (positions.length < 2 || positions.length > policy.genericNameLimit) continue;
     for (let first = 0; first < positions.length; first += 1) {
       for (const second of positions.slice(first + 1)) {
         const pair = `${positions[first]}:${second}`;
@@ -47,17 +62,11 @@ export function deviceMergeRecommendations(clusters: Cluster[], records: SourceR
         seen.add(pair);
         if (left.serials.size && right.serials.size && !overlaps(left.serials, right.serials)) continue;
         if (splits.some(([one, other]) => (left.keys.has(one) && right.keys.has(other)) || (left.keys.has(other) && right.keys.has(one)))) continue;
-        const reasons = [`same host name "${name}"`];
-        let score = 0.5;
-        if (overlaps(left.ips, right.ips)) {
-          score += 0.25;
-          reasons.push('a shared IP address');
-        }
-        if (overlaps(left.os, right.os)) {
-          score += 0.15;
-          reasons.push('the same operating system');
-        }
-        recommendations.push({ clusters: [positions[first], second], score: Number(score.toFixed(2)), reasons });
+        const [sharedIp, sameOs] = [overlaps(left.ips, right.ips), overlaps(left.os, right.os)];
+        const score = Number((0.5 + (sharedIp ? 0.25 : 0) + (sameOs ? 0.15 : 0)).toFixed(2));
+        if (!wanted.has(matchOf(sharedIp, sameOs)) || score < policy.minimumScore) continue;
+        const reasons = [`same host name "${name}"`, ...(sharedIp ? ['a shared IP address'] : []), ...(sameOs ? ['the same operating system'] : [])];
+        recommendations.push({ clusters: [positions[first], second], score, reasons });
       }
     }
   }

@@ -12,18 +12,36 @@ export const licenseModules = [
   'vulnerability_management', 'license_inventory', 'dashboards', 'reports', 'action_center', 'security_manager', 'multi_company',
 ];
 
+/**
+ * What the caller's company uses of what a license could limit. The open-source edition limits none of them
+ * (`limits` all null); the counts say what is in use. Devices are those of the latest published snapshot.
+ */
+async function licenseUsage(context: AppContext, companyId: number) {
+  const [usage] = await context.db.query<{ devices: number | null; users: number; adapters: number; connections: number }>(
+    `select
+       (select (progress->'assets'->>'device')::int from discoveries where company_id = $1 and status = 'done' order by id desc limit 1) as devices,
+       (select count(*)::int from users where company_id = $1) as users,
+       (select count(distinct adapter)::int from connections where company_id = $1) as adapters,
+       (select count(*)::int from connections where company_id = $1) as connections`,
+    [companyId],
+  );
+  return { ...usage, devices: usage.devices ?? 0 };
+}
+
 /** Live readings of the machine and the process: the system-information page and its polling. */
 async function systemReadings(context: AppContext) {
   const processors = cpus();
   const disk = await statfs(context.config.dataDir).catch(() => null);
-  const [{ version: databaseVersion }] = await context.db.query<{ version: string }>('select version() as version');
+  const [{ version: databaseVersion, size: databaseSize }] = await context.db.query<{ version: string; size: number }>(
+    'select version() as version, pg_database_size(current_database())::float8 as size',
+  );
   return {
     cpu: { model: processors[0]?.model ?? 'unknown', cores: processors.length, load_average: loadavg() },
     memory: { total: totalmem(), free: freemem(), used: totalmem() - freemem(), process_rss: process.memoryUsage().rss },
     disk: disk ? { total: disk.blocks * disk.bsize, free: disk.bavail * disk.bsize } : null,
     uptime: { system_seconds: Math.round(uptime()), process_seconds: Math.round(process.uptime()) },
     versions: { cartograph: context.version, node: process.versions.node },
-    database: { engine: context.db.engine, version: databaseVersion },
+    database: { engine: context.db.engine, version: databaseVersion, size_bytes: Number(databaseSize) },
   };
 }
 
@@ -32,8 +50,12 @@ export function registerConfigurationRoutes(routes: RouteCatalogue, context: App
   routes.add({
     method: 'GET', url: '/configurations/license', name: 'configurations.license', summary: 'Edition and licensed modules', access: 'authenticated',
     handler: async (request) => {
-      const [company] = await context.db.query<{ name: string }>('select name from companies where id = $1', [callerOf(request).companyId]);
-      return { edition: 'open-source', licensee: company.name, modules: licenseModules, max_assets: null, expires_at: null };
+      const caller = callerOf(request);
+      const [company] = await context.db.query<{ name: string }>('select name from companies where id = $1', [caller.companyId]);
+      const license = { edition: 'open-source', licensee: company.name, modules: licenseModules, max_assets: null, expires_at: null };
+      // Every signed-in user loads the modules at start-up; what the company holds is for the license page's readers only.
+      if (!caller.permissions.has('configurations.view_licenseconfiguration')) return license;
+      return { ...license, limits: { devices: null, users: null, adapters: null, connections: null }, usage: await licenseUsage(context, caller.companyId) };
     },
   });
   routes.add({
@@ -76,6 +98,7 @@ export function registerConfigurationRoutes(routes: RouteCatalogue, context: App
           ...entityFieldMap('cartograph:entities/device', product.slug), ...(await specificsOf(discoveryId, 'device')),
           ...prefixedFieldMap('Software.', entityFieldMap('cartograph:entities/software', product.slug)), ...prefixedFieldMap('Vulnerability.', entityFieldMap('cartograph:entities/vulnerability', product.slug)),
           ...prefixedFieldMap('Service.', entityFieldMap('cartograph:entities/service', product.slug)),
+          ...prefixedFieldMap('Certificate.', entityFieldMap('cartograph:entities/certificate', product.slug)),
         },
         user_field_map: { ...entityFieldMap('cartograph:entities/inventory-user', product.slug), ...(await specificsOf(discoveryId, 'user')) },
         vulnerability_field_map: { ...entityFieldMap('cartograph:entities/vulnerability', product.slug), ...prefixedFieldMap('Device.', entityFieldMap('cartograph:entities/device', product.slug)) },

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import {
-  defaultScheduleDocument, defaultSettingsDocument, discoveryScheduleKind, discoverySettingsKind, loadSettingsDocument, saveSettingsDocument, unknownOrderingConnections,
-  type DiscoveryScheduleDocument, type DiscoverySettingsDocument,
+  advancedConfigurationKind, defaultAdvancedDocument, defaultScheduleDocument, defaultSettingsDocument, discoveryScheduleKind, discoverySettingsKind, loadSettingsDocument,
+  saveSettingsDocument, unknownOrderingConnections, type AdvancedConfigurationDocument, type DiscoveryScheduleDocument, type DiscoverySettingsDocument,
 } from '../../discovery/settings.js';
 import { nextRunsOf, scheduleProblem } from '../../jobs/scheduler.js';
 import { demoAvailable, loadDemoDataset } from '../../demo/demoDataset.js';
@@ -74,7 +74,7 @@ export function registerDiscoveryRoutes(routes: RouteCatalogue, context: AppCont
   registerDiscoverySettingsRoutes(routes, context);
 }
 
-/** The discovery-schedule and discovery-settings pages (one document per company each). */
+/** The discovery-schedule, discovery-settings and advanced-configuration pages (one document per company each). */
 function registerDiscoverySettingsRoutes(routes: RouteCatalogue, context: AppContext): void {
   const { db } = context;
   const scheduleAnswer = (schedule: DiscoveryScheduleDocument) => ({ ...schedule, next_runs: nextRunsOf(schedule, 5) });
@@ -96,7 +96,7 @@ function registerDiscoverySettingsRoutes(routes: RouteCatalogue, context: AppCon
     },
   });
   routes.add({
-    method: 'GET', url: '/configurations/discovery-settings', name: 'discovery_settings.read', summary: 'Concurrency, timeouts, snapshots kept and source precedence of discoveries',
+    method: 'GET', url: '/configurations/discovery-settings', name: 'discovery_settings.read', summary: 'Concurrency, timeouts and snapshots kept of discoveries',
     access: 'configurations.view_discoverysettings',
     handler: async (request) => loadSettingsDocument(db, callerOf(request).companyId, discoverySettingsKind, defaultSettingsDocument),
   });
@@ -104,12 +104,27 @@ function registerDiscoverySettingsRoutes(routes: RouteCatalogue, context: AppCon
     method: 'PUT', url: '/configurations/discovery-settings', name: 'discovery_settings.update', summary: 'Change how discoveries run',
     access: 'configurations.change_discoverysettings', body: 'cartograph:settings/discovery-settings',
     handler: async (request) => {
-      const body = request.body as DiscoverySettingsDocument;
-      const settings: DiscoverySettingsDocument = { ...defaultSettingsDocument, ...body, ordering: body.ordering ?? {} };
-      const unknown = await unknownOrderingConnections(db, callerOf(request).companyId, settings.ordering);
-      if (unknown.length) throw fieldError('ordering', `No connection ${unknown.map((id) => `#${id}`).join(', ')}: rank a connection by the id of one of yours.`);
+      const { concurrency, connection_timeout_minutes, snapshots_to_keep } = request.body as DiscoverySettingsDocument;
+      const settings: DiscoverySettingsDocument = { concurrency, connection_timeout_minutes, snapshots_to_keep };
       await saveSettingsDocument(db, callerOf(request).companyId, discoverySettingsKind, settings);
       return settings;
+    },
+  });
+  routes.add({
+    method: 'GET', url: '/configurations/advanced-configuration', name: 'advanced_configuration.read', summary: 'Merge recommendations and the field precedence of discoveries',
+    access: 'configurations.view_advancedconfiguration',
+    handler: async (request) => loadSettingsDocument(db, callerOf(request).companyId, advancedConfigurationKind, defaultAdvancedDocument),
+  });
+  routes.add({
+    method: 'PUT', url: '/configurations/advanced-configuration', name: 'advanced_configuration.update', summary: 'Change which merges are recommended and which source wins a field',
+    access: 'configurations.change_advancedconfiguration', body: 'cartograph:settings/advanced-configuration',
+    handler: async (request) => {
+      const { generic_host_name_limit, recommendations_kept, recommended_matches, minimum_score, ordering } = request.body as AdvancedConfigurationDocument;
+      const document: AdvancedConfigurationDocument = { generic_host_name_limit, recommendations_kept, recommended_matches, minimum_score, ordering };
+      const unknown = await unknownOrderingConnections(db, callerOf(request).companyId, ordering);
+      if (unknown.length) throw fieldError('ordering', `No connection ${unknown.map((id) => `#${id}`).join(', ')}: rank a connection by the id of one of yours.`);
+      await saveSettingsDocument(db, callerOf(request).companyId, advancedConfigurationKind, document);
+      return document;
     },
   });
 }

@@ -6,6 +6,7 @@ import { queueRun } from '../../reports/reportJobs.js';
 import { createRun, type RunRow } from '../../reports/reportRuns.js';
 import { previewReport } from '../../reports/reportPreview.js';
 import { fieldError, HttpError, notFound } from '../errors.js';
+import { registerReportLogoRoutes } from './reportLogo.js';
 import { likePattern, pageWindow, paginated, type ListQuery } from '../pagination.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
 
@@ -14,6 +15,12 @@ const path = '/reports/reports';
 function describe(row: StoredReport) {
   return { id: row.id, ...row.document, user_full_name: row.document.user_full_name ?? '', created_at: row.created_at, updated_at: row.updated_at };
 }
+
+type LastRunColumns = { last_run_id: number | null; last_run_status: RunRow['status'] | null; last_run_formats: string[] | null; last_run_queued_at: Date | null; last_run_finished_at: Date | null };
+
+/** The newest run of a report as the list answers it, or null when it never ran. */
+const lastRunOf = (row: LastRunColumns) =>
+  row.last_run_id === null ? null : { id: row.last_run_id, status: row.last_run_status, formats: row.last_run_formats, queued_at: row.last_run_queued_at, finished_at: row.last_run_finished_at };
 
 type FileRow = { run_id: number; format: string; filename: string; size: string };
 
@@ -33,6 +40,7 @@ function describeRun(run: RunRow, files: FileRow[]) {
  */
 export function registerReportRoutes(routes: RouteCatalogue, context: AppContext): void {
   const { db } = context;
+  registerReportLogoRoutes(routes, context);
   const load = async (caller: Caller, id: number, forChange: boolean): Promise<StoredReport> => {
     const row = await loadVisibleReport(db, caller.companyId, caller.userId, id);
     if (!row) throw notFound();
@@ -68,8 +76,17 @@ export function registerReportRoutes(routes: RouteCatalogue, context: AppContext
       const filter = `${reportVisibleTo('$1', '$2')} and ($3::text is null or document->>'name' ilike $3 or document->>'description' ilike $3)`;
       const params = [caller.companyId, caller.userId, query.search ? likePattern(query.search) : null];
       const [{ count }] = await db.query<{ count: number }>(`select count(*)::int as count from resources where ${filter}`, params);
-      const rows = await db.query<StoredReport>(`select id, document, created_at, updated_at from resources where ${filter} order by lower(document->>'name'), id limit $4 offset $5`, [...params, limit, offset]);
-      return paginated(request, query, count, rows.map((row) => describe({ ...row, document: reportDocumentOf(row.document, row.document) })));
+      // Each report's newest run comes in the same query (a lateral join on the runs' per-report index), so the list
+      // shows it without one call per report.
+      const rows = await db.query<StoredReport & LastRunColumns>(
+        `select resources.id, resources.document, resources.created_at, resources.updated_at,
+                last_run.id as last_run_id, last_run.status as last_run_status, last_run.formats as last_run_formats, last_run.queued_at as last_run_queued_at, last_run.finished_at as last_run_finished_at
+           from resources
+           left join lateral (select id, status, formats, queued_at, finished_at from report_runs where report_runs.company_id = resources.company_id and report_runs.report_id = resources.id order by report_runs.id desc limit 1) last_run on true
+          where ${filter} order by lower(resources.document->>'name'), resources.id limit $4 offset $5`,
+        [...params, limit, offset],
+      );
+      return paginated(request, query, count, rows.map((row) => ({ ...describe({ ...row, document: reportDocumentOf(row.document, row.document) }), last_run: lastRunOf(row) })));
     },
   });
   routes.add({

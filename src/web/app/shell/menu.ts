@@ -54,6 +54,8 @@ export const settingsMenu: MenuItem[] = [
 export function visibleItems(items: MenuItem[], permissions: readonly string[], built: (path: string) => boolean = builtPath): MenuItem[] {
   return items.filter((item) => {
     const route = routeByPath(item.path);
+    // The settings overview needs no permission of its own, but is empty, so hidden, for a user who may open no settings page.
+    if (item.path === '/settings' && !visibleItems(settingsMenu, permissions, built).length) return false;
     return route !== undefined && built(item.path) && mayOpen(route, permissions);
   });
 }

@@ -64,7 +64,7 @@ export type SystemInformationResponse = {
   disk: { total: number; free: number } | null;
   uptime: { system_seconds: number; process_seconds: number };
   versions: Record<string, string>;
-  database: { engine: string; version: string };
+  database: { engine: string; version: string; size_bytes?: number };
 };
 
 export const startDiscovery = () => apiFetch<DiscoveryResponse>('/discoveries/discoveries', { method: 'POST' });

@@ -10,6 +10,8 @@ type QueryBarProps = {
   fields: { value: string; label: string }[];
   /** An error the server found in the applied query. */
   serverError?: string | null;
+  /** Applies the text as it is typed whenever it parses (a form's field, as in the report builder), not only on Search. */
+  live?: boolean;
 };
 
 function ConditionRow({ condition, fields, onChange, onRemove }: { condition: BuilderCondition; fields: QueryBarProps['fields']; onChange: (next: BuilderCondition) => void; onRemove: () => void }) {
@@ -55,7 +57,7 @@ function QueryBuilder({ model, fields, onApply }: { model: BuilderModel; fields:
 }
 
 /** The query bar of an inventory list: query text checked as typed (with the error's position), and a builder. */
-export function QueryBar({ query, onQueryChange, fields, serverError }: QueryBarProps) {
+export function QueryBar({ query, onQueryChange, fields, serverError, live = false }: QueryBarProps) {
   const [text, setText] = useState(query);
   const [building, setBuilding] = useState(false);
   useEffect(() => setText(query), [query]);
@@ -71,7 +73,10 @@ export function QueryBar({ query, onQueryChange, fields, serverError }: QueryBar
         <TextInput
           label={t('inventories.query')}
           value={text}
-          onValueChange={setText}
+          onValueChange={(next) => {
+            setText(next);
+            if (live && !querySyntaxError(next)) onQueryChange(next);
+          }}
           placeholder={t('inventories.hostnameWebLastseenLast')}
           error={syntax ? `${syntax.message}` : serverError ?? undefined}
           className="query-bar__input"

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { product } from '../../../core/product';
 import { apiFetch } from '../../app/http';
+import { t } from '../../app/i18n/messages';
 import { navigateTo } from '../../app/navigation';
 import type { PageProps } from '../../app/pageModules';
 import { routeParams } from '../../renderers/form/routeParams';
@@ -18,23 +19,23 @@ export function CompanyEdit({ route }: PageProps) {
   useEffect(() => {
     if (company.data) document.title = `${company.data.name} - ${product.name}`;
   }, [company.data]);
-  if (company.isPending) return <Spinner label="Loading" />;
-  if (company.isError) return <ErrorState title="This company could not be loaded" message={company.error.message} onRetry={() => void company.refetch()} />;
+  if (company.isPending) return <Spinner label={t('settings.loading')} />;
+  if (company.isError) return <ErrorState title={t('settings.company.loadFailed')} message={company.error.message} onRetry={() => void company.refetch()} />;
   const record = company.data;
   return (
     <section className="company-edit">
       <PageHeader
-        title={`Edit company: ${record.name}`}
-        description={record.is_constant ? 'The provider company: it administers every other company.' : undefined}
-        actions={<Button variant="secondary" onClick={() => navigateTo('/settings/company')}>Back to companies</Button>}
+        title={t('settings.company.editTitle', { name: record.name })}
+        description={record.is_constant ? t('settings.company.providerText') : undefined}
+        actions={<Button variant="secondary" onClick={() => navigateTo('/settings/company')}>{t('settings.company.back')}</Button>}
       />
       <Tabs
-        label="Company parts"
+        label={t('settings.company.parts')}
         defaultValue="basic"
         tabs={[
-          { id: 'basic', label: 'Basic info', content: <CompanyBasicInfo company={record} /> },
-          { id: 'domains', label: 'Domains', content: <CompanyDomains companyId={record.id} /> },
-          { id: 'administrator', label: 'Administrator', content: <CompanyAdministrators companyId={record.id} /> },
+          { id: 'basic', label: t('settings.company.basicInfo'), content: <CompanyBasicInfo company={record} /> },
+          { id: 'domains', label: t('settings.company.domains'), content: <CompanyDomains companyId={record.id} /> },
+          { id: 'administrator', label: t('settings.company.administrator'), content: <CompanyAdministrators companyId={record.id} /> },
         ]}
       />
     </section>

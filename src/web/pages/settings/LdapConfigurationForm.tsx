@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { t } from '../../app/i18n/messages';
 import type { PageProps } from '../../app/pageModules';
 import { GenericFormPage } from '../../renderers';
 import { routeParams } from '../../renderers/form/routeParams';
@@ -17,13 +18,15 @@ export function LdapConfigurationForm(props: PageProps) {
       <GenericFormPage {...props} schema={ldapSchemaId} itemId={id} listPath={ldapListPath} />
       {id && (
         <TestAction
-          title="Test the directory" description="Binds with the saved service account and looks up a user (the one named, or the first the filter finds)."
-          path={`/configurations/ldap-configurations/${encodeURIComponent(id)}/test`} permission="configurations.change_ldapconfiguration" buttonLabel="Test"
-          fields={<TextInput id="ldap-test-username" label="Sample username" value={username} onValueChange={setUsername} />}
+          title={t('settings.ldap.testTitle')} description={t('settings.ldap.testText')}
+          path={`/configurations/ldap-configurations/${encodeURIComponent(id)}/test`} permission="configurations.change_ldapconfiguration" buttonLabel={t('settings.ldap.test')}
+          fields={<TextInput id="ldap-test-username" label={t('settings.ldap.sampleUsername')} value={username} onValueChange={setUsername} />}
           body={() => (username.trim() ? { username: username.trim() } : {})}
           successText={(answer) => {
             const user = (answer as TestAnswer).user;
-            return user ? `Bind worked. Found ${user.username} (${user.dn}), ${user.groups.length} directory groups, ${user.mapped_group_ids.length} mapped to Cartograph groups.` : 'Bind worked.';
+            return user
+              ? t('settings.ldap.testFound', { username: user.username, dn: user.dn, groups: user.groups.length, mapped: user.mapped_group_ids.length })
+              : t('settings.ldap.testWorked');
           }}
         />
       )}

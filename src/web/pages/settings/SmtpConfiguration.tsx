@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { t } from '../../app/i18n/messages';
 import type { PageProps } from '../../app/pageModules';
 import { getSession } from '../../app/session/session';
 import { TextInput } from '../../ui';
@@ -9,13 +10,13 @@ import { TestAction } from './outbound/TestAction';
 export function SmtpConfiguration(_props: PageProps) {
   const [recipient, setRecipient] = useState(getSession().user?.email ?? '');
   return (
-    <SettingsDocumentForm schemaId="cartograph:settings/smtp-configuration" path="/configurations/smtp-configuration" changePermission="configurations.change_smtpconfiguration" savedMessage="SMTP settings saved.">
+    <SettingsDocumentForm schemaId="cartograph:settings/smtp-configuration" path="/configurations/smtp-configuration" changePermission="configurations.change_smtpconfiguration" savedMessage={t('settings.smtp.saved')}>
       <TestAction
-        title="Send a test e-mail" description="Sends one message through the saved settings. Save your changes first."
-        path="/configurations/smtp-configuration/test" permission="configurations.change_smtpconfiguration" buttonLabel="Send test e-mail"
-        fields={<TextInput id="smtp-test-recipient" label="Recipient" type="email" value={recipient} onValueChange={setRecipient} />}
+        title={t('settings.smtp.testTitle')} description={t('settings.smtp.testText')}
+        path="/configurations/smtp-configuration/test" permission="configurations.change_smtpconfiguration" buttonLabel={t('settings.smtp.test')}
+        fields={<TextInput id="smtp-test-recipient" label={t('settings.smtp.recipient')} type="email" value={recipient} onValueChange={setRecipient} />}
         body={() => ({ to: recipient.trim() })}
-        successText={(answer) => `The test e-mail to ${String(answer.to)} was accepted by the server.`}
+        successText={(answer) => t('settings.smtp.testSent', { to: String(answer.to) })}
       />
     </SettingsDocumentForm>
   );

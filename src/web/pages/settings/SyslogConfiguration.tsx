@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import type { PageProps } from '../../app/pageModules';
 import { SettingsDocumentForm } from './avm/SettingsDocumentForm';
 import { TestAction } from './outbound/TestAction';
@@ -5,11 +6,11 @@ import { TestAction } from './outbound/TestAction';
 /** `/settings/syslog-configuration`: where every activity is forwarded, and a test event. */
 export function SyslogConfiguration(_props: PageProps) {
   return (
-    <SettingsDocumentForm schemaId="cartograph:settings/syslog-configuration" path="/configurations/syslog-configuration" changePermission="configurations.change_syslogconfiguration" savedMessage="Syslog settings saved. Activities are forwarded from now on.">
+    <SettingsDocumentForm schemaId="cartograph:settings/syslog-configuration" path="/configurations/syslog-configuration" changePermission="configurations.change_syslogconfiguration" savedMessage={t('settings.syslog.saved')}>
       <TestAction
-        title="Send a test event" description="Sends one event to the saved receiver. Save your changes first."
-        path="/configurations/syslog-configuration/test" permission="configurations.change_syslogconfiguration" buttonLabel="Send test event"
-        successText={(answer) => `The test event was sent over ${String(answer.transport).toUpperCase()} as ${answer.format === 'cef' ? 'CEF' : 'RFC 5424'}.`}
+        title={t('settings.syslog.testTitle')} description={t('settings.syslog.testText')}
+        path="/configurations/syslog-configuration/test" permission="configurations.change_syslogconfiguration" buttonLabel={t('settings.syslog.test')}
+        successText={(answer) => t('settings.syslog.testSent', { transport: String(answer.transport).toUpperCase(), format: answer.format === 'cef' ? 'CEF' : 'RFC 5424' })}
       />
     </SettingsDocumentForm>
   );

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { apiFetch, apiUpload, ApiError } from '../../../app/http';
+import { t } from '../../../app/i18n/messages';
 import { notify } from '../../../app/notifications/notifications';
 import { getSession } from '../../../app/session/session';
 import { Badge, Button, Card, Table, type BadgeTone, type TableColumn } from '../../../ui';
@@ -12,13 +13,15 @@ type Enrichment = {
 };
 
 const statusTones: Record<string, BadgeTone> = { imported: 'success', importing: 'info', failed: 'danger', never_imported: 'neutral' };
-const statusLabels: Record<string, string> = { imported: 'Imported', importing: 'Importing', failed: 'Failed', never_imported: 'Never imported' };
-const feedFiles: Record<string, string> = {
-  'nvd-cve': 'an NVD CVE JSON 2.0 file (nvdcve-2.0-*.json or .json.gz) or a saved CVE API 2.0 page',
-  'cisa-kev': 'known_exploited_vulnerabilities.json from CISA',
-  'first-epss': 'the EPSS CSV from FIRST (epss_scores-*.csv or .csv.gz)',
-  'nvd-cpe': 'CPE API 2.0 pages (products) or CPE match criteria JSON 2.0 (matchStrings), plain or gzipped',
+// Message keys, read at render: the message file is installed before any page renders, not before modules load.
+const statusKeys: Record<string, string> = {
+  imported: 'settings.feeds.statusImported', importing: 'settings.feeds.statusImporting', failed: 'settings.feeds.statusFailed', never_imported: 'settings.feeds.statusNeverImported',
 };
+// The file each feed takes; a feed without one is described by the server.
+const feedFileKeys: Record<string, string> = {
+  'nvd-cve': 'settings.feeds.fileNvdCve', 'cisa-kev': 'settings.feeds.fileCisaKev', 'first-epss': 'settings.feeds.fileFirstEpss', 'nvd-cpe': 'settings.feeds.fileNvdCpe',
+};
+const keyText = (key: string | undefined, otherwise: string) => (key ? t(key) : otherwise);
 // How often the list is read again while a feed imports, so its progress ("… records read") shows as it runs.
 const importingPollMs = 1500;
 
@@ -31,7 +34,7 @@ function UploadButton({ feed, onStart, onDone }: { feed: Enrichment; onStart: ()
     onStart();
     try {
       const answer = await apiUpload<Enrichment>(`/avm/enrichments/${feed.slug}/upload`, file, { onProgress: setSent, silent: true });
-      notify('success', `${feed.name}: ${answer.record_count} records in use.`);
+      notify('success', t('settings.feeds.uploaded', { name: feed.name, count: answer.record_count }));
     } catch (error) {
       const message = error instanceof ApiError ? Object.values(error.fieldErrors).flat()[0] ?? (error.body as { detail?: string } | null)?.detail : null;
       notify('error', message ?? (error as Error).message);
@@ -43,11 +46,11 @@ function UploadButton({ feed, onStart, onDone }: { feed: Enrichment; onStart: ()
   return (
     <>
       <input
-        ref={input} type="file" hidden aria-label={`${feed.name} file`} data-testid={`upload-${feed.slug}`}
+        ref={input} type="file" hidden aria-label={t('settings.feeds.fileLabel', { name: feed.name })} data-testid={`upload-${feed.slug}`}
         onChange={(event) => { const file = event.target.files?.[0]; event.target.value = ''; if (file) void upload(file); }}
       />
       <Button size="small" variant="secondary" disabled={sent !== null} onClick={() => input.current?.click()}>
-        {sent === null ? 'Import a file' : sent < 1 ? `Uploading ${Math.round(sent * 100)}%` : 'Importing'}
+        {sent === null ? t('settings.feeds.importFile') : sent < 1 ? t('settings.feeds.uploading', { percent: Math.round(sent * 100) }) : t('settings.feeds.importing')}
       </Button>
     </>
   );
@@ -64,31 +67,27 @@ export function EnrichmentFeeds() {
   const mayImport = (getSession().user?.permissions ?? []).includes('avm.change_vulnerabilityenrichment');
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['avm-enrichments'] });
   const columns: TableColumn<Enrichment>[] = [
-    { id: 'name', header: 'Feed', cell: (feed) => <><strong>{feed.name}</strong><div className="enrichment-feeds__hint">{feedFiles[feed.slug] ?? feed.description}</div></> },
-    { id: 'status', header: 'Status', cell: (feed) => <Badge tone={statusTones[feed.status] ?? 'neutral'}>{statusLabels[feed.status] ?? feed.status}</Badge> },
-    { id: 'records', header: 'Records', align: 'end', cell: (feed) => feed.record_count.toLocaleString() },
-    { id: 'last', header: 'Last import', cell: (feed) => (feed.last_imported_at ? new Date(feed.last_imported_at).toLocaleString() : '—') },
-    { id: 'detail', header: 'Detail', cell: (feed) => <span data-testid={`detail-${feed.slug}`}>{feed.status_detail}</span> },
+    { id: 'name', header: t('settings.feeds.feed'), cell: (feed) => <><strong>{feed.name}</strong><div className="enrichment-feeds__hint">{keyText(feedFileKeys[feed.slug], feed.description)}</div></> },
+    { id: 'status', header: t('settings.feeds.status'), cell: (feed) => <Badge tone={statusTones[feed.status] ?? 'neutral'}>{keyText(statusKeys[feed.status], feed.status)}</Badge> },
+    { id: 'records', header: t('settings.feeds.records'), align: 'end', cell: (feed) => feed.record_count.toLocaleString() },
+    { id: 'last', header: t('settings.feeds.lastImport'), cell: (feed) => (feed.last_imported_at ? new Date(feed.last_imported_at).toLocaleString() : '—') },
+    { id: 'detail', header: t('settings.feeds.detail'), cell: (feed) => <span data-testid={`detail-${feed.slug}`}>{feed.status_detail}</span> },
     ...(mayImport ? [{ id: 'import', header: '', cell: (feed: Enrichment) => <UploadButton feed={feed} onStart={() => setUploading((count) => count + 1)} onDone={() => { setUploading((count) => count - 1); refresh(); }} /> }] : []),
   ];
   const downloadNow = async () => {
     try {
       await apiFetch('/avm/enrichments/download', { method: 'POST' });
-      notify('success', 'The feeds are being downloaded from the addresses of the AVM configuration.');
+      notify('success', t('settings.feeds.downloadStarted'));
       setTimeout(refresh, importingPollMs);
     } catch (error) {
       notify('error', (error as Error).message);
     }
   };
   return (
-    <Card title="Vulnerability feeds">
-      <p>
-        Imported feeds enrich every vulnerability (CVSS from NVD when the source has none, CISA KEV, FIRST EPSS) and let Cartograph match installed
-        software to CVEs. Files may also be imported from the server's import folders (CARTOGRAPH_IMPORT_DIRS) through the API, or downloaded
-        from the addresses and on the schedule of the AVM configuration.
-      </p>
-      {mayImport && getSession().company?.is_constant ? <p><Button size="small" variant="secondary" onClick={() => void downloadNow()}>Download now</Button></p> : null}
-      <Table columns={columns} rows={feeds.data?.results ?? []} rowKey={(feed) => feed.slug} caption="Vulnerability feeds" loading={feeds.isPending} />
+    <Card title={t('settings.feeds.title')}>
+      <p>{t('settings.feeds.text')}</p>
+      {mayImport && getSession().company?.is_constant ? <p><Button size="small" variant="secondary" onClick={() => void downloadNow()}>{t('settings.feeds.downloadNow')}</Button></p> : null}
+      <Table columns={columns} rows={feeds.data?.results ?? []} rowKey={(feed) => feed.slug} caption={t('settings.feeds.title')} loading={feeds.isPending} />
     </Card>
   );
 }

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import administratorSchema from '../../../../../schemas/api/company-administrator.json';
 import { apiFetch, useFieldErrors } from '../../../app/http';
+import { t } from '../../../app/i18n/messages';
 import { notify } from '../../../app/notifications/notifications';
 import { formModelOf, type EntitySchema } from '../../../renderers/form/formSchema';
 import { SchemaForm } from '../../../renderers/form/SchemaForm';
@@ -22,22 +23,22 @@ export function CompanyAdministrators({ companyId }: { companyId: number }) {
   }, []);
   const add = async (body: Record<string, unknown>) => {
     const created = await apiFetch<Administrator>(callPath, { method: 'POST', body });
-    notify('success', `${created.username} is now an administrator of this company.`);
+    notify('success', t('settings.company.administratorAdded', { username: created.username }));
     setFormKey((value) => value + 1);
     await queryClient.invalidateQueries({ queryKey: ['resource-list', callPath] });
   };
   const columns: TableColumn<Administrator>[] = [
-    { id: 'username', header: 'Username', cell: (admin) => admin.username },
-    { id: 'name', header: 'Name', cell: (admin) => admin.name || '-' },
-    { id: 'email', header: 'Email', cell: (admin) => admin.email || '-' },
-    { id: 'is_active', header: 'Status', cell: (admin) => <Badge tone={admin.is_active ? 'success' : 'neutral'}>{admin.is_active ? 'Active' : 'Inactive'}</Badge> },
+    { id: 'username', header: t('settings.company.username'), cell: (admin) => admin.username },
+    { id: 'name', header: t('settings.company.name'), cell: (admin) => admin.name || '-' },
+    { id: 'email', header: t('settings.company.email'), cell: (admin) => admin.email || '-' },
+    { id: 'is_active', header: t('settings.company.status'), cell: (admin) => <Badge tone={admin.is_active ? 'success' : 'neutral'}>{admin.is_active ? t('settings.company.active') : t('settings.company.inactive')}</Badge> },
   ];
   return (
     <div className="company-part">
-      <Table caption="Administrators" columns={columns} rows={admins.data ?? []} rowKey={(admin) => admin.id} loading={admins.isPending} empty={<EmptyState title="No administrators" />} />
+      <Table caption={t('settings.company.administrators')} columns={columns} rows={admins.data ?? []} rowKey={(admin) => admin.id} loading={admins.isPending} empty={<EmptyState title={t('settings.company.noAdministrators')} />} />
       <div className="company-part__form">
-        <h3>Add an administrator</h3>
-        <SchemaForm key={formKey} model={model} serverErrors={serverErrors} onSubmit={add} submitLabel="Create administrator" />
+        <h3>{t('settings.company.addAdministrator')}</h3>
+        <SchemaForm key={formKey} model={model} serverErrors={serverErrors} onSubmit={add} submitLabel={t('settings.company.createAdministrator')} />
       </div>
     </div>
   );

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import companySchema from '../../../../../schemas/entities/company.json';
 import { apiFetch, useFieldErrors } from '../../../app/http';
+import { t } from '../../../app/i18n/messages';
 import { notify } from '../../../app/notifications/notifications';
 import { formModelOf, initialValuesOf, type EntitySchema } from '../../../renderers/form/formSchema';
 import { SchemaForm } from '../../../renderers/form/SchemaForm';
@@ -19,7 +20,7 @@ export function CompanyBasicInfo({ company }: { company: CompanyRecord }) {
     const saved = await apiFetch<CompanyRecord>(callPath, { method: 'PUT', body });
     queryClient.setQueryData(companyKey(String(company.id)), saved);
     await queryClient.invalidateQueries({ queryKey: ['resource-list', '/companies/companies'] });
-    notify('success', 'Changes saved.');
+    notify('success', t('settings.company.saved'));
   };
   return <SchemaForm model={model} initialValues={initialValuesOf(model, company)} serverErrors={serverErrors} onSubmit={save} sendChangedOnly />;
 }

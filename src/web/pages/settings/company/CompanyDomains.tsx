@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import domainSchema from '../../../../../schemas/entities/domain.json';
 import { apiFetch, useFieldErrors } from '../../../app/http';
+import { t } from '../../../app/i18n/messages';
 import { notify } from '../../../app/notifications/notifications';
 import { hasPermission } from '../../../app/session/session';
 import { formModelOf, type EntitySchema } from '../../../renderers/form/formSchema';
@@ -28,7 +29,7 @@ export function CompanyDomains({ companyId }: { companyId: number }) {
 
   const add = async (body: Record<string, unknown>) => {
     await apiFetch(domainsCall, { method: 'POST', body: { ...body, tenant: companyId } });
-    notify('success', `The domain ${String(body.domain)} was added.`);
+    notify('success', t('settings.company.domainAdded', { domain: String(body.domain) }));
     setFormKey((value) => value + 1);
     await refresh();
   };
@@ -48,31 +49,31 @@ export function CompanyDomains({ companyId }: { companyId: number }) {
 
   const canChange = hasPermission('companies.change_domain');
   const columns: TableColumn<DomainRecord>[] = [
-    { id: 'domain', header: 'Domain', cell: (domain) => domain.domain },
-    { id: 'is_primary', header: 'Primary', cell: (domain) => (domain.is_primary ? <Badge tone="success">Primary</Badge> : canChange ? <Button size="small" variant="link" onClick={() => void makePrimary(domain)}>Make primary</Button> : null) },
+    { id: 'domain', header: t('settings.company.domain'), cell: (domain) => domain.domain },
+    { id: 'is_primary', header: t('settings.company.primary'), cell: (domain) => (domain.is_primary ? <Badge tone="success">{t('settings.company.primary')}</Badge> : canChange ? <Button size="small" variant="link" onClick={() => void makePrimary(domain)}>{t('settings.company.makePrimary')}</Button> : null) },
     ...(hasPermission('companies.delete_domain')
-      ? [{ id: 'actions', header: 'Actions', align: 'end' as const, cell: (domain: DomainRecord) => <Button size="small" variant="danger" onClick={() => setRemoving(domain)}>Remove</Button> }]
+      ? [{ id: 'actions', header: t('settings.company.actions'), align: 'end' as const, cell: (domain: DomainRecord) => <Button size="small" variant="danger" onClick={() => setRemoving(domain)}>{t('settings.company.remove')}</Button> }]
       : []),
   ];
   return (
     <div className="company-part">
-      <Table caption="Domains" columns={columns} rows={domains.data?.results ?? []} rowKey={(domain) => domain.id} loading={domains.isPending} empty={<EmptyState title="No domains" />} />
+      <Table caption={t('settings.company.domains')} columns={columns} rows={domains.data?.results ?? []} rowKey={(domain) => domain.id} loading={domains.isPending} empty={<EmptyState title={t('settings.company.noDomains')} />} />
       {hasPermission('companies.add_domain') ? (
         <div className="company-part__form">
-          <h3>Add a domain</h3>
-          <SchemaForm key={formKey} model={model} initialValues={{ tenant: companyId, is_primary: false }} serverErrors={serverErrors} onSubmit={add} submitLabel="Add domain" />
+          <h3>{t('settings.company.addDomain')}</h3>
+          <SchemaForm key={formKey} model={model} initialValues={{ tenant: companyId, is_primary: false }} serverErrors={serverErrors} onSubmit={add} submitLabel={t('settings.company.addDomainButton')} />
         </div>
       ) : null}
       <Dialog
         open={removing !== null}
         onClose={() => setRemoving(null)}
         alert
-        title="Remove this domain?"
-        description={`Assets under ${removing?.domain ?? ''} will no longer be matched to this company.`}
+        title={t('settings.company.removeDomainTitle')}
+        description={t('settings.company.removeDomainText', { domain: removing?.domain ?? '' })}
         footer={
           <>
-            <Button variant="secondary" onClick={() => setRemoving(null)}>Cancel</Button>
-            <Button variant="danger" onClick={() => void remove()}>Remove</Button>
+            <Button variant="secondary" onClick={() => setRemoving(null)}>{t('settings.company.cancel')}</Button>
+            <Button variant="danger" onClick={() => void remove()}>{t('settings.company.remove')}</Button>
           </>
         }
       />

@@ -1,0 +1,86 @@
+import type { AdapterRuntime } from '../server/adapters/runtime.js';
+import { JobGoneError, type ConnectorClient, type LeasedJob } from './connectorClient.js';
+
+// The server takes requests up to 1 MB: batches stay well under it, and a record too large for any batch is skipped.
+const batchBytes = 512 * 1024;
+const recordsPerBatch = 500;
+const largestRecordBytes = 900 * 1024;
+const warningsPerJob = 100;
+const warningLength = 1000;
+
+/** Warnings of one job, sent with the next batch; past the first hundred only their count is kept. */
+class Warnings {
+  private pending: string[] = [];
+  private kept = 0;
+  private dropped = 0;
+  add(message: string) {
+    if (this.kept >= warningsPerJob) {
+      this.dropped += 1;
+      return;
+    }
+    this.kept += 1;
+    this.pending.push(message.slice(0, warningLength));
+  }
+  take(): string[] {
+    const taken = this.pending;
+    this.pending = [];
+    return taken;
+  }
+  takeLast(): string[] {
+    const last = this.take();
+    if (this.dropped) last.push(`${this.dropped} more warnings were not kept.`.slice(0, warningLength));
+    return last.slice(-warningsPerJob);
+  }
+}
+
+/**
+ * Runs one leased fetch with the same engines the server uses and streams its records back in batches, in order,
+ * then reports how it ended. `signal` aborts it (the connector stops, or the server gave the job up).
+ */
+export async function runJob(client: ConnectorClient, runtime: AdapterRuntime, job: LeasedJob, signal: AbortSignal, log: (line: string) => void): Promise<void> {
+  const warnings = new Warnings();
+  let batch: string[] = [];
+  let bytes = 0;
+  let sequence = 0;
+  let sent = 0;
+  const flush = async () => {
+    if (!batch.length) return;
+    const records = batch.map((line) => JSON.parse(line) as unknown);
+    batch = [];
+    bytes = 0;
+    sequence += 1;
+    await client.sendBatch(job, sequence, records, warnings.take());
+    sent += records.length;
+  };
+  const label = `connection ${job.connection.id} (${job.connection.adapter})`;
+  log(`fetching ${label}, job ${job.id} attempt ${job.attempt}`);
+  try {
+    const adapter = runtime.catalogue.get(job.connection.adapter);
+    const engine = adapter && runtime.engineFor(adapter);
+    if (!adapter || !engine) throw new Error(`This connector has no fetch engine for the adapter ${job.connection.adapter}: update it to the server's version.`);
+    for await (const record of engine.fetch({ adapter: adapter.slug, config: job.config, signal, warn: (message) => warnings.add(message) })) {
+      const line = JSON.stringify({ entity: record.entity, fields: record.fields, raw: record.raw ?? null });
+      const size = Buffer.byteLength(line);
+      if (size > largestRecordBytes) {
+        warnings.add(`A ${record.entity} record of ${size} bytes is larger than the connector may send; it was skipped.`);
+        continue;
+      }
+      if (batch.length >= recordsPerBatch || bytes + size > batchBytes) await flush();
+      batch.push(line);
+      bytes += size;
+    }
+    await flush();
+    await client.finish(job, { state: 'done' }, warnings.takeLast());
+    log(`finished ${label}: ${sent} records`);
+  } catch (error) {
+    if (error instanceof JobGoneError || signal.aborted) {
+      log(`stopped ${label}: ${error instanceof JobGoneError ? error.message : 'the connector is stopping or the server gave the job up'}`);
+      return;
+    }
+    // What was fetched before the failure is kept, as on the server.
+    const message = (error as Error).message.slice(0, 1000);
+    await flush().catch(() => undefined);
+    await client.finish(job, { state: 'error', error: message }, warnings.takeLast()).catch(() => undefined);
+    log(`failed ${label}: ${message}`);
+  }
+}
