@@ -1,3 +1,4 @@
+import type { CustomAdapterDefinition } from '../server/adapters/custom/customEngine.js';
 import { Agent, request, type Dispatcher } from 'undici';
 
 /** The server refused the connector's token: revoked, replaced or mistyped. Polling again cannot help. */
@@ -13,6 +14,8 @@ export type LeasedJob = {
   connection: { id: number; name: string; adapter: string };
   /** The connection's settings with secrets decrypted: used for the fetch, never logged or stored. */
   config: Record<string, unknown>;
+  /** Set when the connection is of a custom adapter: what its files hold and how they map (no catalogue has it). */
+  custom_adapter?: CustomAdapterDefinition;
 };
 
 export type Hello = { version: string; host: string; error?: string; running?: number[] };

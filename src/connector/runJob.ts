@@ -1,3 +1,4 @@
+import { catalogueEntryOf } from '../server/adapters/custom/customEngine.js';
 import type { AdapterRuntime } from '../server/adapters/runtime.js';
 import { JobGoneError, type ConnectorClient, type LeasedJob } from './connectorClient.js';
 
@@ -55,7 +56,8 @@ export async function runJob(client: ConnectorClient, runtime: AdapterRuntime, j
   const label = `connection ${job.connection.id} (${job.connection.adapter})`;
   log(`fetching ${label}, job ${job.id} attempt ${job.attempt}`);
   try {
-    const adapter = runtime.catalogue.get(job.connection.adapter);
+    // A custom adapter is the company's own: the server sends its definition with the job.
+    const adapter = job.custom_adapter ? catalogueEntryOf(job.custom_adapter, new Set()) : runtime.catalogue.get(job.connection.adapter);
     const engine = adapter && runtime.engineFor(adapter);
     if (!adapter || !engine) throw new Error(`This connector has no fetch engine for the adapter ${job.connection.adapter}: update it to the server's version.`);
     for await (const record of engine.fetch({ adapter: adapter.slug, config: job.config, signal, warn: (message) => warnings.add(message) })) {

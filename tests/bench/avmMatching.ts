@@ -5,7 +5,7 @@
 // (the discovery that fetches them is measured in tests/bench/discovery.ts); the stage reads them back as a
 // discovery does. Added wall time = on − off.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { avmSettingsKind, defaultAvmSettings } from '../../src/server/avm/avmSettings.js';
@@ -56,11 +56,13 @@ async function runStage(db: Database, discoveryId: number, links: DeviceLinks) {
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
   const [{ findings }] = await db.query<{ findings: number }>('select count(*)::int as findings from snapshot_findings where discovery_id = $1', [discoveryId]);
-  return { wall_s: Number(seconds.toFixed(1)), peak_rss_mb: Math.round(peakRss / 1048576), vulnerabilities: count, findings };
+  return { wall_s: Number(seconds.toFixed(1)), peak_rss_mb: Math.round(peakRss / 1048576), vulnerabilities: count, findings, findings_per_device: Number((findings / sizes.devices).toFixed(1)) };
 }
 
 export async function avmMatchingBench(engine: 'pglite' | 'postgresql' = process.env.DATABASE_URL ? 'postgresql' : 'pglite') {
   const folder = mkdtempSync(join(tmpdir(), 'cartograph-avm-matching-'));
+  // The machine's load (1-minute average) at the start and the end: the 2 cores are shared, and the figures with them.
+  const loadAtStart = Number(loadavg()[0].toFixed(1));
   const scratch = engine === 'postgresql' ? await createScratchPostgres() : null;
   try {
     const nvdPath = join(folder, 'nvdcve-2.0-generated.json.gz');
@@ -80,6 +82,7 @@ export async function avmMatchingBench(engine: 'pglite' | 'postgresql' = process
       engine, devices: sizes.devices, installations: sizes.devices * sizes.perDevice, cves: sizes.cves, nvd_import: nvdImport,
       vulnerability_stage_without_matching: off, vulnerability_stage_with_matching: on,
       added_wall_s: Number((on.wall_s - off.wall_s).toFixed(1)), goal_added_within_60_s: on.wall_s - off.wall_s <= 60,
+      load_average_1m: { start: loadAtStart, end: Number(loadavg()[0].toFixed(1)) },
     };
   } finally {
     await scratch?.drop();

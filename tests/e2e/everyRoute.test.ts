@@ -115,6 +115,7 @@ async function collectParameters(): Promise<void> {
     // The newest activity: creating the directory above.
     activityId: String((await api<{ results: { id: number }[] }>(server.baseUrl, '/activities/activities?size=1', { token })).body.results[0]!.id),
     scheduleId: await createdId('/reports/schedules', { name: 'Every route (e2e)', report: Number(reportId), formats: ['pdf'], recipients: ['ops@example.com'] }),
+    '/settings/custom-adapter/{id}/edit#id': await createdId('/customs/adapters', { name: 'Every route (e2e)', entity: 'device', fields: [{ column: 'Host', type: 'string', field: 'Hostname', identifier: true }] }),
     '/settings/user/{id}/edit#id': '1',
     '/settings/company/{id}/edit#id': '1',
     '/settings/group/{id}/edit#id': '1',

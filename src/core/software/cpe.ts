@@ -76,9 +76,9 @@ const anyValue = (value: string) => value === '*' || value === '' || value === '
 
 /**
  * Whether one criterion covers an installed version, and why, or null. `installedVersion` may be empty (the source
- * reported none): only criteria for every version cover it.
+ * reported none): only criteria for every version cover it. `compare` is `compareVersions` or a memory of its answers.
  */
-export function versionCovered(match: CpeMatch, criteria: CpeName, installedVersion: string): string | null {
+export function versionCovered(match: CpeMatch, criteria: CpeName, installedVersion: string, compare: (left: string, right: string) => number = compareVersions): string | null {
   const bounds: [keyof CpeMatch, string, (order: number) => boolean][] = [
     ['versionStartIncluding', '≥', (order) => order >= 0],
     ['versionStartExcluding', '>', (order) => order > 0],
@@ -93,13 +93,13 @@ export function versionCovered(match: CpeMatch, criteria: CpeName, installedVers
   if (criteria.version !== '*') {
     // A fixed version, with its update (`2.0:beta9`, `1.1.1:k`) when NVD splits one off.
     const wanted = anyValue(criteria.update) ? [criteria.version] : [`${criteria.version}${criteria.update}`, `${criteria.version}-${criteria.update}`, `${criteria.version}.${criteria.update}`];
-    const equal = wanted.find((version) => version.toLowerCase() === upstream.toLowerCase() || (anyValue(criteria.update) && compareVersions(upstream, version) === 0));
+    const equal = wanted.find((version) => version.toLowerCase() === upstream.toLowerCase() || (anyValue(criteria.update) && compare(upstream, version) === 0));
     return equal ? `version ${installedVersion} is ${equal}` : null;
   }
   const described: string[] = [];
   for (const [key, symbol, holds] of present) {
     const bound = match[key] as string;
-    if (!holds(compareVersions(upstream, bound))) return null;
+    if (!holds(compare(upstream, bound))) return null;
     described.push(`${symbol} ${bound}`);
   }
   return `version ${installedVersion}${upstream !== installedVersion ? ` (upstream ${upstream})` : ''} is ${described.join(' and ')}`;

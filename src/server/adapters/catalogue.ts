@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { product } from '../../core/product.js';
+import type { CustomAdapterDefinition } from './custom/customEngine.js';
 import type { EntityKind } from './engine.js';
 
 export type AdapterMetadata = {
@@ -22,6 +23,8 @@ export type CatalogueAdapter = AdapterMetadata & {
   /** Names of connection fields marked `x-secret` anywhere in the schema (including `oneOf` branches). */
   secretFields: Set<string>;
   hasManifest: boolean;
+  /** Set for a company's custom adapter (never in the catalogue itself): what its files hold and how they map. */
+  custom?: CustomAdapterDefinition;
 };
 
 const adaptersFolder = fileURLToPath(new URL('../../../schemas/adapters', import.meta.url));

@@ -1,4 +1,5 @@
 import { loadAdapterCatalogue, type CatalogueAdapter } from './catalogue.js';
+import { createCustomFileEngine } from './custom/customEngine.js';
 import type { AdapterEngine } from './engine.js';
 
 /** The adapter catalogue and the engine that fetches for each adapter. */
@@ -8,11 +9,12 @@ export type AdapterRuntime = {
   engineFor: (adapter: CatalogueAdapter) => AdapterEngine | null;
 };
 
-/** Binds the catalogue to the available engines: `http` needs the adapter's manifest, code engines their name. */
+/** Binds the catalogue to the available engines: `http` needs the adapter's manifest, code engines their name, custom adapters the file engines. */
 export function createAdapterRuntime(engines: Record<string, AdapterEngine>, catalogue = loadAdapterCatalogue()): AdapterRuntime {
   return {
     catalogue,
     engineFor: (adapter) => {
+      if (adapter.custom) return createCustomFileEngine(engines, adapter.custom);
       if (!adapter.engine || (adapter.engine === 'http' && !adapter.hasManifest)) return null;
       return engines[adapter.engine] ?? null;
     },

@@ -1,5 +1,6 @@
-import { criterionHit, evaluateConfigurations, mapToCpe, parseCpe, productKeyOf, type CpeMapping, type CpeMatch, type CriterionHit, type CveConfiguration } from '../../core/software/cpe.js';
+import { evaluateConfigurations, mapToCpe, parseCpe, productKeyOf, versionCovered, type CpeMapping, type CpeMatch, type CpeName, type CriterionHit, type CveConfiguration } from '../../core/software/cpe.js';
 import { softwareIdentity } from '../../core/software/names.js';
+import { compareVersions } from '../../core/software/versions.js';
 import type { Queryable } from '../db/database.js';
 import type { DeviceLinks } from '../discovery/software/deviceLinks.js';
 
@@ -8,9 +9,9 @@ import { readConfigurations } from './feedFacts.js';
 
 // Cartograph's own vulnerability source (the pseudo-adapter `cartograph-avm`): the snapshot's installed software
 // mapped to NVD's CPE products and matched against the imported CVEs' configurations. It reads the installations
-// twice instead of holding them: first the distinct (product, version) pairs, which are matched against the
-// criteria once each, then each device's pairs that matched something; devices with the same vulnerable pairs share
-// one evaluation.
+// twice instead of holding them: first the distinct (name, vendor, CPE, version) the database groups them into,
+// whose (product, version) pairs are matched against the criteria once each, then each device's installations whose
+// pair matched something; devices with the same vulnerable pairs share one evaluation.
 
 export const avmAdapter = 'cartograph-avm';
 
@@ -28,7 +29,7 @@ export type MatchOptions = {
 export type AvmMatch = { device: string; cve: string; recordKey: string; connectionId: number; software: string; version: string; reason: string };
 
 type Installed = { recordKey: string; connectionId: number; name: string; version: string; mapping: CpeMapping };
-type IndexedCriterion = { ref: string; cve: string; match: CpeMatch };
+type IndexedCriterion = { ref: string; cve: string; match: CpeMatch; name: CpeName };
 type PairHit = { ref: string; cve: string; criteria: string; vulnerable: boolean; versionReason: string };
 
 /**
@@ -58,25 +59,47 @@ type SoftwareRow = { key: string; connectionId: number; name: string | null; ven
 const recordsPerRead = 10_000;
 const linkFields = ['DeviceId', 'AgentId', 'SerialNumber', 'MacAddresses', 'Hostname', 'Domain', 'IpAddresses'];
 
+// The records' fields are stored as `json` text, which every `->` parses again from the start: each record is cast
+// to `jsonb` once and the values are taken from that (four times cheaper on PostgreSQL than eleven `->` on the text).
+const matchedValues = `j->'SoftwareName'->>0 as name, j->'SoftwareVendor'->>0 as vendor, j->'SoftwareVersion'->>0 as version, j->'SoftwareCpe'->>0 as cpe`;
+
 /**
  * The snapshot's software records, a batch at a time in key order, with only the fields matching reads taken out by
- * the database (a whole record's JSON is not parsed for the four values matching needs); the link fields only when
- * asked for. Cheaper per record than the generic `observations` reader: matching reads millions of them twice.
+ * the database, and the fields that link each to its device. Cheaper per record than the generic `observations`
+ * reader: matching reads millions of them.
  */
-async function* softwareRows(db: Queryable, discoveryId: number, withLinks: boolean): AsyncGenerator<SoftwareRow> {
+async function* softwareRows(db: Queryable, discoveryId: number): AsyncGenerator<SoftwareRow> {
   let after = '';
-  const links = withLinks ? `json_build_object(${linkFields.map((field) => `'${field}', fields->'${field}'`).join(', ')})` : 'null';
+  const links = `jsonb_build_object(${linkFields.map((field) => `'${field}', j->'${field}'`).join(', ')})`;
   for (;;) {
     const rows = await db.query<{ record_key: string; connection_id: number; name: string | null; vendor: string | null; version: string | null; cpe: string | null; links: Record<string, unknown> | null }>(
-      `select record_key, connection_id, fields->'SoftwareName'->>0 as name, fields->'SoftwareVendor'->>0 as vendor, fields->'SoftwareVersion'->>0 as version,
-              fields->'SoftwareCpe'->>0 as cpe, ${links} as links
-         from snapshot_records where discovery_id = $1 and record_key > $2 and entity = any($3::text[]) order by record_key limit ${recordsPerRead}`,
+      `select record_key, connection_id, ${matchedValues}, ${links} as links
+         from (select record_key, connection_id, fields::jsonb as j from snapshot_records
+                where discovery_id = $1 and record_key > $2 and entity = any($3::text[]) order by record_key limit ${recordsPerRead}) as batch
+        order by record_key`,
       [discoveryId, after, softwareStreams],
     );
     for (const row of rows) yield { key: row.record_key, connectionId: row.connection_id, name: row.name, vendor: row.vendor, version: row.version?.trim() ?? '', cpe: row.cpe, links: row.links };
     if (rows.length < recordsPerRead) return;
     after = rows[rows.length - 1].record_key;
   }
+}
+
+/**
+ * What the snapshot's software records say, grouped by the database: each distinct name, vendor, CPE and version
+ * once (a fleet's millions of installations are some thousands of them), in the order of their first record, so
+ * that products and versions are met in the same order as reading every record would meet them.
+ */
+async function distinctSoftware(db: Queryable, discoveryId: number): Promise<Omit<SoftwareRow, 'key' | 'connectionId' | 'links'>[]> {
+  const rows = await db.query<{ name: string | null; vendor: string | null; version: string | null; cpe: string | null }>(
+    `select name, vendor, version, cpe from (
+       -- offset 0 keeps the subquery whole: inlined, the planner would cast each record once per value taken.
+       select ${matchedValues}, record_key from (select record_key, fields::jsonb as j from snapshot_records where discovery_id = $1 and entity = any($2::text[]) offset 0) as stored
+     ) as installed
+     group by name, vendor, version, cpe order by min(record_key)`,
+    [discoveryId, softwareStreams],
+  );
+  return rows.map((row) => ({ name: row.name, vendor: row.vendor, version: row.version?.trim() ?? '', cpe: row.cpe }));
 }
 
 /** The CVEs whose configurations name each of the given products as vulnerable. */
@@ -105,7 +128,7 @@ export async function* matchInstalledSoftware(db: Queryable, discoveryId: number
   const lookup = { vendorsOf: (product: string) => dictionary.byProduct.get(product), productTitled: (title: string) => dictionary.byTitle.get(title) ?? undefined };
   const mappings = new Map<string, CpeMapping | null>();
   // Keyed by what the record says (name, vendor, CPE): the normalization runs once per distinct software, not per record.
-  const mappingOf = (row: SoftwareRow) => {
+  const mappingOf = (row: Pick<SoftwareRow, 'name' | 'vendor' | 'cpe'>) => {
     const cacheKey = `${row.name ?? ''}\u0000${row.vendor ?? ''}\u0000${row.cpe ?? ''}`;
     let mapping = mappings.get(cacheKey);
     if (mapping === undefined) {
@@ -118,7 +141,7 @@ export async function* matchInstalledSoftware(db: Queryable, discoveryId: number
 
   // First reading: the distinct (product, version) pairs installed.
   const versionsByProduct = new Map<string, Set<string>>();
-  for await (const record of softwareRows(db, discoveryId, false)) {
+  for (const record of await distinctSoftware(db, discoveryId)) {
     const mapping = mappingOf(record);
     if (!mapping) continue;
     const key = productKeyOf(mapping.vendor, mapping.product);
@@ -134,17 +157,31 @@ export async function* matchInstalledSoftware(db: Queryable, discoveryId: number
     list.forEach((configuration, c) => (configuration.nodes ?? []).forEach((node, n) => (node.cpeMatch ?? []).forEach((match, m) => {
       const name = parseCpe(match.criteria);
       const key = name && productKeyOf(name.vendor, name.product);
-      if (key && versionsByProduct.has(key)) (criteriaByProduct.get(key) ?? criteriaByProduct.set(key, []).get(key)!).push({ ref: `${cve}|${c}|${n}|${m}`, cve, match });
+      if (name && key && versionsByProduct.has(key)) (criteriaByProduct.get(key) ?? criteriaByProduct.set(key, []).get(key)!).push({ ref: `${cve}|${c}|${n}|${m}`, cve, match, name });
     })));
   }
   const pairHits = new Map<string, PairHit[]>();
+  // Installed versions meet the same few bounds over and over (each pair against every criterion of its product):
+  // each comparison is worked out once.
+  const compared = new Map<string, number>();
+  const compare = (left: string, right: string) => {
+    const key = `${left}\u0000${right}`;
+    let order = compared.get(key);
+    if (order === undefined) {
+      if (compared.size > 200_000) compared.clear();
+      compared.set(key, (order = compareVersions(left, right)));
+    }
+    return order;
+  };
   for (const [key, versions] of versionsByProduct) {
     const [vendor, product] = key.split(':');
     for (const version of versions) {
       const hits: PairHit[] = [];
-      for (const criterion of criteriaByProduct.get(key) ?? []) {
-        const hit = criterionHit(criterion.match, { vendor, product, version, name: '', mapping: '' });
-        if (hit) hits.push({ ref: criterion.ref, cve: criterion.cve, criteria: hit.criteria, vulnerable: hit.vulnerable, versionReason: hit.versionReason });
+      for (const { ref, cve, match, name } of criteriaByProduct.get(key) ?? []) {
+        // criterionHit's test, with the criterion parsed once rather than once per installed version.
+        if (name.vendor !== vendor || name.product !== product) continue;
+        const versionReason = versionCovered(match, name, version, compare);
+        if (versionReason) hits.push({ ref, cve, criteria: match.criteria, vulnerable: match.vulnerable !== false, versionReason });
       }
       if (hits.length) pairHits.set(`${key}\u0000${version}`, hits);
     }
@@ -155,7 +192,7 @@ export async function* matchInstalledSoftware(db: Queryable, discoveryId: number
 
   // Second reading: each device's installations whose pair matched a criterion.
   const byDevice = new Map<string, Map<string, Installed>>();
-  for await (const record of softwareRows(db, discoveryId, true)) {
+  for await (const record of softwareRows(db, discoveryId)) {
     const mapping = mappingOf(record);
     if (!mapping) continue;
     const version = record.version;
@@ -194,7 +231,9 @@ export async function* matchInstalledSoftware(db: Queryable, discoveryId: number
     let results = evaluations.get(signature);
     if (!results) {
       results = evaluate(pairs);
-      if (evaluations.size > 50_000) evaluations.clear();
+      // Bounded: devices of one image share a handful of sets; a fleet of all-different devices would otherwise
+      // hold every device's results (a hundred CVEs each) until the end.
+      if (evaluations.size > 10_000) evaluations.clear();
       evaluations.set(signature, results);
     }
     for (const { cve, hits, platforms } of results) {

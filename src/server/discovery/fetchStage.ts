@@ -1,3 +1,4 @@
+import { adapterForCompany } from '../adapters/custom/customCatalogue.js';
 import { openSecrets } from '../adapters/secretFields.js';
 import { remoteRecords } from '../connectors/remoteFetch.js';
 import type { CoreContext } from '../context.js';
@@ -97,7 +98,7 @@ export async function fetchConnection(context: CoreContext, discoveryId: number,
     }
   };
   try {
-    const adapter = context.adapters.catalogue.get(connection.adapter);
+    const adapter = await adapterForCompany(context.db, context.adapters, connection.company_id, connection.adapter);
     const engine = adapter && context.adapters.engineFor(adapter);
     if (!adapter || !engine) throw new Error(`No fetch engine for adapter ${connection.adapter}`);
     const signal = AbortSignal.any([AbortSignal.timeout(timeoutSeconds * 1000), lease.signal]);

@@ -7,7 +7,7 @@ import { textDecoder, type TextEncoding } from './textDecoding.js';
 /** One record may not exceed this many characters: an unterminated quote cannot swallow the file into memory. */
 export const maximumCsvRecordSize = 4 * 1024 * 1024;
 
-type CsvConfig = { entity?: EntityKind; delimiter?: string; encoding?: TextEncoding; has_header?: boolean; column_map?: Record<string, string> };
+type CsvConfig = { entity?: EntityKind; delimiter?: string; encoding?: TextEncoding; has_header?: boolean; column_map?: Record<string, string>; column_map_only?: boolean };
 
 /**
  * Streams the rows of a CSV file as records. A malformed line (wrong column count, bad quoting) is skipped with a
@@ -47,7 +47,7 @@ export async function* fetchCsv(context: FetchContext, options: FileEngineOption
       if (context.signal.aborted) throw context.signal.reason;
       // Without a header the columns are named column_1, column_2… (the parser holds every row to the first one's length).
       const row = Array.isArray(record) ? Object.fromEntries(record.map((value, index) => [`column_${index + 1}`, value])) : record;
-      columns ??= resolveColumns(Object.keys(row), entity, config.column_map);
+      columns ??= resolveColumns(Object.keys(row), entity, config.column_map, config.column_map_only);
       rows += 1;
       yield recordFromRow(row, entity, columns);
     }

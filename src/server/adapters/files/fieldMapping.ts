@@ -142,6 +142,11 @@ const commonHeaders: Partial<Record<EntityKind, Record<string, string[]>>> = {
   },
 };
 
+/** The fields of an entity a column can be mapped to (those the common headers name), in the order they are listed. */
+export function fieldsOfEntity(entity: EntityKind): string[] {
+  return Object.keys(commonHeaders[entity] ?? {});
+}
+
 /** Fields that hold several values: a cell such as "10.0.0.1; 10.0.0.2" is split into its items. */
 const listFields = new Set(['IpAddresses', 'SubjectAltNames', 'MacAddresses', 'Subnets', 'Groups', 'Tags', 'LastUsedUsers', 'CveId', 'Cwe', 'References', 'InstalledSoftware.SoftwareName', 'OpenPorts.PortNumber', 'VulnerableSoftware.CveId']);
 const listSeparator = /[,;|\s]+/;
@@ -173,9 +178,10 @@ const defaultsByEntity = new Map<EntityKind, Map<string, string>>(
 /**
  * The field each column feeds: the connection's own mapping first (exact, then ignoring case and punctuation),
  * then the common headers of the entity. A column no rule names feeds no field (its value stays under Specifics).
- * Two columns may feed one field (e.g. "IP" and "Secondary IP"): their values are combined.
+ * Two columns may feed one field (e.g. "IP" and "Secondary IP"): their values are combined. With `explicitOnly` (a
+ * custom adapter's mapping, where leaving a column unmapped is a choice) no common header applies.
  */
-export function resolveColumns(columns: string[], entity: EntityKind, columnMap: Record<string, string> = {}): Map<string, string> {
+export function resolveColumns(columns: string[], entity: EntityKind, columnMap: Record<string, string> = {}, explicitOnly = false): Map<string, string> {
   const explicitByKey = new Map(Object.entries(columnMap).map(([column, field]) => [headerKey(column), field]));
   const defaults = defaultsByEntity.get(entity) ?? new Map<string, string>();
   const resolved = new Map<string, string>();
@@ -184,6 +190,7 @@ export function resolveColumns(columns: string[], entity: EntityKind, columnMap:
     const explicit = columnMap[column] ?? explicitByKey.get(headerKey(column));
     if (explicit) resolved.set(column, explicit);
   }
+  if (explicitOnly) return resolved;
   const explicitFields = new Set(resolved.values());
   for (const column of columns) {
     if (resolved.has(column)) continue;

@@ -4,7 +4,7 @@ import { recordFromRow, resolveColumns, uniqueHeaders } from './fieldMapping.js'
 import { checkFileSource, FileSourceError, localCopyOf, sniffLocal, type FileEngineOptions } from './fileSource.js';
 import { defaultZipLimits, guardZip, type ZipLimits } from './zipGuard.js';
 
-type XlsxConfig = { entity?: EntityKind; sheet?: string; header_row?: number; column_map?: Record<string, string> };
+type XlsxConfig = { entity?: EntityKind; sheet?: string; header_row?: number; column_map?: Record<string, string>; column_map_only?: boolean };
 type StreamedRow = { number: number; values: unknown[] | Record<string, unknown> };
 type StreamedSheet = { name: string; [Symbol.asyncIterator]: () => AsyncIterator<StreamedRow> };
 
@@ -50,7 +50,7 @@ export async function* fetchXlsx(context: FetchContext, options: FileEngineOptio
         seen.push(sheet.name);
         if (found || (wanted !== null && sheet.name !== wanted)) continue;
         found = true;
-        yield* sheetRecords(sheet, context, entity, headerRow, config.column_map);
+        yield* sheetRecords(sheet, context, entity, headerRow, config.column_map, config.column_map_only);
       }
     } finally {
       (workbook as unknown as { stream?: { destroy: () => void } }).stream?.destroy();
@@ -61,7 +61,7 @@ export async function* fetchXlsx(context: FetchContext, options: FileEngineOptio
   }
 }
 
-async function* sheetRecords(sheet: StreamedSheet, context: FetchContext, entity: EntityKind, headerRow: number, columnMap: Record<string, string> | undefined): AsyncGenerator<FetchedRecord> {
+async function* sheetRecords(sheet: StreamedSheet, context: FetchContext, entity: EntityKind, headerRow: number, columnMap: Record<string, string> | undefined, explicitOnly = false): AsyncGenerator<FetchedRecord> {
   let headers: string[] | null = null;
   let columns: Map<string, string> = new Map();
   let empty = true;
@@ -77,7 +77,7 @@ async function* sheetRecords(sheet: StreamedSheet, context: FetchContext, entity
         throw new FileSourceError(`Worksheet "${sheet.name}" has no header row: row ${headerRow} ${row.number !== headerRow ? 'is empty' : 'holds no column names (no text cells)'}. Put the column names in row ${headerRow}, or set the header row.`);
       }
       headers = uniqueHeaders(values);
-      columns = resolveColumns(headers, entity, columnMap);
+      columns = resolveColumns(headers, entity, columnMap, explicitOnly);
       continue;
     }
     if (values.every(isBlank)) continue;

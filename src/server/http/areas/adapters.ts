@@ -1,4 +1,5 @@
 import { pseudoAdapters, type CatalogueAdapter } from '../../adapters/catalogue.js';
+import { adapterForCompany } from '../../adapters/custom/customCatalogue.js';
 import type { AppContext } from '../../context.js';
 import type { Caller } from '../../identity/callers.js';
 import { notFound } from '../errors.js';
@@ -30,8 +31,10 @@ export function describeAdapter(context: AppContext, adapter: CatalogueAdapter, 
     groups: adapter.groups,
     categories: adapter.categories,
     beta: Boolean(adapter.beta),
-    custom: false,
-    status: statusFrom(connectionStatuses),
+    custom: Boolean(adapter.custom),
+    // A custom adapter is done once defined (spec §3); its connections share the CSV file connection's form.
+    status: adapter.custom ? adapterStatus.done : statusFrom(connectionStatuses),
+    connection_schema: adapter.custom ? 'csvfile' : adapter.slug,
     vendor: adapter.vendor ?? null,
     docs_url: adapter.docs_url ?? null,
     engine: adapter.engine,
@@ -70,11 +73,11 @@ export function registerAdapterRoutes(routes: RouteCatalogue, context: AppContex
     },
   });
   routes.add({
-    method: 'GET', url: '/adapters/adapters/:id', name: 'adapters.read', summary: 'One adapter with its status', access: 'authenticated',
+    method: 'GET', url: '/adapters/adapters/:id', name: 'adapters.read', summary: 'One adapter with its status (a custom adapter of the company too)', access: 'authenticated',
     params: 'cartograph:api/adapter-params',
     handler: async (request) => {
       const caller = callerOf(request);
-      const adapter = context.adapters.catalogue.get((request.params as { id: string }).id);
+      const adapter = await adapterForCompany(context.db, context.adapters, caller.companyId, (request.params as { id: string }).id);
       if (!adapter || !mayUseAdapter(caller, adapter.slug)) throw notFound();
       return describeAdapter(context, adapter, (await connectionStatuses(context, caller.companyId)).get(adapter.slug) ?? []);
     },

@@ -1,4 +1,5 @@
 import type { CatalogueAdapter } from '../../adapters/catalogue.js';
+import { adapterForCompany, customAdaptersOf } from '../../adapters/custom/customCatalogue.js';
 import { removeUpload } from '../../adapters/files/fileSource.js';
 import type { ConnectivityResult } from '../../adapters/engine.js';
 import { keepUnchangedSecrets, maskSecrets, openSecrets, sealSecrets } from '../../adapters/secretFields.js';
@@ -35,8 +36,10 @@ function describeConnection(adapter: CatalogueAdapter | undefined, row: Connecti
 export function registerConnectionRoutes(routes: RouteCatalogue, context: AppContext): void {
   const { db } = context;
 
-  const usableAdapter = (caller: Caller, slug: string) => {
-    const adapter = context.adapters.catalogue.get(slug);
+  // A company's custom adapters are adapters too: its connections of them are found through the company.
+  const adapterFor = (caller: Caller, slug: string) => adapterForCompany(db, context.adapters, caller.companyId, slug);
+  const usableAdapter = async (caller: Caller, slug: string) => {
+    const adapter = await adapterFor(caller, slug);
     if (!adapter || !mayUseAdapter(caller, slug)) throw fieldError('adapter', `Invalid pk "${slug}" - object does not exist.`);
     if (!context.adapters.engineFor(adapter)) throw fieldError('adapter', `${adapter.name} cannot fetch yet: Cartograph has no engine for it, so its connections cannot be saved.`);
     return adapter;
@@ -85,7 +88,8 @@ export function registerConnectionRoutes(routes: RouteCatalogue, context: AppCon
       const [{ count }] = await db.query<{ count: number }>(`select count(*)::int as count from connections c where ${filter}`, params);
       const order = orderByClause(query.ordering, { id: 'c.id', name: 'lower(c.name)', adapter: 'c.adapter', status: 'c.status' }, 'c.id');
       const rows = await db.query<ConnectionRow>(`${connectionSelect} where ${filter} order by ${order} limit $5 offset $6`, [...params, limit, offset]);
-      return paginated(request, query, count, rows.map((row) => describeConnection(context.adapters.catalogue.get(row.adapter), row)));
+      const customs = await customAdaptersOf(db, context.adapters, caller.companyId);
+      return paginated(request, query, count, rows.map((row) => describeConnection(context.adapters.catalogue.get(row.adapter) ?? customs.get(row.adapter), row)));
     },
   });
   routes.add({
@@ -95,7 +99,7 @@ export function registerConnectionRoutes(routes: RouteCatalogue, context: AppCon
       const caller = callerOf(request);
       const body = request.body as Required<Pick<ConnectionBody, 'adapter' | 'name' | 'option_connections'>> & ConnectionBody;
       refuseTestOnly(body);
-      const adapter = usableAdapter(caller, body.adapter);
+      const adapter = await usableAdapter(caller, body.adapter);
       const config = await configFrom(adapter, body.option_connections, null);
       await checkName(caller, adapter.slug, body.name, null);
       const [row] = await db.query<{ id: number }>(
@@ -108,8 +112,9 @@ export function registerConnectionRoutes(routes: RouteCatalogue, context: AppCon
   routes.add({
     method: 'GET', url: '/adapters/connections/:id', name: 'connections.read', summary: 'Read a connection (secrets masked)', access: 'adapters.view_connection', params: 'cartograph:api/id-params',
     handler: async (request) => {
-      const row = await load(callerOf(request), (request.params as { id: number }).id);
-      return describeConnection(context.adapters.catalogue.get(row.adapter), row);
+      const caller = callerOf(request);
+      const row = await load(caller, (request.params as { id: number }).id);
+      return describeConnection(await adapterFor(caller, row.adapter), row);
     },
   });
   for (const method of ['PUT', 'PATCH'] as const) {
@@ -122,7 +127,7 @@ export function registerConnectionRoutes(routes: RouteCatalogue, context: AppCon
         const body = request.body as ConnectionBody;
         refuseTestOnly(body);
         if (body.adapter !== undefined && body.adapter !== existing.adapter) throw fieldError('adapter', 'A connection cannot change its adapter.');
-        const adapter = usableAdapter(caller, existing.adapter);
+        const adapter = await usableAdapter(caller, existing.adapter);
         const stored = openSecrets(context.keys.secretsKey, existing.config, adapter.secretFields);
         const config = body.option_connections ? await configFrom(adapter, body.option_connections, stored) : stored;
         const name = body.name ?? existing.name;
@@ -151,7 +156,7 @@ export function registerConnectionRoutes(routes: RouteCatalogue, context: AppCon
     handler: async (request) => {
       const caller = callerOf(request);
       const existing = await load(caller, (request.params as { id: number }).id);
-      const adapter = context.adapters.catalogue.get(existing.adapter);
+      const adapter = await adapterFor(caller, existing.adapter);
       if (!adapter) throw detailError(400, `The adapter ${existing.adapter} is no longer in the catalogue.`);
       const result = await runCheck(adapter, openSecrets(context.keys.secretsKey, existing.config, adapter.secretFields));
       await db.query('update connections set status = $2, status_detail = $3, last_checked_at = now() where id = $1', [
@@ -176,7 +181,7 @@ export function registerConnectionRoutes(routes: RouteCatalogue, context: AppCon
     handler: async (request) => {
       const caller = callerOf(request);
       const body = request.body as Required<Pick<ConnectionBody, 'adapter' | 'option_connections'>> & ConnectionBody;
-      const adapter = usableAdapter(caller, body.adapter);
+      const adapter = await usableAdapter(caller, body.adapter);
       const stored = body.connection === undefined ? null : await storedForTest(caller, adapter, body.connection);
       const result = await runCheck(adapter, await configFrom(adapter, body.option_connections, stored));
       return { success: result.ok, ...(result.ok ? {} : { reason: result.reason }), detail: result.detail };

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { adapterForCompany } from '../../adapters/custom/customCatalogue.js';
 import { openSecrets } from '../../adapters/secretFields.js';
 import { connectorOfToken, type TokenConnector } from '../../connectors/connectorTokens.js';
 import { leaseSeconds } from '../../connectors/remoteFetch.js';
@@ -79,7 +80,7 @@ export function registerConnectorApiRoutes(routes: RouteCatalogue, context: AppC
       const [connection] = await db.query<{ id: number; name: string; adapter: string; config: Record<string, unknown> }>(
         'select id, name, adapter, config from connections where id = $1 and company_id = $2', [job.connection_id, connector.company_id],
       );
-      const adapter = connection && context.adapters.catalogue.get(connection.adapter);
+      const adapter = connection && (await adapterForCompany(db, context.adapters, connector.company_id, connection.adapter));
       if (!connection || !adapter) {
         await db.query("update connector_jobs set state = 'error', error = 'The connection or its adapter is gone.' where id = $1", [job.id]);
         return { job: null, poll_seconds: connectorPollSeconds };
@@ -87,7 +88,11 @@ export function registerConnectorApiRoutes(routes: RouteCatalogue, context: AppC
       // The secrets leave the server only here, to the connector about to use them, never stored by it.
       const config = openSecrets(context.keys.secretsKey, connection.config, adapter.secretFields);
       return {
-        job: { id: job.id, attempt: job.attempt, lease_seconds: leaseSeconds, connection: { id: connection.id, name: connection.name, adapter: adapter.slug }, config },
+        job: {
+          id: job.id, attempt: job.attempt, lease_seconds: leaseSeconds, connection: { id: connection.id, name: connection.name, adapter: adapter.slug }, config,
+          // A custom adapter's definition travels with the job: the connector reads its files with the same mapping.
+          ...(adapter.custom && { custom_adapter: adapter.custom }),
+        },
         poll_seconds: connectorPollSeconds,
       };
     },

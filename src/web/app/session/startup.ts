@@ -17,7 +17,8 @@ const logOnly = (what: string) => (error: unknown) => {
 };
 const quietly = () => null;
 
-async function loadAdapters(user: CurrentUser, allowed: string[] | undefined): Promise<Adapter[]> {
+/** The catalogue merged with the custom adapters, as the session holds them (also reloaded after a custom adapter is saved). */
+export async function loadAdapters(user: CurrentUser, allowed: string[] | undefined): Promise<Adapter[]> {
   // The catalogue and the custom adapters are fetched in parallel and merged; both are silent on error. Custom
   // adapters need customs.view_data (spec §6): without it there are none to ask for.
   const [catalogue, customs] = await Promise.all([

@@ -1,6 +1,6 @@
-import { t } from '../../app/i18n/messages';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useMemo, useState } from 'react';
+import { t } from '../../app/i18n/messages';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
 import { useSession, type Adapter } from '../../app/session/session';
 import { AdapterStatusBadge, EmptyState, PageHeader, Tabs, TextInput } from '../../ui';
@@ -8,17 +8,26 @@ import { adapterCategories, adapterImage, categoryLabel, fuzzySearch } from './a
 import './adapters.css';
 
 const allCategories = 'all';
+// A custom adapter reads files of its own shape: it wears the file adapter's icon.
+const customAdapterIcon = 'csvfile';
 
 function AdapterCard({ adapter }: { adapter: Adapter }) {
   // Built-in pseudo-adapters (status 6) have no connections or instructions of their own.
   const builtIn = adapter.status === 6;
   return (
     <li className="adapter-card">
-      <img className="adapter-card__icon" src={adapterImage(adapter.slug)} alt="" width={40} height={40} loading="lazy" />
+      <img className="adapter-card__icon" src={adapterImage(adapter.custom ? customAdapterIcon : adapter.slug)} alt="" width={40} height={40} loading="lazy" />
       <div className="adapter-card__body">
         <span className="adapter-card__name">{adapter.name}</span>
         <AdapterStatusBadge status={adapter.status} />
-        {!builtIn && (
+        {adapter.custom && (
+          // A custom adapter's connections take its data files through the upload page; it has no setup instructions.
+          <span className="adapter-card__links">
+            <Link to="/adapters/connections" search={{ adapter: adapter.slug }}>{t('adapters.connections')}</Link>
+            <Link to="/settings/custom-adapter/upload/initial-data" search={{ adapter: adapter.id }}>{t('customAdapters.card.uploadData')}</Link>
+          </span>
+        )}
+        {!builtIn && !adapter.custom && (
           <span className="adapter-card__links">
             <Link to="/adapters/connections" search={{ adapter: adapter.slug }}>{t('adapters.connections')}</Link>
             <Link to="/adapters/connection/create/$id" params={{ id: adapter.slug }}>{t('adapters.addConnection')}</Link>

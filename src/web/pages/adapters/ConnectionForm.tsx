@@ -7,7 +7,7 @@ import { setBreadcrumb } from '../../app/shell/breadcrumb';
 import { ErrorState, PageHeader, Spinner } from '../../ui';
 import { adapterImage } from './adapterSearch';
 import { ConnectionEditor } from './connectionForm/ConnectionEditor';
-import { adapterQuery, connectionSchemaQuery } from './connectionForm/connectionFormApi';
+import { adapterQuery, connectionSchemaLoader, connectionSchemaQuery } from './connectionForm/connectionFormApi';
 import { connectionFormModel, valuesOfOptions } from './connectionForm/connectionModel';
 import { connectionQuery } from './connectionsApi';
 import './adapters.css';
@@ -24,7 +24,10 @@ export function ConnectionForm({ route }: PageProps) {
   const connection = useQuery({ ...connectionQuery(Number(id)), enabled: editing });
   const slug = editing ? connection.data?.adapter : id;
   const adapter = useQuery({ ...adapterQuery(slug ?? ''), enabled: Boolean(slug) });
-  const schema = useQuery({ ...connectionSchemaQuery(slug ?? ''), enabled: Boolean(slug) });
+  // A custom adapter's connections use another adapter's form (the CSV file's): the adapter says whose.
+  // A catalogue adapter's schema is fetched beside the adapter; a custom adapter's waits for the adapter to name it.
+  const schemaSlug = adapter.data?.connection_schema ?? (adapter.data ? adapter.data.slug : slug && connectionSchemaLoader(slug) ? slug : null);
+  const schema = useQuery({ ...connectionSchemaQuery(schemaSlug ?? ''), enabled: Boolean(schemaSlug) });
   const model = useMemo(() => (schema.data ? connectionFormModel(schema.data, editing ? 'edit' : 'create') : null), [schema.data, editing]);
   const initialValues = useMemo(() => (connection.data ? valuesOfOptions(connection.data.option_connections) : {}), [connection.data]);
   const adapterName = adapter.data?.name ?? slug ?? '';
@@ -46,7 +49,7 @@ export function ConnectionForm({ route }: PageProps) {
   return (
     <section className="adapters-page">
       <PageHeader
-        title={<span className="connection-adapter"><img src={adapterImage(current.slug)} alt="" width={28} height={28} />{editing ? t('adapters.editConnectionName', { connectionName: connectionName ?? '' }) : t('adapters.addNameConnection', { name: current.name })}</span>}
+        title={<span className="connection-adapter"><img src={adapterImage(current.custom ? 'csvfile' : current.slug)} alt="" width={28} height={28} />{editing ? t('adapters.editConnectionName', { connectionName: connectionName ?? '' }) : t('adapters.addNameConnection', { name: current.name })}</span>}
         description={current.description}
       />
       <ConnectionEditor key={`${slug}-${id}`} adapter={current} model={model} initialValues={initialValues} connection={editing ? connection.data : undefined} />

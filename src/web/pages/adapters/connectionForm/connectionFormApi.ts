@@ -4,7 +4,11 @@ import { apiFetch } from '../../../app/http';
 import type { SchemaNode } from './schemaCheck';
 
 /** One adapter as `GET /adapters/adapters/{slug}` answers it; `can_fetch` is false while Cartograph has no engine for it. */
-export type AdapterResponse = { id: string; name: string; slug: string; description: string; can_fetch: boolean; engine: string | null; status: number };
+export type AdapterResponse = {
+  id: string; name: string; slug: string; description: string; can_fetch: boolean; engine: string | null; status: number;
+  /** The adapter whose connection schema its connections use: its own, or for a custom adapter the CSV file adapter's. */
+  connection_schema?: string; custom?: boolean;
+};
 export type ConnectorRow = { id: number; name: string; is_default: boolean };
 
 export const adapterQuery = (slug: string) =>
