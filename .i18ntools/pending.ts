@@ -1,6 +1,0 @@
-import { consoleFiles, parseConsoleFile } from '../tests/unit/i18n/consoleSources';
-import { visibleStringsIn } from '../tests/unit/i18n/visibleStrings';
-const files = consoleFiles(['.ts', '.tsx']).filter((f) => f.startsWith('pages/settings/') || f.startsWith('pages/reports/'));
-const found = files.flatMap((f) => visibleStringsIn(parseConsoleFile(f)).map((x) => `${f}:${x.line} ${x.where}: ${x.text}`));
-console.log(found.length, files.length);
-console.log(found.slice(0, 40).join('\n'));
