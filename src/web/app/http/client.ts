@@ -111,7 +111,7 @@ export function apiUpload<T>(path: string, file: File, options: { onProgress?: (
     request.upload.onprogress = (event) => {
       if (event.lengthComputable && event.total > 0) options.onProgress?.(event.loaded / event.total);
     };
-    request.onerror = () => reject(new Error(`The upload of ${file.name} was interrupted.`));
+    request.onerror = () => reject(new Error(t('error.uploadInterrupted', { name: file.name })));
     request.onload = () => {
       const text = request.responseText;
       let body: unknown = text || null;

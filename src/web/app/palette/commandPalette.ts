@@ -5,7 +5,7 @@ import { currentOverlayList, openOverlayList } from '../overlay/overlayList';
 import { isPageBuilt } from '../pageModules';
 import { mayOpen, routeByPath } from '../routeTable';
 import { getSession } from '../session/session';
-import { mainMenu, settingsMenu } from '../shell/menu';
+import { mainMenu, menuLabel, settingsMenu } from '../shell/menu';
 
 /** One thing the palette can jump to. `name` is what the search looks in. */
 export type PaletteItem = { name: string; kind: 'page' | 'adapter' | 'query' | 'device'; to: string };
@@ -21,7 +21,7 @@ export function pageItems(permissions: readonly string[]): PaletteItem[] {
       const route = routeByPath(item.path);
       return route !== undefined && mayOpen(route, permissions) && isPageBuilt(route);
     })
-    .map((item) => ({ name: t(`menu.${item.path}`, {}, item.label), kind: 'page', to: item.path }));
+    .map((item) => ({ name: menuLabel(item), kind: 'page', to: item.path }));
 }
 
 /** The adapters the user may use, each leading to its setup page (the built-in pseudo-adapters have none). */

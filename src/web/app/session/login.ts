@@ -1,3 +1,4 @@
+import { t } from '../i18n/messages';
 import { ApiError, apiFetch } from '../http/client';
 import { setToken, updateSession } from './session';
 
@@ -11,7 +12,7 @@ function failure(error: unknown): LoginResult {
     const code = (error.body as { code?: unknown } | null)?.code;
     return { outcome: 'failure', message: error.message, locked: error.status === 403 && code === 'account_locked' };
   }
-  return { outcome: 'failure', message: 'Unknown error', locked: false };
+  return { outcome: 'failure', message: t('error.unknown'), locked: false };
 }
 
 function outcomeOf(answer: TokenResponse): LoginResult | null {
@@ -26,7 +27,7 @@ function outcomeOf(answer: TokenResponse): LoginResult | null {
 async function passwordSignIn(credentials: Credentials): Promise<LoginResult> {
   try {
     const answer = await apiFetch<TokenResponse>('/api/token', { method: 'POST', body: credentials, silent: true });
-    return outcomeOf(answer) ?? { outcome: 'failure', message: answer.detail ?? 'Unknown error', locked: false };
+    return outcomeOf(answer) ?? { outcome: 'failure', message: answer.detail ?? t('error.unknown'), locked: false };
   } catch (error) {
     return failure(error);
   }
@@ -35,7 +36,7 @@ async function passwordSignIn(credentials: Credentials): Promise<LoginResult> {
 /** LDAP sign-in (spec §7): an answer with a detail and no access is retried once, then the sign-in fails. */
 async function ldapSignIn(credentials: Credentials): Promise<LoginResult> {
   const body = { username: credentials.username, password: credentials.password };
-  let last: LoginResult = { outcome: 'failure', message: 'Unknown error', locked: false };
+  let last: LoginResult = { outcome: 'failure', message: t('error.unknown'), locked: false };
   for (let attempt = 0; attempt < 2; attempt += 1) {
     let answer: TokenResponse;
     try {
@@ -49,7 +50,7 @@ async function ldapSignIn(credentials: Credentials): Promise<LoginResult> {
     }
     const outcome = outcomeOf(answer);
     if (outcome) return outcome;
-    last = { outcome: 'failure', message: answer.detail ?? 'Unknown error', locked: false };
+    last = { outcome: 'failure', message: answer.detail ?? t('error.unknown'), locked: false };
     if (typeof answer.detail !== 'string') return last;
   }
   return last;

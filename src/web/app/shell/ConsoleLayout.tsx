@@ -8,7 +8,7 @@ import { routeByPath } from '../routeTable';
 import { logout, useSession } from '../session/session';
 import { Popover } from '../overlay/Popover';
 import { Breadcrumb } from './Breadcrumb';
-import { mainMenu, settingsMenu, visibleItems, type MenuItem } from './menu';
+import { mainMenu, menuLabel, settingsMenu, visibleItems, type MenuItem } from './menu';
 import { ThemeToggle } from './ThemeToggle';
 
 // The menu-collapsed flag (spec §9) lives under its own key.
@@ -19,11 +19,11 @@ function MenuLinks({ items, collapsed, label }: { items: MenuItem[]; collapsed: 
     <ul className="menu" aria-label={label}>
       {items.map((item) => (
         <li key={item.path}>
-          <Link to={item.path} activeOptions={{ exact: item.path === '/' }} activeProps={{ 'aria-current': 'page', className: 'menu__link--active' }} className="menu__link" title={t(`menu.${item.path}`, {}, item.label)}>
+          <Link to={item.path} activeOptions={{ exact: item.path === '/' }} activeProps={{ 'aria-current': 'page', className: 'menu__link--active' }} className="menu__link" title={menuLabel(item)}>
             <span className="menu__initial" aria-hidden={!collapsed}>
-              {t(`menu.${item.path}`, {}, item.label)[0]}
+              {menuLabel(item)[0]}
             </span>
-            {!collapsed && <span className="menu__label">{t(`menu.${item.path}`, {}, item.label)}</span>}
+            {!collapsed && <span className="menu__label">{menuLabel(item)}</span>}
           </Link>
         </li>
       ))}

@@ -1,46 +1,50 @@
+import { t } from '../i18n/messages';
 import { isPageBuilt } from '../pageModules';
 import { mayOpen, routeByPath } from '../routeTable';
 
-export type MenuItem = { label: string; path: string };
+/** A menu entry; its label is the message `menu.<path>`, so a translation names every entry. */
+export type MenuItem = { path: string };
+
+export const menuLabel = (item: MenuItem): string => t(`menu.${item.path}`);
 
 // The main navigation: top-level areas in the order analysts use them.
 export const mainMenu: MenuItem[] = [
-  { label: 'Home', path: '/' },
-  { label: 'Dashboard', path: '/dashboard' },
-  { label: 'Discoveries', path: '/discoveries' },
-  { label: 'Devices', path: '/device-inventory' },
-  { label: 'Users', path: '/user-inventory' },
-  { label: 'Software', path: '/software-inventory' },
-  { label: 'Services', path: '/service-inventory' },
-  { label: 'Certificates', path: '/certificate-inventory' },
-  { label: 'Vulnerabilities', path: '/vulnerability-inventory' },
-  { label: 'Licenses', path: '/license-inventory' },
-  { label: 'Adapters', path: '/adapters' },
-  { label: 'Action center', path: '/action-center' },
-  { label: 'Reports', path: '/reports' },
-  { label: 'Security manager', path: '/security-manager' },
-  { label: 'Activities', path: '/activities/user' },
-  { label: 'Settings', path: '/settings' },
+  { path: '/' },
+  { path: '/dashboard' },
+  { path: '/discoveries' },
+  { path: '/device-inventory' },
+  { path: '/user-inventory' },
+  { path: '/software-inventory' },
+  { path: '/service-inventory' },
+  { path: '/certificate-inventory' },
+  { path: '/vulnerability-inventory' },
+  { path: '/license-inventory' },
+  { path: '/adapters' },
+  { path: '/action-center' },
+  { path: '/reports' },
+  { path: '/security-manager' },
+  { path: '/activities/user' },
+  { path: '/settings' },
 ];
 
 // The settings side menu (settings layout).
 export const settingsMenu: MenuItem[] = [
-  { label: 'Users', path: '/settings/user' },
-  { label: 'Groups', path: '/settings/group' },
-  { label: 'Companies', path: '/settings/company' },
-  { label: 'Connectors', path: '/settings/connector' },
-  { label: 'Custom adapters', path: '/settings/custom-adapter' },
-  { label: 'License', path: '/settings/license' },
-  { label: 'SMTP', path: '/settings/smtp-configuration' },
-  { label: 'LDAP', path: '/settings/ldap-configuration' },
-  { label: 'Syslog', path: '/settings/syslog-configuration' },
-  { label: 'Advanced', path: '/settings/advanced-configuration' },
-  { label: 'Discovery schedule', path: '/settings/discovery-schedule' },
-  { label: 'Discovery settings', path: '/settings/discovery-settings' },
-  { label: 'Company settings', path: '/settings/company-settings' },
-  { label: 'System information', path: '/settings/system-information' },
-  { label: 'AVM', path: '/settings/avm-configuration' },
-  { label: 'Vulnerability enrichment', path: '/settings/vulnerability-inventory-configuration' },
+  { path: '/settings/user' },
+  { path: '/settings/group' },
+  { path: '/settings/company' },
+  { path: '/settings/connector' },
+  { path: '/settings/custom-adapter' },
+  { path: '/settings/license' },
+  { path: '/settings/smtp-configuration' },
+  { path: '/settings/ldap-configuration' },
+  { path: '/settings/syslog-configuration' },
+  { path: '/settings/advanced-configuration' },
+  { path: '/settings/discovery-schedule' },
+  { path: '/settings/discovery-settings' },
+  { path: '/settings/company-settings' },
+  { path: '/settings/system-information' },
+  { path: '/settings/avm-configuration' },
+  { path: '/settings/vulnerability-inventory-configuration' },
 ];
 
 /**

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useEffect } from 'react';
 import { product } from '../../../core/product';
 import { useSession } from '../../app/session/session';
@@ -11,11 +12,11 @@ import './account.css';
 export function AccountSettings() {
   const { user } = useSession();
   useEffect(() => {
-    document.title = `Account settings - ${product.name}`;
+    document.title = `${t('account.accountSettings')} - ${product.name}`;
   }, []);
   return (
     <section className="account-settings">
-      <PageHeader title="Account settings" description={user ? `Signed in as ${user.username}${user.email ? ` (${user.email})` : ''}` : undefined} />
+      <PageHeader title={t('account.accountSettings')} description={user ? (user.email ? t('account.signedInAsWithEmail', { username: user.username, email: user.email }) : t('account.signedInAs', { username: user.username })) : undefined} />
       <div className="account-settings__panels">
         <PasswordPanel isLdap={user?.is_ldap === true} />
         <OtpPanel />

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatDate } from '../../../core/dates/index.js';
@@ -15,8 +16,8 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: string) => void }) 
   const serverErrors = useFieldErrors('/api/tokens');
   const form = useRuleForm(
     {
-      name: { label: 'Name', rules: 'required|max:100' },
-      expires_in_days: { label: 'Expires In Days', rules: 'integer|between:1,3650' },
+      name: { label: t('account.name'), rules: 'required|max:100' },
+      expires_in_days: { label: t('account.expiresInDaysField'), rules: 'integer|between:1,3650' },
     },
     serverErrors,
   );
@@ -28,10 +29,10 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: string) => void }) 
   });
   return (
     <form className="account-form account-form--inline" onSubmit={create} noValidate>
-      <TextInput id="account-token-name" label="Token name" placeholder="Nightly export script" required {...form.bind('name')} />
-      <TextInput id="account-token-days" label="Expires in days" message="Leave empty for a token that does not expire." inputMode="numeric" {...form.bind('expires_in_days')} />
+      <TextInput id="account-token-name" label={t('account.tokenName')} placeholder={t('account.nightlyExportScript')} required {...form.bind('name')} />
+      <TextInput id="account-token-days" label={t('account.expiresInDays')} message={t('account.leaveEmptyTokenDoes')} inputMode="numeric" {...form.bind('expires_in_days')} />
       <div className="account-form__actions">
-        <Button type="submit" loading={form.saving}>Create token</Button>
+        <Button type="submit" loading={form.saving}>{t('account.createToken')}</Button>
       </div>
     </form>
   );
@@ -52,7 +53,7 @@ export function ApiTokensPanel() {
     setBusy(true);
     try {
       await apiFetch(`/api/tokens/${revoking.id}`, { method: 'DELETE' });
-      notify('success', `The token "${revoking.name}" is revoked.`);
+      notify('success', t('account.tokenNameRevoked', { name: revoking.name }));
       setRevoking(null);
       await queryClient.invalidateQueries({ queryKey: tokensKey });
     } catch {
@@ -62,18 +63,18 @@ export function ApiTokensPanel() {
     }
   };
   const columns: TableColumn<ApiToken>[] = [
-    { id: 'name', header: 'Name', cell: (token) => token.name },
-    { id: 'created_at', header: 'Created', cell: (token) => dateTime(token.created_at) },
-    { id: 'expires_at', header: 'Expires', cell: (token) => (token.expires_at ? dateTime(token.expires_at) : 'Never') },
-    { id: 'last_used_at', header: 'Last used', cell: (token) => dateTime(token.last_used_at) },
+    { id: 'name', header: t('account.name'), cell: (token) => token.name },
+    { id: 'created_at', header: t('account.created'), cell: (token) => dateTime(token.created_at) },
+    { id: 'expires_at', header: t('account.expires'), cell: (token) => (token.expires_at ? dateTime(token.expires_at) : t('account.never')) },
+    { id: 'last_used_at', header: t('account.lastUsed'), cell: (token) => dateTime(token.last_used_at) },
     ...(hasPermission('authtoken.delete_token')
-      ? [{ id: 'actions', header: 'Actions', align: 'end' as const, cell: (token: ApiToken) => <Button variant="danger" size="small" onClick={() => setRevoking(token)}>Revoke</Button> }]
+      ? [{ id: 'actions', header: t('account.actions'), align: 'end' as const, cell: (token: ApiToken) => <Button variant="danger" size="small" onClick={() => setRevoking(token)}>{t('account.revoke')}</Button> }]
       : []),
   ];
 
   return (
-    <Card title="API tokens" headingLevel={2}>
-      <p>Scripts exchange an API token for an access token at <code>POST /api/token/token</code>.</p>
+    <Card title={t('account.apiTokens')} headingLevel={2}>
+      <p>{t('account.scriptsExchangeApiToken')}{' '}<code>{t('account.postApiTokenToken')}</code>.</p>
       {hasPermission('authtoken.add_token') ? (
         <CreateTokenForm
           onCreated={(token) => {
@@ -83,27 +84,27 @@ export function ApiTokensPanel() {
         />
       ) : null}
       <Table
-        caption="API tokens"
+        caption={t('account.apiTokens')}
         columns={columns}
         rows={tokens.data ?? []}
         rowKey={(token) => token.id}
         loading={tokens.isPending}
-        empty={<EmptyState title="No API tokens" description="Create one for each script that calls the API." />}
+        empty={<EmptyState title={t('account.noApiTokens')} description={t('account.createOneEachScript')} />}
       />
       <Dialog
         open={shownToken !== null}
         onClose={() => setShownToken(null)}
-        title="Your new API token"
-        description="Copy it now: it is shown only once and cannot be read again."
+        title={t('account.yourNewApiToken')}
+        description={t('account.copyNowShownOnly')}
         footer={
           <>
             <Button
               variant="secondary"
-              onClick={() => void navigator.clipboard?.writeText(shownToken ?? '').then(() => notify('success', 'Copied.'), () => notify('warning', 'Copy it by hand.'))}
+              onClick={() => void navigator.clipboard?.writeText(shownToken ?? '').then(() => notify('success', t('account.copied')), () => notify('warning', t('account.copyHand')))}
             >
-              Copy
+              {t('account.copy')}
             </Button>
-            <Button onClick={() => setShownToken(null)}>Done</Button>
+            <Button onClick={() => setShownToken(null)}>{t('account.done')}</Button>
           </>
         }
       >
@@ -113,12 +114,12 @@ export function ApiTokensPanel() {
         open={revoking !== null}
         onClose={() => setRevoking(null)}
         alert
-        title="Revoke this token?"
-        description={`Scripts using "${revoking?.name ?? ''}" stop working at once.`}
+        title={t('account.revokeThisToken')}
+        description={t('account.scriptsUsingNameStop', { name: revoking?.name ?? '' })}
         footer={
           <>
-            <Button variant="secondary" onClick={() => setRevoking(null)}>Cancel</Button>
-            <Button variant="danger" loading={busy} onClick={() => void revoke()}>Revoke</Button>
+            <Button variant="secondary" onClick={() => setRevoking(null)}>{t('account.cancel')}</Button>
+            <Button variant="danger" loading={busy} onClick={() => void revoke()}>{t('account.revoke')}</Button>
           </>
         }
       />

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
@@ -18,7 +19,7 @@ export async function qrCodeDataUrl(text: string): Promise<string> {
 function EnrolmentStep({ enrolment, onDone }: { enrolment: Enrolment; onDone: () => void }) {
   const [qrCode, setQrCode] = useState<string | null>(null);
   const serverErrors = useFieldErrors('/api/otp/confirm');
-  const form = useRuleForm({ code: { label: 'Code', rules: 'required|digits:6' } }, serverErrors);
+  const form = useRuleForm({ code: { label: t('account.code'), rules: 'required|digits:6' } }, serverErrors);
   useEffect(() => {
     void qrCodeDataUrl(enrolment.otpauth_url).then(setQrCode);
   }, [enrolment.otpauth_url]);
@@ -26,20 +27,20 @@ function EnrolmentStep({ enrolment, onDone }: { enrolment: Enrolment; onDone: ()
   // A wrong code is listed under the field.
   const verify = form.submitWith(async () => {
     await apiFetch('/api/otp/confirm', { method: 'POST', body: { code: form.values.code } });
-    notify('success', 'One-time passwords are on. You will be asked for a code at sign-in.');
+    notify('success', t('account.oneTimePasswordsYou'));
     onDone();
   });
 
   return (
     <form className="account-form" onSubmit={verify} noValidate>
-      <p>Scan the code with an authenticator app, then enter the six-digit code it shows.</p>
-      {qrCode ? <img className="account-otp__qr" src={qrCode} width={200} height={200} alt="QR code of the one-time password enrolment" /> : <Spinner label="Drawing the QR code" />}
+      <p>{t('account.scanCodeAuthenticatorApp')}</p>
+      {qrCode ? <img className="account-otp__qr" src={qrCode} width={200} height={200} alt={t('account.qrCodeOneTime')} /> : <Spinner label={t('account.drawingQrCode')} />}
       <p>
-        Cannot scan? Enter this key by hand: <code className="account-otp__secret">{enrolment.secret}</code>
+        {t('account.cannotScanEnterKey')}{' '}<code className="account-otp__secret">{enrolment.secret}</code>
       </p>
-      <TextInput id="account-otp-code" label="Code from the app" inputMode="numeric" autoComplete="one-time-code" maxLength={6} required {...form.bind('code')} />
+      <TextInput id="account-otp-code" label={t('account.codeFromApp')} inputMode="numeric" autoComplete="one-time-code" maxLength={6} required {...form.bind('code')} />
       <div className="account-form__actions">
-        <Button type="submit" loading={form.saving}>Verify and turn on</Button>
+        <Button type="submit" loading={form.saving}>{t('account.verifyTurn')}</Button>
       </div>
     </form>
   );
@@ -47,18 +48,18 @@ function EnrolmentStep({ enrolment, onDone }: { enrolment: Enrolment; onDone: ()
 
 function DisableStep({ onDone }: { onDone: () => void }) {
   const serverErrors = useFieldErrors('/api/otp/disable');
-  const form = useRuleForm({ password: { label: 'Password', rules: 'required' } }, serverErrors);
+  const form = useRuleForm({ password: { label: t('account.password'), rules: 'required' } }, serverErrors);
   // A wrong password is listed under the field.
   const disable = form.submitWith(async () => {
     await apiFetch('/api/otp/disable', { method: 'POST', body: { password: form.values.password } });
-    notify('success', 'One-time passwords are off.');
+    notify('success', t('account.oneTimePasswordsOff'));
     onDone();
   });
   return (
     <form className="account-form" onSubmit={disable} noValidate>
-      <TextInput id="account-otp-password" type="password" label="Your password, to turn one-time passwords off" autoComplete="current-password" required {...form.bind('password')} />
+      <TextInput id="account-otp-password" type="password" label={t('account.yourPasswordTurnOne')} autoComplete="current-password" required {...form.bind('password')} />
       <div className="account-form__actions">
-        <Button type="submit" variant="danger" loading={form.saving}>Turn off</Button>
+        <Button type="submit" variant="danger" loading={form.saving}>{t('account.turnOff')}</Button>
       </div>
     </form>
   );
@@ -76,17 +77,17 @@ export function OtpPanel() {
   const enabled = status.data?.enabled === true;
   return (
     <Card
-      title="One-time password"
+      title={t('account.oneTimePassword')}
       headingLevel={2}
-      actions={status.data ? <Badge tone={enabled ? 'success' : 'neutral'}>{enabled ? 'On' : 'Off'}</Badge> : null}
+      actions={status.data ? <Badge tone={enabled ? 'success' : 'neutral'}>{enabled ? t('account.on') : t('account.off')}</Badge> : null}
     >
-      {status.isPending ? <Spinner label="Loading" /> : null}
-      {status.isError ? <p role="alert">The one-time password status could not be loaded.</p> : null}
+      {status.isPending ? <Spinner label={t('account.loading')} /> : null}
+      {status.isError ? <p role="alert">{t('account.oneTimePasswordStatus')}</p> : null}
       {status.data && enabled ? <DisableStep onDone={finish} /> : null}
       {status.data && !enabled && !setup.data ? (
         <>
-          <p>Ask for a code from an authenticator app at every sign-in, on top of the password.</p>
-          <Button loading={setup.isPending} onClick={() => setup.mutate()}>Set up</Button>
+          <p>{t('account.askCodeFromAuthenticator')}</p>
+          <Button loading={setup.isPending} onClick={() => setup.mutate()}>{t('account.setUp')}</Button>
         </>
       ) : null}
       {status.data && !enabled && setup.data ? <EnrolmentStep enrolment={setup.data} onDone={finish} /> : null}

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { apiFetch, useFieldErrors } from '../../app/http';
 import { notify } from '../../app/notifications/notifications';
 import { updateSession } from '../../app/session/session';
@@ -12,9 +13,9 @@ export function PasswordPanel({ isLdap }: { isLdap: boolean }) {
   const serverErrors = useFieldErrors(passwordCall);
   const form = useRuleForm(
     {
-      old_password: { label: 'Current Password', rules: 'required' },
-      new_password: { label: 'New Password', rules: 'required|max:256' },
-      confirmation: { label: 'New Password Confirmation', rules: 'required|confirmed:new_password' },
+      old_password: { label: t('account.currentPasswordField'), rules: 'required' },
+      new_password: { label: t('account.newPasswordField'), rules: 'required|max:256' },
+      confirmation: { label: t('account.newPasswordConfirmation'), rules: 'required|confirmed:new_password' },
     },
     serverErrors,
   );
@@ -24,24 +25,24 @@ export function PasswordPanel({ isLdap }: { isLdap: boolean }) {
     writeToken(answer.access);
     updateSession({ token: answer.access, decoded: decodeToken(answer.access) });
     form.reset();
-    notify('success', 'Your password has been changed.');
+    notify('success', t('account.yourPasswordHasBeen'));
   });
 
   if (isLdap) {
     return (
-      <Card title="Password" headingLevel={2}>
-        <p>This account signs in through LDAP; change the password in the directory.</p>
+      <Card title={t('account.password')} headingLevel={2}>
+        <p>{t('account.accountSignsThroughLdap')}</p>
       </Card>
     );
   }
   return (
-    <Card title="Change password" headingLevel={2}>
+    <Card title={t('account.changePassword')} headingLevel={2}>
       <form className="account-form" onSubmit={submit} noValidate>
-        <TextInput id="account-old-password" type="password" label="Current password" autoComplete="current-password" required {...form.bind('old_password')} />
-        <TextInput id="account-new-password" type="password" label="New password" autoComplete="new-password" required {...form.bind('new_password')} />
-        <TextInput id="account-confirm-password" type="password" label="Confirm the new password" autoComplete="new-password" required {...form.bind('confirmation')} />
+        <TextInput id="account-old-password" type="password" label={t('account.currentPassword')} autoComplete="current-password" required {...form.bind('old_password')} />
+        <TextInput id="account-new-password" type="password" label={t('account.newPassword')} autoComplete="new-password" required {...form.bind('new_password')} />
+        <TextInput id="account-confirm-password" type="password" label={t('account.confirmNewPassword')} autoComplete="new-password" required {...form.bind('confirmation')} />
         <div className="account-form__actions">
-          <Button type="submit" loading={form.saving}>Change password</Button>
+          <Button type="submit" loading={form.saving}>{t('account.changePassword')}</Button>
         </div>
       </form>
     </Card>

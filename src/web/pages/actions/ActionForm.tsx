@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { useEffect, useMemo, useState } from 'react';
@@ -19,7 +20,7 @@ type Values = Record<string, unknown>;
 
 const maskedSecret = '**********';
 const entities = ['device', 'user', 'software', 'vulnerability', 'certificate', 'service', 'license'].map((value) => ({ value, label: value }));
-const triggers = [{ value: 'manual', label: 'By hand' }, { value: 'discovery', label: 'After every discovery' }, { value: 'schedule', label: 'On a schedule' }];
+const triggers = [{ value: 'manual', get label() { return t('actions.byHand'); } }, { value: 'discovery', get label() { return t('actions.afterEveryDiscovery'); } }, { value: 'schedule', get label() { return t('actions.onASchedule'); } }];
 const blank: General = { name: '', description: '', enabled: true, trigger: 'manual', cron: '0 6 * * *', timezone: 'UTC', scope: { entity: 'device', query: '', only_new: false }, type: 'webhook' };
 
 /** `{"parameters.url": [...], "name": [...]}` → the type form's errors (`url`) and the general fields' errors. */
@@ -56,7 +57,7 @@ function Editor({ stored }: { stored: ActionItem | null }) {
     };
     await apiFetch(callPath, { method: stored ? 'PUT' : 'POST', body });
     await queryClient.invalidateQueries({ queryKey: ['actions'] });
-    notify('success', stored ? 'Changes saved.' : 'Action created. Dry-run it to see its targets.');
+    notify('success', stored ? t('actions.changesSaved') : t('actions.actionCreatedDryRun'));
     navigateTo(actionCenterPath);
   };
 
@@ -64,38 +65,38 @@ function Editor({ stored }: { stored: ActionItem | null }) {
     <div className="action-form">
       <Card>
         <div className="action-form__row">
-          <TextInput label="Name" required value={general.name} onValueChange={(name) => change({ name })} error={errors.general.name} />
-          <Select label="Type" value={general.type} onValueChange={(type) => change({ type })} options={actionTypes.map((entry) => ({ value: entry.type, label: entry.label }))} />
+          <TextInput label={t('actions.name')} required value={general.name} onValueChange={(name) => change({ name })} error={errors.general.name} />
+          <Select label={t('actions.type')} value={general.type} onValueChange={(type) => change({ type })} options={actionTypes.map((entry) => ({ value: entry.type, label: entry.label }))} />
         </div>
-        <Textarea label="Description" rows={2} value={general.description ?? ''} onValueChange={(description) => change({ description })} error={errors.general.description} />
+        <Textarea label={t('actions.description')} rows={2} value={general.description ?? ''} onValueChange={(description) => change({ description })} error={errors.general.description} />
         <div className="action-form__row">
-          <Select label="Runs" value={general.trigger} onValueChange={(trigger) => change({ trigger: trigger as General['trigger'] })} options={triggers} />
-          {general.trigger === 'schedule' ? <TextInput label="Cron expression" value={general.cron ?? ''} onValueChange={(cron) => change({ cron })} error={errors.general.cron} message="Five fields: minute hour day month weekday" /> : null}
-          {general.trigger === 'schedule' ? <TextInput label="Time zone" value={general.timezone ?? 'UTC'} onValueChange={(timezone) => change({ timezone })} error={errors.general.timezone} /> : null}
+          <Select label={t('actions.runs')} value={general.trigger} onValueChange={(trigger) => change({ trigger: trigger as General['trigger'] })} options={triggers} />
+          {general.trigger === 'schedule' ? <TextInput label={t('actions.cronExpression')} value={general.cron ?? ''} onValueChange={(cron) => change({ cron })} error={errors.general.cron} message={t('actions.fiveFieldsMinuteHour')} /> : null}
+          {general.trigger === 'schedule' ? <TextInput label={t('actions.timeZone')} value={general.timezone ?? 'UTC'} onValueChange={(timezone) => change({ timezone })} error={errors.general.timezone} /> : null}
         </div>
-        <Checkbox label="Enabled (runs after discoveries or on its schedule)" checked={general.enabled !== false} onCheckedChange={(enabled) => change({ enabled })} />
+        <Checkbox label={t('actions.enabledRunsAfterDiscoveries')} checked={general.enabled !== false} onCheckedChange={(enabled) => change({ enabled })} />
       </Card>
       <Card>
         <div className="action-form__row">
-          <Select label="Inventory" value={general.scope.entity} onValueChange={(entity) => changeScope({ entity })} options={entities} />
-          <Select label="Saved query" placeholder="None" value={general.scope.saved_query ? String(general.scope.saved_query) : ''}
+          <Select label={t('actions.inventory')} value={general.scope.entity} onValueChange={(entity) => changeScope({ entity })} options={entities} />
+          <Select label={t('actions.savedQuery')} placeholder={t('actions.none')} value={general.scope.saved_query ? String(general.scope.saved_query) : ''}
             onValueChange={(value) => changeScope({ saved_query: value ? Number(value) : undefined })}
             options={(savedQueries.data?.results ?? []).map((query) => ({ value: String(query.id), label: query.name }))} error={errors.general['scope.saved_query']} />
         </div>
-        <Textarea label="Query" rows={2} value={general.scope.query ?? ''} onValueChange={(query) => changeScope({ query })} error={errors.general['scope.query']}
-          message="The assets it acts on, in the inventory's query language (with the saved query, both must hold); empty: every asset." />
-        <Checkbox label="Only assets new since the last run" checked={Boolean(general.scope.only_new)} onCheckedChange={(only_new) => changeScope({ only_new })} />
+        <Textarea label={t('actions.query')} rows={2} value={general.scope.query ?? ''} onValueChange={(query) => changeScope({ query })} error={errors.general['scope.query']}
+          message={t('actions.assetsActsInventoryS')} />
+        <Checkbox label={t('actions.onlyAssetsNewSince')} checked={Boolean(general.scope.only_new)} onCheckedChange={(only_new) => changeScope({ only_new })} />
       </Card>
       <Card>
-        <h2 className="actions-page__history-title">{schemaQuery.data?.title ?? 'Parameters'}</h2>
+        <h2 className="actions-page__history-title">{schemaQuery.data?.title ?? t('actions.parameters')}</h2>
         {schemaQuery.data?.description ? <p>{schemaQuery.data.description}</p> : null}
         {schemaQuery.isError ? <ErrorState message={schemaQuery.error.message} /> : null}
         {model ? (
           <SchemaForm key={`${general.type}-${stored?.id ?? 'new'}`} model={model}
             initialValues={editingSameType && stored ? initialValuesOf(model, stored.parameters) : {}}
-            serverErrors={errors.parameters} onSubmit={save} submitLabel={stored ? 'Save' : 'Create'}
-            actions={<Button variant="secondary" onClick={() => navigateTo(actionCenterPath)}>Cancel</Button>} />
-        ) : <Spinner label="Loading the type's form" />}
+            serverErrors={errors.parameters} onSubmit={save} submitLabel={stored ? t('actions.save') : t('actions.create')}
+            actions={<Button variant="secondary" onClick={() => navigateTo(actionCenterPath)}>{t('actions.cancel')}</Button>} />
+        ) : <Spinner label={t('actions.loadingTypeSForm')} />}
       </Card>
     </div>
   );
@@ -106,12 +107,12 @@ export function ActionForm(_props: PageProps) {
   const { id } = useParams({ strict: false }) as { id?: string };
   const numeric = id ? Number(id) : null;
   const stored = useQuery({ ...actionQuery(numeric ?? 0), enabled: numeric !== null });
-  useEffect(() => setBreadcrumb([{ label: 'Action center', to: actionCenterPath }, { label: numeric === null ? 'Create' : stored.data?.name ?? String(numeric) }]), [numeric, stored.data?.name]);
-  if (numeric !== null && stored.isPending) return <Spinner label="Loading the action" />;
+  useEffect(() => setBreadcrumb([{ label: t('actions.actionCenter'), to: actionCenterPath }, { label: numeric === null ? t('actions.create') : stored.data?.name ?? String(numeric) }]), [numeric, stored.data?.name]);
+  if (numeric !== null && stored.isPending) return <Spinner label={t('actions.loadingTheAction')} />;
   if (numeric !== null && stored.isError) return <ErrorState message={stored.error.message} onRetry={() => void stored.refetch()} />;
   return (
     <section className="actions-page">
-      <PageHeader title={numeric === null ? 'Create action' : `Edit ${stored.data?.name ?? ''}`} description="What it acts on, when, and what it does. Dry-run it from the action center to see its targets first." />
+      <PageHeader title={numeric === null ? t('actions.createAction') : t('actions.editName', { name: stored.data?.name ?? '' })} description={t('actions.whatActsWhenWhat')} />
       <Editor key={stored.data?.id ?? 'new'} stored={stored.data ?? null} />
     </section>
   );

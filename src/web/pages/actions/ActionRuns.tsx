@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatDate } from '../../../core/dates';
@@ -12,11 +13,11 @@ export const StatusBadge = ({ status }: { status: string }) => <Badge tone={stat
 const countsOf = (run: RunSummary) => `${run.targets} targets · ${run.succeeded} succeeded · ${run.failed} failed · ${run.skipped} skipped`;
 
 const resultColumns: TableColumn<TargetResultRow>[] = [
-  { id: 'name', header: 'Asset', cell: (row) => row.name, width: '18%' },
-  { id: 'status', header: 'Result', cell: (row) => <StatusBadge status={row.status} />, width: '10%' },
-  { id: 'detail', header: 'Detail', cell: (row) => row.detail },
-  { id: 'exit', header: 'Exit status', cell: (row) => (row.exit_code ?? '–'), width: '8%' },
-  { id: 'output', header: 'Output', cell: (row) => (row.output ? <pre className="action-output">{row.output}</pre> : '–'), width: '34%' },
+  { id: 'name', get header() { return t('actions.asset'); }, cell: (row) => row.name, width: '18%' },
+  { id: 'status', get header() { return t('actions.result'); }, cell: (row) => <StatusBadge status={row.status} />, width: '10%' },
+  { id: 'detail', get header() { return t('actions.detail'); }, cell: (row) => row.detail },
+  { id: 'exit', get header() { return t('actions.exitStatus'); }, cell: (row) => (row.exit_code ?? '–'), width: '8%' },
+  { id: 'output', get header() { return t('actions.output'); }, cell: (row) => (row.output ? <pre className="action-output">{row.output}</pre> : '–'), width: '34%' },
 ];
 
 /** One run's per-target results, filterable by result, with a button to run the failed targets again. */
@@ -27,19 +28,19 @@ function RunResults({ run, actionId }: { run: RunSummary; actionId: number }) {
   const rerun = useMutation({
     mutationFn: () => startRun(actionId, { rerun_of: run.id }),
     onSuccess: () => {
-      notify('success', 'The failed targets are run again.');
+      notify('success', t('actions.failedTargetsRunAgain'));
       void queryClient.invalidateQueries({ queryKey: ['action-runs', actionId] });
     },
   });
   if (run.status === 'error') return <p role="alert" className="inventory-error">{run.error}</p>;
-  if (run.status !== 'done') return <Spinner label="Running" />;
+  if (run.status !== 'done') return <Spinner label={t('actions.running')} />;
   return (
     <div className="action-results">
       <div className="action-results__bar">
-        <Select label="Show" value={status} onValueChange={setStatus} options={[{ value: '', label: 'Every target' }, ...['succeeded', 'failed', 'skipped', 'planned'].map((value) => ({ value, label: value }))]} />
-        {run.failed > 0 && !run.dry_run && hasPermission('workflows.run_workflow') ? <Button variant="warning" loading={rerun.isPending} onClick={() => rerun.mutate()}>Re-run {run.failed} failed</Button> : null}
+        <Select label={t('actions.show')} value={status} onValueChange={setStatus} options={[{ value: '', label: t('actions.everyTarget') }, ...['succeeded', 'failed', 'skipped', 'planned'].map((value) => ({ value, label: value }))]} />
+        {run.failed > 0 && !run.dry_run && hasPermission('workflows.run_workflow') ? <Button variant="warning" loading={rerun.isPending} onClick={() => rerun.mutate()}>{t('actions.reRunFailedFailed', { failed: run.failed })}</Button> : null}
       </div>
-      <Table caption={`Results of run ${run.id}`} columns={resultColumns} rows={results.data?.results ?? []} rowKey={(row) => row.asset_id} loading={results.isPending} empty="No targets." />
+      <Table caption={t('actions.resultsRunId', { id: run.id })} columns={resultColumns} rows={results.data?.results ?? []} rowKey={(row) => row.asset_id} loading={results.isPending} empty={t('actions.noTargets')} />
     </div>
   );
 }
@@ -48,8 +49,8 @@ function RunResults({ run, actionId }: { run: RunSummary; actionId: number }) {
 export function ActionRuns({ actionId }: { actionId: number }) {
   const runs = useQuery(runListQuery(actionId));
   const [opened, setOpened] = useState<number | null>(null);
-  if (runs.isPending) return <Spinner label="Loading runs" />;
-  if (!runs.data?.results.length) return <EmptyState title="No runs yet" description="Dry-run the action to see its targets, or run it." />;
+  if (runs.isPending) return <Spinner label={t('actions.loadingRuns')} />;
+  if (!runs.data?.results.length) return <EmptyState title={t('actions.noRunsYet')} description={t('actions.dryRunActionSee')} />;
   const current = opened ?? runs.data.results[0].id;
   return (
     <div className="action-runs">
@@ -57,7 +58,7 @@ export function ActionRuns({ actionId }: { actionId: number }) {
         {runs.data.results.map((run) => (
           <li key={run.id}>
             <button type="button" className={`action-runs__item${run.id === current ? ' action-runs__item--open' : ''}`} onClick={() => setOpened(run.id)} aria-pressed={run.id === current}>
-              <StatusBadge status={run.status} /> Run {run.id}{run.dry_run ? ' (dry run)' : ''} · {run.trigger}{run.started_by_name ? ` by ${run.started_by_name}` : ''} · {formatDate(run.created_at)}
+              <StatusBadge status={run.status} />{' '}{t('actions.runId', { id: run.id })}{run.dry_run ? t('actions.dryRunSuffix') : ''} · {run.trigger}{run.started_by_name ? t('actions.startedBy', { started_by_name: run.started_by_name }) : ''} · {formatDate(run.created_at)}
               <span className="action-runs__counts">{countsOf(run)}</span>
             </button>
           </li>

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { hasPermission } from '../../app/session/session';
 import type { EntityLinks } from '../../renderers';
 
@@ -8,13 +9,13 @@ export const actionSchema = 'cartograph:entities/action';
 
 /** The action types, their labels and the schema of their parameters (schemas/actions/<type>.json). */
 export const actionTypes = [
-  { type: 'webhook', label: 'Webhook' },
-  { type: 'tag', label: 'Add or remove tags' },
-  { type: 'email', label: 'E-mail' },
-  { type: 'syslog', label: 'Syslog' },
-  { type: 'ticket', label: 'Create ticket (Jira, ServiceNow)' },
-  { type: 'chat', label: 'Slack or Teams message' },
-  { type: 'ssh_command', label: 'SSH command' },
+  { type: 'webhook', get label() { return t('actions.webhook'); } },
+  { type: 'tag', get label() { return t('actions.addRemoveTags'); } },
+  { type: 'email', get label() { return t('actions.eMail'); } },
+  { type: 'syslog', get label() { return t('actions.syslog'); } },
+  { type: 'ticket', get label() { return t('actions.createTicketJiraServicenow'); } },
+  { type: 'chat', get label() { return t('actions.slackTeamsMessage'); } },
+  { type: 'ssh_command', get label() { return t('actions.sshCommand'); } },
 ] as const;
 export const parameterSchemaOf = (type: string) => `cartograph:actions/${type}`;
 export const typeLabel = (type: string) => actionTypes.find((entry) => entry.type === type)?.label ?? type;

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatDate } from '../../../core/dates/index.js';
@@ -8,10 +9,10 @@ import type { PageResponse, SystemEvent } from './activityApi';
 import './activities.css';
 
 const columns: TableColumn<SystemEvent>[] = [
-  { id: 'created_at', header: 'Time', cell: (row) => formatDate(row.created_at) },
-  { id: 'level', header: 'Level', cell: (row) => row.level },
-  { id: 'event', header: 'Event', cell: (row) => row.event },
-  { id: 'message', header: 'Message', cell: (row) => row.message },
+  { id: 'created_at', get header() { return t('activities.time'); }, cell: (row) => formatDate(row.created_at) },
+  { id: 'level', get header() { return t('activities.level'); }, cell: (row) => row.level },
+  { id: 'event', get header() { return t('activities.event'); }, cell: (row) => row.event },
+  { id: 'message', get header() { return t('activities.message'); }, cell: (row) => row.message },
 ];
 
 /** `/activities/system`: start-ups, discoveries, jobs, lockouts and errors of the installation. */
@@ -27,15 +28,15 @@ export function SystemActivities(_props: PageProps) {
   });
   return (
     <section className="activities">
-      <PageHeader title="System log" description="Start-ups, discoveries, jobs, lockouts and errors, newest first." />
+      <PageHeader title={t('activities.systemLog')} description={t('activities.startUpsDiscoveriesJobs')} />
       <form className="activities__filters" onSubmit={(event) => { event.preventDefault(); setPage(1); setFilters(draft); }}>
-        <Select id="system-level" label="Level" placeholder="Any" options={[{ value: 'info', label: 'Info' }, { value: 'warning', label: 'Warning' }, { value: 'error', label: 'Error' }]} value={draft.level} onValueChange={(level) => setDraft({ ...draft, level })} />
-        <TextInput id="system-search" label="Search" value={draft.search} onValueChange={(search) => setDraft({ ...draft, search })} />
-        <Button type="submit">Filter</Button>
+        <Select id="system-level" label={t('activities.level')} placeholder={t('activities.any')} options={[{ value: 'info', label: t('activities.info') }, { value: 'warning', label: t('activities.warning') }, { value: 'error', label: t('activities.error') }]} value={draft.level} onValueChange={(level) => setDraft({ ...draft, level })} />
+        <TextInput id="system-search" label={t('activities.search')} value={draft.search} onValueChange={(search) => setDraft({ ...draft, search })} />
+        <Button type="submit">{t('activities.filter')}</Button>
       </form>
-      {list.isError ? <ErrorState title="The system log could not be loaded" message={list.error.message} onRetry={() => void list.refetch()} /> : (
+      {list.isError ? <ErrorState title={t('activities.systemLogCouldNot')} message={list.error.message} onRetry={() => void list.refetch()} /> : (
         <>
-          <Table columns={columns} rows={list.data?.results ?? []} rowKey={(row) => String(row.id)} caption="System log" loading={list.isFetching} />
+          <Table columns={columns} rows={list.data?.results ?? []} rowKey={(row) => String(row.id)} caption={t('activities.systemLog')} loading={list.isFetching} />
           <Pagination page={page} pageSize={size} count={list.data?.count ?? 0} onPageChange={setPage} pageSizes={[25, 50, 100]} onPageSizeChange={(next) => { setSize(next); setPage(1); }} />
         </>
       )}

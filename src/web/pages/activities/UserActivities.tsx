@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatDate } from '../../../core/dates/index.js';
@@ -8,12 +9,12 @@ import { activityQuery, emptyFilters, exportActivities, type Activity, type Acti
 import './activities.css';
 
 const columns: TableColumn<Activity>[] = [
-  { id: 'created_at', header: 'Time', cell: (row) => formatDate(row.created_at) },
-  { id: 'username', header: 'User', cell: (row) => row.username || '—' },
-  { id: 'action', header: 'Action', cell: (row) => <a href={`#/activities/user/${row.id}`}>{row.action}</a> },
-  { id: 'target', header: 'Object', cell: (row) => [row.target_type, row.target_id].filter(Boolean).join(' #') },
-  { id: 'source_ip', header: 'Source address', cell: (row) => row.source_ip },
-  { id: 'result', header: 'Result', cell: (row) => `${row.result} (${row.status_code})` },
+  { id: 'created_at', get header() { return t('activities.time'); }, cell: (row) => formatDate(row.created_at) },
+  { id: 'username', get header() { return t('activities.user'); }, cell: (row) => row.username || '—' },
+  { id: 'action', get header() { return t('activities.action'); }, cell: (row) => <a href={`#/activities/user/${row.id}`}>{row.action}</a> },
+  { id: 'target', get header() { return t('activities.object'); }, cell: (row) => [row.target_type, row.target_id].filter(Boolean).join(' #') },
+  { id: 'source_ip', get header() { return t('activities.sourceAddress'); }, cell: (row) => row.source_ip },
+  { id: 'result', get header() { return t('activities.result'); }, cell: (row) => `${row.result} (${row.status_code})` },
 ];
 
 /** `/activities/user`: who did what in the company, filtered by user, action, object, result and time; CSV export. */
@@ -30,20 +31,20 @@ export function UserActivities(_props: PageProps) {
   const set = (field: keyof ActivityFilters) => (value: string) => setDraft((current) => ({ ...current, [field]: value }));
   return (
     <section className="activities">
-      <PageHeader title="User activities" description="Sign-ins and every change, newest first." />
+      <PageHeader title={t('activities.userActivities')} description={t('activities.signInsEveryChange')} />
       <form className="activities__filters" onSubmit={(event) => { event.preventDefault(); setPage(1); setFilters(draft); }}>
-        <TextInput id="activity-user" label="User" value={draft.user} onValueChange={set('user')} />
-        <TextInput id="activity-action" label="Action" placeholder="users.create" value={draft.action} onValueChange={set('action')} />
-        <TextInput id="activity-object" label="Object" placeholder="users/users" value={draft.target_type} onValueChange={set('target_type')} />
-        <Select id="activity-result" label="Result" placeholder="Any" options={[{ value: 'success', label: 'Success' }, { value: 'failure', label: 'Failure' }]} value={draft.result} onValueChange={set('result')} />
-        <TextInput id="activity-from" label="From" placeholder="yyyy-MM-dd" value={draft.from} onValueChange={set('from')} />
-        <TextInput id="activity-to" label="Before" placeholder="yyyy-MM-dd" value={draft.to} onValueChange={set('to')} />
-        <Button type="submit">Filter</Button>
-        <Button type="button" variant="secondary" onClick={() => void exportActivities(filters).catch(() => undefined)}>Export CSV</Button>
+        <TextInput id="activity-user" label={t('activities.user')} value={draft.user} onValueChange={set('user')} />
+        <TextInput id="activity-action" label={t('activities.action')} placeholder={t('activities.usersCreate')} value={draft.action} onValueChange={set('action')} />
+        <TextInput id="activity-object" label={t('activities.object')} placeholder={t('activities.usersUsers')} value={draft.target_type} onValueChange={set('target_type')} />
+        <Select id="activity-result" label={t('activities.result')} placeholder={t('activities.any')} options={[{ value: 'success', label: t('activities.success') }, { value: 'failure', label: t('activities.failure') }]} value={draft.result} onValueChange={set('result')} />
+        <TextInput id="activity-from" label={t('activities.from')} placeholder={t('activities.yyyyMmDd')} value={draft.from} onValueChange={set('from')} />
+        <TextInput id="activity-to" label={t('activities.before')} placeholder={t('activities.yyyyMmDd')} value={draft.to} onValueChange={set('to')} />
+        <Button type="submit">{t('activities.filter')}</Button>
+        <Button type="button" variant="secondary" onClick={() => void exportActivities(filters).catch(() => undefined)}>{t('activities.exportCsv')}</Button>
       </form>
-      {list.isError ? <ErrorState title="The activities could not be loaded" message={list.error.message} onRetry={() => void list.refetch()} /> : (
+      {list.isError ? <ErrorState title={t('activities.activitiesCouldNotLoaded')} message={list.error.message} onRetry={() => void list.refetch()} /> : (
         <>
-          <Table columns={columns} rows={list.data?.results ?? []} rowKey={(row) => String(row.id)} caption="User activities" loading={list.isFetching} />
+          <Table columns={columns} rows={list.data?.results ?? []} rowKey={(row) => String(row.id)} caption={t('activities.userActivities')} loading={list.isFetching} />
           <Pagination page={page} pageSize={size} count={list.data?.count ?? 0} onPageChange={setPage} pageSizes={[25, 50, 100]} onPageSizeChange={(next) => { setSize(next); setPage(1); }} />
         </>
       )}

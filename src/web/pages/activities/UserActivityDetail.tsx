@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useQuery } from '@tanstack/react-query';
 import { formatDate } from '../../../core/dates/index.js';
 import { apiFetch } from '../../app/http';
@@ -10,18 +11,18 @@ import type { Activity } from './activityApi';
 export function UserActivityDetail(props: PageProps) {
   const id = routeParams(props.route.path).activityId ?? '';
   const item = useQuery({ queryKey: ['/activities/activities', id], queryFn: () => apiFetch<Activity>(`/activities/activities/${encodeURIComponent(id)}`) });
-  if (item.isError) return <ErrorState title="This activity could not be loaded" message={item.error.message} />;
-  if (!item.data) return <Spinner label="Loading" />;
+  if (item.isError) return <ErrorState title={t('activities.activityCouldNotLoaded')} message={item.error.message} />;
+  if (!item.data) return <Spinner label={t('activities.loading')} />;
   const activity = item.data;
   const rows: [string, string][] = [
-    ['Time', formatDate(activity.created_at)], ['User', activity.username || '—'], ['Action', activity.action],
-    ['Object', activity.target_type], ['Object id', activity.target_id || '—'], ['Source address', activity.source_ip],
-    ['Result', activity.result], ['HTTP status', String(activity.status_code)],
+    [t('activities.time'), formatDate(activity.created_at)], [t('activities.user'), activity.username || '—'], [t('activities.action'), activity.action],
+    [t('activities.object'), activity.target_type], [t('activities.objectId'), activity.target_id || '—'], [t('activities.sourceAddress'), activity.source_ip],
+    [t('activities.result'), activity.result], [t('activities.httpStatus'), String(activity.status_code)],
   ];
   return (
     <section>
-      <PageHeader title={`Activity ${activity.id}`} description={<a href="#/activities/user">Back to the activities</a>} />
-      <Card title="What happened">
+      <PageHeader title={t('activities.activityId', { id: activity.id })} description={<a href="#/activities/user">{t('activities.backActivities')}</a>} />
+      <Card title={t('activities.whatHappened')}>
         <dl className="activities__detail">{rows.map(([label, value]) => <div key={label}><dt>{label}</dt><dd>{value}</dd></div>)}</dl>
       </Card>
     </section>

@@ -23,15 +23,15 @@ function AdapterCard({ adapter }: { adapter: Adapter }) {
         {adapter.custom && (
           // A custom adapter's connections take its data files through the upload page; it has no setup instructions.
           <span className="adapter-card__links">
-            <Link to="/adapters/connections" search={{ adapter: adapter.slug }}>Connections</Link>
+            <Link to="/adapters/connections" search={{ adapter: adapter.slug }}>{t('adapters.connections')}</Link>
             <Link to="/settings/custom-adapter/upload/initial-data" search={{ adapter: adapter.id }}>{t('customAdapters.card.uploadData')}</Link>
           </span>
         )}
         {!builtIn && !adapter.custom && (
           <span className="adapter-card__links">
-            <Link to="/adapters/connections" search={{ adapter: adapter.slug }}>Connections</Link>
-            <Link to="/adapters/connection/create/$id" params={{ id: adapter.slug }}>Add connection</Link>
-            <Link to="/adapters/connections/components/instructions/$tool" params={{ tool: adapter.slug }}>Instructions</Link>
+            <Link to="/adapters/connections" search={{ adapter: adapter.slug }}>{t('adapters.connections')}</Link>
+            <Link to="/adapters/connection/create/$id" params={{ id: adapter.slug }}>{t('adapters.addConnection')}</Link>
+            <Link to="/adapters/connections/components/instructions/$tool" params={{ tool: adapter.slug }}>{t('adapters.instructions')}</Link>
           </span>
         )}
       </div>
@@ -44,7 +44,7 @@ export function Adapters() {
   const { adapters } = useSession();
   const [search, setSearch] = useState('');
   const [category, setCategory] = useState<string>(allCategories);
-  useEffect(() => setBreadcrumb([{ label: 'Adapters' }]), []);
+  useEffect(() => setBreadcrumb([{ label: t('adapters.adapters') }]), []);
 
   const found = useMemo(() => fuzzySearch(adapters, search), [adapters, search]);
   const inCategory = (name: string) => (name === allCategories ? found : found.filter((adapter) => adapter.categories.includes(name)));
@@ -54,21 +54,21 @@ export function Adapters() {
     return shown.length ? (
       <ul className="adapter-grid">{shown.map((adapter) => <AdapterCard key={adapter.slug} adapter={adapter} />)}</ul>
     ) : (
-      <EmptyState description={search ? `No adapter matches "${search}".` : 'No adapter in this category is open to your account.'} />
+      <EmptyState description={search ? t('adapters.noAdapterMatchesSearch', { search }) : t('adapters.noAdapterCategoryOpen')} />
     );
   };
 
   return (
     <section className="adapters-page">
-      <PageHeader title="Adapters" description={`${adapters.length} adapters, ${configured} configured.`} />
-      <TextInput label="Search adapters" type="search" value={search} onValueChange={setSearch} placeholder="Name or slug" />
+      <PageHeader title={t('adapters.adapters')} description={t('adapters.lengthAdaptersConfiguredConfigured', { length: adapters.length, configured })} />
+      <TextInput label={t('adapters.searchAdapters')} type="search" value={search} onValueChange={setSearch} placeholder={t('adapters.nameOrSlug')} />
       <Tabs
-        label="Adapter categories"
+        label={t('adapters.adapterCategories')}
         value={category}
         onValueChange={setCategory}
         tabs={[allCategories, ...adapterCategories].map((name) => ({
           id: name,
-          label: `${name === allCategories ? 'All' : categoryLabel(name)} (${inCategory(name).length})`,
+          label: name === allCategories ? t('adapters.allCount', { count: inCategory(name).length }) : `${categoryLabel(name)} (${inCategory(name).length})`,
           content: grid(name),
         }))}
       />

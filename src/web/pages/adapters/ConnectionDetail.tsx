@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
@@ -37,12 +38,12 @@ export function ConnectionDetail() {
   const connection = useQuery(connectionQuery(id));
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const name = connection.data?.name;
-  useEffect(() => setBreadcrumb([{ label: 'Adapters', to: '/adapters' }, { label: 'Connections', to: '/adapters/connections' }, { label: name ?? String(id) }]), [id, name]);
+  useEffect(() => setBreadcrumb([{ label: t('adapters.adapters'), to: '/adapters' }, { label: t('adapters.connections'), to: '/adapters/connections' }, { label: name ?? String(id) }]), [id, name]);
 
   const check = useMutation({
     mutationFn: () => apiFetch<ConnectivityResponse>(`/adapters/test/${id}`, { method: 'POST' }),
     onSuccess: (result) => {
-      notify(result.success ? 'success' : 'error', result.detail ?? (result.success ? 'Connected.' : 'The connection failed.'), { title: result.success ? 'Connection works' : 'Connection failed' });
+      notify(result.success ? 'success' : 'error', result.detail ?? (result.success ? t('adapters.connected') : t('adapters.theConnectionFailed')), { title: result.success ? t('adapters.connectionWorks') : t('adapters.connectionFailed') });
       void queryClient.invalidateQueries({ queryKey: ['connection', id] });
       void queryClient.invalidateQueries({ queryKey: ['connections'] });
     },
@@ -50,53 +51,53 @@ export function ConnectionDetail() {
   const remove = useMutation({
     mutationFn: () => apiFetch(`/adapters/connections/${id}`, { method: 'DELETE' }),
     onSuccess: () => {
-      notify('success', `${name} was deleted.`);
+      notify('success', t('adapters.nameWasDeleted', { name: name ?? '' }));
       void queryClient.invalidateQueries({ queryKey: ['connections'] });
       void navigate({ to: '/adapters/connections' });
     },
   });
 
-  if (connection.isPending) return <Spinner label="Loading connection" />;
-  if (connection.isError) return <ErrorState title="The connection could not be loaded" message={connection.error.message} onRetry={() => void connection.refetch()} />;
+  if (connection.isPending) return <Spinner label={t('adapters.loadingConnection')} />;
+  if (connection.isError) return <ErrorState title={t('adapters.connectionCouldNotLoaded')} message={connection.error.message} onRetry={() => void connection.refetch()} />;
   const current = connection.data;
   return (
     <section className="adapters-page">
       <PageHeader
         title={<span className="connection-adapter"><img src={adapterImage(current.adapter)} alt="" width={28} height={28} />{current.name}</span>}
-        description={current.description || `${current.adapter_name} connection`}
+        description={current.description || t('adapters.adapterNameConnection', { adapter_name: current.adapter_name })}
         meta={<AdapterStatusBadge status={current.status} />}
         actions={
           <>
             {hasPermission('adapters.change_connection') && (
               <>
-                <Button loading={check.isPending} onClick={() => check.mutate()}>Test connection</Button>
-                <Link className="ui-button ui-button--secondary ui-button--medium" to="/adapters/connection/edit/$id" params={{ id: String(id) }}>Edit</Link>
+                <Button loading={check.isPending} onClick={() => check.mutate()}>{t('adapters.testConnection')}</Button>
+                <Link className="ui-button ui-button--secondary ui-button--medium" to="/adapters/connection/edit/$id" params={{ id: String(id) }}>{t('adapters.edit')}</Link>
               </>
             )}
-            {hasPermission('adapters.delete_connection') && <Button variant="danger" onClick={() => setConfirmingDelete(true)}>Delete</Button>}
+            {hasPermission('adapters.delete_connection') && <Button variant="danger" onClick={() => setConfirmingDelete(true)}>{t('adapters.delete')}</Button>}
           </>
         }
       />
-      <Card title="Status">
+      <Card title={t('adapters.status')}>
         <dl className="connection-settings">
-          <div><dt>Adapter</dt><dd><Link to="/adapters/connections/components/instructions/$tool" params={{ tool: current.adapter }}>{current.adapter_name}</Link></dd></div>
-          <div><dt>Fetched by discoveries</dt><dd>{current.enabled ? 'Yes' : 'No (disabled)'}</dd></div>
-          <div><dt>Connector</dt><dd>{current.connector_name}</dd></div>
-          <div><dt>Last checked</dt><dd>{formatDate(current.last_checked_at)}</dd></div>
-          <div><dt>Last result</dt><dd>{current.status_detail || '-'}</dd></div>
+          <div><dt>{t('adapters.adapter')}</dt><dd><Link to="/adapters/connections/components/instructions/$tool" params={{ tool: current.adapter }}>{current.adapter_name}</Link></dd></div>
+          <div><dt>{t('adapters.fetchedByDiscoveries')}</dt><dd>{current.enabled ? t('adapters.yes') : t('adapters.noDisabled')}</dd></div>
+          <div><dt>{t('adapters.connector')}</dt><dd>{current.connector_name}</dd></div>
+          <div><dt>{t('adapters.lastChecked')}</dt><dd>{formatDate(current.last_checked_at)}</dd></div>
+          <div><dt>{t('adapters.lastResult')}</dt><dd>{current.status_detail || '-'}</dd></div>
         </dl>
       </Card>
-      <Card title="Settings"><Settings connection={current} /></Card>
+      <Card title={t('adapters.settings')}><Settings connection={current} /></Card>
       <Dialog
         open={confirmingDelete}
         onClose={() => setConfirmingDelete(false)}
-        title={`Delete ${current.name}?`}
-        description="Discoveries stop fetching it. Records it fetched stay in past snapshots."
+        title={t('adapters.deleteName', { name: current.name })}
+        description={t('adapters.discoveriesStopFetchingRecords')}
         alert
         footer={
           <>
-            <Button variant="secondary" onClick={() => setConfirmingDelete(false)}>Cancel</Button>
-            <Button variant="danger" loading={remove.isPending} onClick={() => remove.mutate()}>Delete</Button>
+            <Button variant="secondary" onClick={() => setConfirmingDelete(false)}>{t('adapters.cancel')}</Button>
+            <Button variant="danger" loading={remove.isPending} onClick={() => remove.mutate()}>{t('adapters.delete')}</Button>
           </>
         }
       />

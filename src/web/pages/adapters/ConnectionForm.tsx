@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { useEffect, useMemo } from 'react';
@@ -34,21 +35,21 @@ export function ConnectionForm({ route }: PageProps) {
 
   useEffect(() => {
     setBreadcrumb([
-      { label: 'Adapters', to: '/adapters' },
-      { label: 'Connections', to: '/adapters/connections' },
-      ...(editing ? [{ label: connectionName ?? id, to: `/adapters/connections/${id}` }, { label: 'Edit' }] : [{ label: `Add ${adapterName} connection` }]),
+      { label: t('adapters.adapters'), to: '/adapters' },
+      { label: t('adapters.connections'), to: '/adapters/connections' },
+      ...(editing ? [{ label: connectionName ?? id, to: `/adapters/connections/${id}` }, { label: t('adapters.edit') }] : [{ label: t('adapters.addAdapternameConnection', { adapterName }) }]),
     ]);
   }, [editing, id, adapterName, connectionName]);
 
   const failed = [connection, adapter, schema].find((query) => query.isError);
-  if (failed?.error) return <ErrorState title="This form cannot be shown" message={failed.error.message} onRetry={() => void failed.refetch()} />;
+  if (failed?.error) return <ErrorState title={t('adapters.formCannotShown')} message={failed.error.message} onRetry={() => void failed.refetch()} />;
   const current = adapter.data;
-  if ((editing && connection.isPending) || !current || !model) return <Spinner label="Loading connection form" />;
+  if ((editing && connection.isPending) || !current || !model) return <Spinner label={t('adapters.loadingConnectionForm')} />;
 
   return (
     <section className="adapters-page">
       <PageHeader
-        title={<span className="connection-adapter"><img src={adapterImage(current.custom ? 'csvfile' : current.slug)} alt="" width={28} height={28} />{editing ? `Edit ${connectionName}` : `Add ${current.name} connection`}</span>}
+        title={<span className="connection-adapter"><img src={adapterImage(current.custom ? 'csvfile' : current.slug)} alt="" width={28} height={28} />{editing ? t('adapters.editConnectionName', { connectionName: connectionName ?? '' }) : t('adapters.addNameConnection', { name: current.name })}</span>}
         description={current.description}
       />
       <ConnectionEditor key={`${slug}-${id}`} adapter={current} model={model} initialValues={initialValues} connection={editing ? connection.data : undefined} />

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
@@ -9,15 +10,15 @@ import { connectionListQuery, type ConnectionResponse } from './connectionsApi';
 import './adapters.css';
 
 export const connectionColumns: TableColumn<ConnectionResponse>[] = [
-  { id: 'name', header: 'Name', sortable: true, cell: (row) => <Link to="/adapters/connections/$id" params={{ id: String(row.id) }}>{row.name}</Link> },
+  { id: 'name', get header() { return t('adapters.name'); }, sortable: true, cell: (row) => <Link to="/adapters/connections/$id" params={{ id: String(row.id) }}>{row.name}</Link> },
   {
-    id: 'adapter', header: 'Adapter', sortable: true,
+    id: 'adapter', get header() { return t('adapters.adapter'); }, sortable: true,
     cell: (row) => <span className="connection-adapter"><img src={adapterImage(row.adapter)} alt="" width={20} height={20} />{row.adapter_name}</span>,
   },
-  { id: 'status', header: 'Status', sortable: true, cell: (row) => <AdapterStatusBadge status={row.status} /> },
-  { id: 'enabled', header: 'Fetched by discoveries', cell: (row) => (row.enabled ? <Badge tone="success">Enabled</Badge> : <Badge>Disabled</Badge>) },
-  { id: 'connector', header: 'Connector', cell: (row) => row.connector_name },
-  { id: 'last_checked_at', header: 'Last checked', cell: (row) => formatDate(row.last_checked_at) },
+  { id: 'status', get header() { return t('adapters.status'); }, sortable: true, cell: (row) => <AdapterStatusBadge status={row.status} /> },
+  { id: 'enabled', get header() { return t('adapters.fetchedByDiscoveries'); }, cell: (row) => (row.enabled ? <Badge tone="success">{t('adapters.enabled')}</Badge> : <Badge>{t('adapters.disabled')}</Badge>) },
+  { id: 'connector', get header() { return t('adapters.connector'); }, cell: (row) => row.connector_name },
+  { id: 'last_checked_at', get header() { return t('adapters.lastChecked'); }, cell: (row) => formatDate(row.last_checked_at) },
 ];
 
 /** `/adapters/connections`: every connection of the company (or of one adapter, `?adapter=slug`), paged and sorted. */
@@ -29,18 +30,18 @@ export function Connections() {
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<SortState>(null);
   const list = useQuery(connectionListQuery({ page, size, search, adapter, ordering: orderingOf(sort) }));
-  useEffect(() => setBreadcrumb([{ label: 'Adapters', to: '/adapters' }, { label: 'Connections' }]), []);
+  useEffect(() => setBreadcrumb([{ label: t('adapters.adapters'), to: '/adapters' }, { label: t('adapters.connections') }]), []);
 
   return (
     <section className="adapters-page">
       <PageHeader
-        title="Connections"
-        description={adapter ? `Connections of ${adapter}.` : 'Every configured connection of your company.'}
-        actions={<Link className="ui-button ui-button--success ui-button--medium" to={adapter ? '/adapters/connection/create/$id' : '/adapters'} params={{ id: adapter ?? '' }}>Add connection</Link>}
+        title={t('adapters.connections')}
+        description={adapter ? t('adapters.connectionsOfAdapter', { adapter }) : t('adapters.everyConfiguredConnectionYour')}
+        actions={<Link className="ui-button ui-button--success ui-button--medium" to={adapter ? '/adapters/connection/create/$id' : '/adapters'} params={{ id: adapter ?? '' }}>{t('adapters.addConnection')}</Link>}
       />
-      <TextInput label="Search connections" type="search" value={search} debounce={300} onValueChange={(value) => { setSearch(value); setPage(1); }} />
+      <TextInput label={t('adapters.searchConnections')} type="search" value={search} debounce={300} onValueChange={(value) => { setSearch(value); setPage(1); }} />
       <Table
-        caption="Connections"
+        caption={t('adapters.connections')}
         columns={connectionColumns}
         rows={list.data?.results ?? []}
         rowKey={(row) => row.id}
@@ -48,7 +49,7 @@ export function Connections() {
         onSortChange={setSort}
         loading={list.isFetching}
         onRowClick={(row) => void navigate({ to: '/adapters/connections/$id', params: { id: String(row.id) } })}
-        empty={<EmptyState title="No connections" description="Pick an adapter and add a connection: discoveries fetch every enabled one." />}
+        empty={<EmptyState title={t('adapters.noConnections')} description={t('adapters.pickAdapterAddConnection')} />}
       />
       <Pagination page={page} pageSize={size} count={list.data?.count ?? 0} onPageChange={setPage} pageSizes={[20, 50, 100]} onPageSizeChange={(next) => { setSize(next); setPage(1); }} />
     </section>

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { Link, useParams } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
@@ -21,11 +22,11 @@ export function Instructions() {
   const adapter = useSession().adapters.find((candidate) => candidate.slug === tool);
   const load = instructionsOf(tool);
   const markdown = useQuery({ queryKey: ['adapter-instructions', tool], queryFn: () => load?.() ?? null, enabled: Boolean(load), staleTime: Infinity });
-  useEffect(() => setBreadcrumb([{ label: 'Adapters', to: '/adapters' }, { label: adapter?.name ?? tool }, { label: 'Instructions' }]), [adapter, tool]);
+  useEffect(() => setBreadcrumb([{ label: t('adapters.adapters'), to: '/adapters' }, { label: adapter?.name ?? tool }, { label: t('adapters.instructions') }]), [adapter, tool]);
 
   if (!load) return <NotFound />;
-  if (markdown.isPending) return <Spinner label="Loading instructions" />;
-  if (!markdown.data) return <EmptyState title="No instructions" />;
+  if (markdown.isPending) return <Spinner label={t('adapters.loadingInstructions')} />;
+  if (!markdown.data) return <EmptyState title={t('adapters.noInstructions')} />;
   const blocks = parseMarkdown(markdown.data);
   const titled = blocks[0]?.kind === 'heading';
   const title = blocks[0]?.kind === 'heading' ? inlineText(blocks[0].inlines) : (adapter?.name ?? tool);
@@ -33,7 +34,7 @@ export function Instructions() {
     <article className="adapter-instructions">
       <PageHeader
         title={<><img src={adapterImage(tool)} alt="" width={32} height={32} /> {title}</>}
-        actions={<Link className="ui-button ui-button--success ui-button--medium" to="/adapters/connection/create/$id" params={{ id: tool }}>Add connection</Link>}
+        actions={<Link className="ui-button ui-button--success ui-button--medium" to="/adapters/connection/create/$id" params={{ id: tool }}>{t('adapters.addConnection')}</Link>}
       />
       <Markdown blocks={titled ? blocks.slice(1) : blocks} />
     </article>

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import Fuse from 'fuse.js';
 
 export type Searchable = { name: string; slug: string };
@@ -17,12 +18,12 @@ export function fuzzySearch<T extends Searchable>(items: readonly T[], search: s
 export const adapterCategories = ['device', 'user', 'vulnerability', 'application', 'certificate', 'service'] as const;
 
 const categoryLabels: Record<string, string> = {
-  device: 'Devices',
-  user: 'Users',
-  vulnerability: 'Vulnerabilities',
-  application: 'Applications',
-  certificate: 'Certificates',
-  service: 'Services',
+  get device() { return t('adapters.devices'); },
+  get user() { return t('adapters.users'); },
+  get vulnerability() { return t('adapters.vulnerabilities'); },
+  get application() { return t('adapters.applications'); },
+  get certificate() { return t('adapters.certificates'); },
+  get service() { return t('adapters.services'); },
 };
 
 export const categoryLabel = (category: string): string => categoryLabels[category] ?? category;

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useEffect, useState, type FormEvent } from 'react';
 import { product } from '../../../core/product';
@@ -21,14 +22,14 @@ export function PasswordExpired() {
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   useEffect(() => {
-    document.title = `Choose a new password - ${product.name}`;
+    document.title = `${t('auth.chooseNewPassword')} - ${product.name}`;
   }, []);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setError(null);
     if (form.new_password !== form.confirmation) {
-      setError('The new passwords do not match.');
+      setError(t('auth.passwordsDoNotMatch'));
       return;
     }
     setSaving(true);
@@ -38,7 +39,7 @@ export function PasswordExpired() {
       await navigate({ href: safeRedirect(search.redirect) } as never);
     } catch (failure) {
       // The client already notified an answered failure and stored its field errors; only a network failure is left.
-      if (!(failure instanceof ApiError)) setError(failure instanceof Error ? failure.message : 'Unknown error');
+      if (!(failure instanceof ApiError)) setError(failure instanceof Error ? failure.message : t('error.unknown'));
     } finally {
       setSaving(false);
     }
@@ -47,20 +48,20 @@ export function PasswordExpired() {
 
   return (
     <form className="auth-form" onSubmit={(event) => void submit(event)} aria-labelledby="password-expired-heading">
-      <h1 id="password-expired-heading">Choose a new password</h1>
-      <p>Your password has expired. Choose a new one to continue.</p>
+      <h1 id="password-expired-heading">{t('auth.chooseNewPassword')}</h1>
+      <p>{t('auth.yourPasswordHasExpired')}</p>
       <label>
-        Current password
+        {t('auth.currentPassword')}
         <input type="password" name="old_password" autoComplete="current-password" required value={form.old_password} onChange={update('old_password')} autoFocus />
       </label>
       <FieldMessages messages={fieldErrors.old_password} />
       <label>
-        New password
+        {t('auth.newPassword')}
         <input type="password" name="new_password" autoComplete="new-password" required value={form.new_password} onChange={update('new_password')} />
       </label>
       <FieldMessages messages={fieldErrors.new_password} />
       <label>
-        Confirm the new password
+        {t('auth.confirmNewPassword')}
         <input type="password" name="confirmation" autoComplete="new-password" required value={form.confirmation} onChange={update('confirmation')} />
       </label>
       <FieldMessages messages={fieldErrors.non_field_errors} />
@@ -70,10 +71,10 @@ export function PasswordExpired() {
         </p>
       )}
       <ShellButton type="submit" loading={saving}>
-        Change password
+        {t('auth.changePassword')}
       </ShellButton>
       <ShellButton variant="link" onClick={() => logout({ redirect: '/' })}>
-        Sign out
+        {t('auth.signOut')}
       </ShellButton>
     </form>
   );

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { hasPermission } from '../../app/session/session';
@@ -17,7 +18,7 @@ function chooseDashboard(dashboards: DashboardResponse[], chosen: number | null)
 }
 
 const errorText = (error: unknown): string =>
-  error && typeof error === 'object' ? Object.entries(error).map(([field, messages]) => `${field === 'detail' ? '' : `${field}: `}${([] as unknown[]).concat(messages).join(' ')}`).join(' ') : 'This tile could not be computed.';
+  error && typeof error === 'object' ? Object.entries(error).map(([field, messages]) => `${field === 'detail' ? '' : `${field}: `}${([] as unknown[]).concat(messages).join(' ')}`).join(' ') : t('dashboards.tileCouldNotBeComputed');
 
 /** `/dashboard`: the chosen dashboard's charts and widgets on a grid that can be rearranged and resized. */
 export function Dashboard() {
@@ -33,18 +34,18 @@ export function Dashboard() {
     onMutate: (layout) => client.setQueryData(dashboardsQuery().queryKey, (list) => list?.map((entry) => (entry.id === dashboard?.id ? { ...entry, layout } : entry))),
     onSettled: () => client.invalidateQueries({ queryKey: dashboardsQuery().queryKey }),
   });
-  useEffect(() => setBreadcrumb([{ label: 'Dashboard' }, ...(dashboard ? [{ label: dashboard.name }] : [])]), [dashboard?.name]);
+  useEffect(() => setBreadcrumb([{ label: t('dashboards.dashboard') }, ...(dashboard ? [{ label: dashboard.name }] : [])]), [dashboard?.name]);
 
-  if (dashboards.isPending) return <Spinner label="Loading dashboards" />;
+  if (dashboards.isPending) return <Spinner label={t('dashboards.loadingDashboards')} />;
   if (dashboards.isError) return <ErrorState onRetry={() => void dashboards.refetch()} />;
   if (!dashboard) {
-    return <EmptyState title="No dashboard" description="Create a dashboard to see charts and widgets here." action={hasPermission('dashboards.add_dashboard') ? <a href="#/dashboard/add-dashboard">Add dashboard</a> : undefined} />;
+    return <EmptyState title={t('dashboards.noDashboard')} description={t('dashboards.createDashboardSeeCharts')} action={hasPermission('dashboards.add_dashboard') ? <a href="#/dashboard/add-dashboard">{t('dashboards.addDashboard')}</a> : undefined} />;
   }
   const tiles: GridTile[] = (data.data?.tiles ?? []).map((tile) => ({
     item: tile.item,
     title: tile.name,
     actions: canChange || hasPermission('dashboards.change_chart') ? (
-      <a className="dashboard-tile__edit" href={`#/dashboard/${tile.type === 'chart' ? 'edit-chart' : 'edit-widget'}/${dashboard.id}/${tile.id}`} aria-label={`Edit ${tile.name}`}>Edit</a>
+      <a className="dashboard-tile__edit" href={`#/dashboard/${tile.type === 'chart' ? 'edit-chart' : 'edit-widget'}/${dashboard.id}/${tile.id}`} aria-label={t('dashboards.editName', { name: tile.name })}>{t('dashboards.edit')}</a>
     ) : undefined,
     body: tile.data ? <WidgetView title={tile.name} data={tile.data} /> : <p className="dashboard-tile__error" role="alert">{errorText(tile.error)}</p>,
   }));
@@ -58,25 +59,25 @@ export function Dashboard() {
         actions={
           <div className="dashboard-actions">
             {(dashboards.data?.length ?? 0) > 1 && (
-              <Select label="Dashboard" value={String(dashboard.id)} options={(dashboards.data ?? []).map((entry) => ({ value: String(entry.id), label: entry.name }))}
+              <Select label={t('dashboards.dashboard')} value={String(dashboard.id)} options={(dashboards.data ?? []).map((entry) => ({ value: String(entry.id), label: entry.name }))}
                 onValueChange={(value) => {
                   sessionStorage.setItem(selectedKey, value);
                   setChosen(Number(value));
                   setEditing(false);
                 }} />
             )}
-            {canChange && <Button variant={editing ? 'success' : 'secondary'} onClick={() => setEditing(!editing)}>{editing ? 'Done arranging' : 'Arrange'}</Button>}
-            {canChange && <a className="ui-button ui-button--secondary ui-button--medium" href={`#/dashboard/add-widget/${dashboard.id}`}>Add widget</a>}
-            {hasPermission('dashboards.add_chart') && <a className="ui-button ui-button--secondary ui-button--medium" href={`#/dashboard/add-chart/${dashboard.id}`}>Add chart</a>}
-            <a className="ui-button ui-button--ghost ui-button--medium" href={`#/dashboard/widget-list/${dashboard.id}`}>Widgets</a>
-            <a className="ui-button ui-button--ghost ui-button--medium" href="#/dashboard/manager">Manage dashboards</a>
+            {canChange && <Button variant={editing ? 'success' : 'secondary'} onClick={() => setEditing(!editing)}>{editing ? t('dashboards.doneArranging') : t('dashboards.arrange')}</Button>}
+            {canChange && <a className="ui-button ui-button--secondary ui-button--medium" href={`#/dashboard/add-widget/${dashboard.id}`}>{t('dashboards.addWidget')}</a>}
+            {hasPermission('dashboards.add_chart') && <a className="ui-button ui-button--secondary ui-button--medium" href={`#/dashboard/add-chart/${dashboard.id}`}>{t('dashboards.addChart')}</a>}
+            <a className="ui-button ui-button--ghost ui-button--medium" href={`#/dashboard/widget-list/${dashboard.id}`}>{t('dashboards.widgets')}</a>
+            <a className="ui-button ui-button--ghost ui-button--medium" href="#/dashboard/manager">{t('dashboards.manageDashboards')}</a>
           </div>
         }
       />
-      {data.isPending ? <Spinner label="Computing the widgets" /> : data.isError ? <ErrorState onRetry={() => void data.refetch()} /> : tiles.length ? (
+      {data.isPending ? <Spinner label={t('dashboards.computingTheWidgets')} /> : data.isError ? <ErrorState onRetry={() => void data.refetch()} /> : tiles.length ? (
         <DashboardGrid tiles={tiles} layout={layout} editing={editing} onLayoutChange={(next) => saveLayout.mutate(next)} />
       ) : (
-        <EmptyState title="This dashboard is empty" description="Add widgets or charts to fill it." />
+        <EmptyState title={t('dashboards.dashboardEmpty')} description={t('dashboards.addWidgetsChartsFill')} />
       )}
     </section>
   );

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { useEffect, useState, type FormEvent } from 'react';
@@ -30,8 +31,8 @@ export function DashboardForm() {
       setForm({ name, description, is_public, groups: chosen, is_default });
     }
   }, [existing.data, form]);
-  useEffect(() => setBreadcrumb([{ label: 'Dashboard', to: '/dashboard' }, { label: id === null ? 'Add dashboard' : 'Edit dashboard' }]), [id]);
-  if (!form) return <Spinner label="Loading the dashboard" />;
+  useEffect(() => setBreadcrumb([{ label: t('dashboards.dashboard'), to: '/dashboard' }, { label: id === null ? t('dashboards.addDashboard') : t('dashboards.editDashboard') }]), [id]);
+  if (!form) return <Spinner label={t('dashboards.loadingTheDashboard')} />;
   const change = (changes: Partial<DashboardFormData>) => setForm({ ...form, ...changes });
 
   const submit = async (event: FormEvent) => {
@@ -48,13 +49,13 @@ export function DashboardForm() {
 
   return (
     <section className="dashboard-page">
-      <PageHeader title={id === null ? 'Add dashboard' : 'Edit dashboard'} />
+      <PageHeader title={id === null ? t('dashboards.addDashboard') : t('dashboards.editDashboard')} />
       <form className="dashboard-form" onSubmit={submit} noValidate>
-        <TextInput label="Name" value={form.name} onValueChange={(name) => change({ name })} required maxLength={200} error={errors.name} />
-        <Textarea label="Description" value={form.description} onValueChange={(description) => change({ description })} maxLength={2000} error={errors.description} />
-        <Checkbox label="Everyone in the company may see it" checked={form.is_public} onCheckedChange={(is_public) => change({ is_public })} />
+        <TextInput label={t('dashboards.name')} value={form.name} onValueChange={(name) => change({ name })} required maxLength={200} error={errors.name} />
+        <Textarea label={t('dashboards.description')} value={form.description} onValueChange={(description) => change({ description })} maxLength={2000} error={errors.description} />
+        <Checkbox label={t('dashboards.everyoneCompanyMaySee')} checked={form.is_public} onCheckedChange={(is_public) => change({ is_public })} />
         {!form.is_public && groups.data && (
-          <Field label="Groups that may see it" error={errors.groups}>
+          <Field label={t('dashboards.groupsMaySee')} error={errors.groups}>
             {() => (
               <div>
                 {groups.data.map((group) => (
@@ -65,10 +66,10 @@ export function DashboardForm() {
             )}
           </Field>
         )}
-        <Checkbox label="Open this dashboard first (the company's default)" checked={form.is_default ?? false} onCheckedChange={(is_default) => change({ is_default })} />
+        <Checkbox label={t('dashboards.openDashboardFirstCompany')} checked={form.is_default ?? false} onCheckedChange={(is_default) => change({ is_default })} />
         <div className="dashboard-form__buttons">
-          <Button type="submit" loading={saving}>Save</Button>
-          <a className="ui-button ui-button--secondary ui-button--medium" href="#/dashboard">Cancel</a>
+          <Button type="submit" loading={saving}>{t('dashboards.save')}</Button>
+          <a className="ui-button ui-button--secondary ui-button--medium" href="#/dashboard">{t('dashboards.cancel')}</a>
         </div>
       </form>
     </section>

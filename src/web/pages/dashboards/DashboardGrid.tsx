@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useRef, useState, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
 import { Button } from '../../ui';
 import type { LayoutTile } from './dashboardsApi';
@@ -79,11 +80,11 @@ export function DashboardGrid({ tiles, layout, editing, onLayoutChange }: Dashbo
             </header>
             <div className="dashboard-tile__body">{tile.body}</div>
             {editing && (
-              <div className="dashboard-tile__sizer" role="group" aria-label={`Size of ${tile.title}`}>
-                <Button size="small" variant="ghost" onClick={() => onLayoutChange(resizeTile(layout, place.item, place.w - 1, place.h))}>Narrower</Button>
-                <Button size="small" variant="ghost" onClick={() => onLayoutChange(resizeTile(layout, place.item, place.w + 1, place.h))}>Wider</Button>
-                <Button size="small" variant="ghost" onClick={() => onLayoutChange(resizeTile(layout, place.item, place.w, place.h - 1))}>Shorter</Button>
-                <Button size="small" variant="ghost" onClick={() => onLayoutChange(resizeTile(layout, place.item, place.w, place.h + 1))}>Taller</Button>
+              <div className="dashboard-tile__sizer" role="group" aria-label={t('dashboards.sizeOfTitle', { title: tile.title })}>
+                <Button size="small" variant="ghost" onClick={() => onLayoutChange(resizeTile(layout, place.item, place.w - 1, place.h))}>{t('dashboards.narrower')}</Button>
+                <Button size="small" variant="ghost" onClick={() => onLayoutChange(resizeTile(layout, place.item, place.w + 1, place.h))}>{t('dashboards.wider')}</Button>
+                <Button size="small" variant="ghost" onClick={() => onLayoutChange(resizeTile(layout, place.item, place.w, place.h - 1))}>{t('dashboards.shorter')}</Button>
+                <Button size="small" variant="ghost" onClick={() => onLayoutChange(resizeTile(layout, place.item, place.w, place.h + 1))}>{t('dashboards.taller')}</Button>
                 <span className="dashboard-tile__handle" aria-hidden="true" onPointerDown={(event) => startResize(event, place)} />
               </div>
             )}

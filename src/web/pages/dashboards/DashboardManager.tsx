@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { apiFetch } from '../../app/http';
@@ -14,7 +15,7 @@ export function DashboardManager() {
   const [renaming, setRenaming] = useState<{ id: number; name: string } | null>(null);
   const [deleting, setDeleting] = useState<DashboardResponse | null>(null);
   const canChange = hasPermission('dashboards.change_dashboard');
-  useEffect(() => setBreadcrumb([{ label: 'Dashboard', to: '/dashboard' }, { label: 'Manage dashboards' }]), []);
+  useEffect(() => setBreadcrumb([{ label: t('dashboards.dashboard'), to: '/dashboard' }, { label: t('dashboards.manageDashboards') }]), []);
   const refresh = () => client.invalidateQueries({ queryKey: ['dashboards'] });
   const dashboards = list.data ?? [];
 
@@ -31,7 +32,7 @@ export function DashboardManager() {
 
   const columns: TableColumn<DashboardResponse>[] = [
     {
-      id: 'name', header: 'Name',
+      id: 'name', header: t('dashboards.name'),
       cell: (row) => renaming?.id === row.id ? (
         <form className="dashboard-actions" onSubmit={async (event) => {
           event.preventDefault();
@@ -40,28 +41,28 @@ export function DashboardManager() {
             await refresh();
           }
         }}>
-          <TextInput label="New name" value={renaming.name} onValueChange={(name) => setRenaming({ id: row.id, name })} required maxLength={200} />
-          <Button type="submit" size="small">Save</Button>
-          <Button size="small" variant="ghost" onClick={() => setRenaming(null)}>Cancel</Button>
+          <TextInput label={t('dashboards.newName')} value={renaming.name} onValueChange={(name) => setRenaming({ id: row.id, name })} required maxLength={200} />
+          <Button type="submit" size="small">{t('dashboards.save')}</Button>
+          <Button size="small" variant="ghost" onClick={() => setRenaming(null)}>{t('dashboards.cancel')}</Button>
         </form>
       ) : (
-        <span>{row.name} {row.is_default && <Badge tone="info">Default</Badge>} {!row.is_public && <Badge tone="neutral">Private</Badge>}</span>
+        <span>{row.name} {row.is_default && <Badge tone="info">{t('dashboards.default')}</Badge>} {!row.is_public && <Badge tone="neutral">{t('dashboards.private')}</Badge>}</span>
       ),
     },
-    { id: 'description', header: 'Description', cell: (row) => row.description || '-' },
+    { id: 'description', header: t('dashboards.description'), cell: (row) => row.description || '-' },
     {
-      id: 'actions', header: 'Actions',
+      id: 'actions', header: t('dashboards.actions'),
       cell: (row) => {
         const index = dashboards.indexOf(row);
         return (
           <div className="dashboard-actions">
-            <a href={`#/dashboard`} onClick={() => sessionStorage.setItem('cartograph.dashboard', String(row.id))}>Open</a>
-            {canChange && <Button size="small" variant="ghost" onClick={() => setRenaming({ id: row.id, name: row.name })}>Rename</Button>}
-            {canChange && <Button size="small" variant="ghost" disabled={index === 0} onClick={() => void move(index, -1)} aria-label={`Move ${row.name} up`}>Up</Button>}
-            {canChange && <Button size="small" variant="ghost" disabled={index === dashboards.length - 1} onClick={() => void move(index, 1)} aria-label={`Move ${row.name} down`}>Down</Button>}
-            {canChange && !row.is_default && <Button size="small" variant="secondary" onClick={async () => (await saveDashboard(row.id, { is_default: true })) && refresh()}>Set default</Button>}
-            {canChange && <a href={`#/dashboard/edit-dashboard/${row.id}`}>Edit</a>}
-            {hasPermission('dashboards.delete_dashboard') && !row.is_default && <Button size="small" variant="danger" onClick={() => setDeleting(row)}>Delete</Button>}
+            <a href={`#/dashboard`} onClick={() => sessionStorage.setItem('cartograph.dashboard', String(row.id))}>{t('dashboards.open')}</a>
+            {canChange && <Button size="small" variant="ghost" onClick={() => setRenaming({ id: row.id, name: row.name })}>{t('dashboards.rename')}</Button>}
+            {canChange && <Button size="small" variant="ghost" disabled={index === 0} onClick={() => void move(index, -1)} aria-label={t('dashboards.moveNameUp', { name: row.name })}>{t('dashboards.up')}</Button>}
+            {canChange && <Button size="small" variant="ghost" disabled={index === dashboards.length - 1} onClick={() => void move(index, 1)} aria-label={t('dashboards.moveNameDown', { name: row.name })}>{t('dashboards.down')}</Button>}
+            {canChange && !row.is_default && <Button size="small" variant="secondary" onClick={async () => (await saveDashboard(row.id, { is_default: true })) && refresh()}>{t('dashboards.setDefault')}</Button>}
+            {canChange && <a href={`#/dashboard/edit-dashboard/${row.id}`}>{t('dashboards.edit')}</a>}
+            {hasPermission('dashboards.delete_dashboard') && !row.is_default && <Button size="small" variant="danger" onClick={() => setDeleting(row)}>{t('dashboards.delete')}</Button>}
           </div>
         );
       },
@@ -70,17 +71,17 @@ export function DashboardManager() {
 
   return (
     <section className="dashboard-page">
-      <PageHeader title="Manage dashboards" description="The first dashboard in this order leads the menu; the default one opens first." actions={hasPermission('dashboards.add_dashboard') ? <a className="ui-button ui-button--success ui-button--medium" href="#/dashboard/add-dashboard">Add dashboard</a> : undefined} />
-      <Table caption="Dashboards" columns={columns} rows={dashboards} rowKey={(row) => row.id} loading={list.isPending} empty={<EmptyState title="No dashboards" />} />
-      <Dialog open={deleting !== null} onClose={() => setDeleting(null)} title="Delete dashboard" description={`Delete "${deleting?.name ?? ''}" with its charts and widgets? This cannot be undone.`} alert
+      <PageHeader title={t('dashboards.manageDashboards')} description={t('dashboards.firstDashboardOrderLeads')} actions={hasPermission('dashboards.add_dashboard') ? <a className="ui-button ui-button--success ui-button--medium" href="#/dashboard/add-dashboard">{t('dashboards.addDashboard')}</a> : undefined} />
+      <Table caption={t('dashboards.dashboards')} columns={columns} rows={dashboards} rowKey={(row) => row.id} loading={list.isPending} empty={<EmptyState title={t('dashboards.noDashboards')} />} />
+      <Dialog open={deleting !== null} onClose={() => setDeleting(null)} title={t('dashboards.deleteDashboard')} description={t('dashboards.deleteNameChartsWidgets', { name: deleting?.name ?? '' })} alert
         footer={<>
-          <Button variant="secondary" onClick={() => setDeleting(null)}>Cancel</Button>
+          <Button variant="secondary" onClick={() => setDeleting(null)}>{t('dashboards.cancel')}</Button>
           <Button variant="danger" onClick={async () => {
             if (!deleting) return;
             await apiFetch(`/dashboards/dashboards/${deleting.id}`, { method: 'DELETE' }).catch(() => undefined);
             setDeleting(null);
             await refresh();
-          }}>Delete</Button>
+          }}>{t('dashboards.delete')}</Button>
         </>} />
     </section>
   );

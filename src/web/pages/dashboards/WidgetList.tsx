@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { useEffect } from 'react';
@@ -15,28 +16,28 @@ export function WidgetList() {
   const dashboard = useQuery(dashboardQuery(dashboardId));
   const widgets = useQuery(widgetsQuery(dashboardId));
   const canChange = hasPermission('dashboards.change_dashboard');
-  useEffect(() => setBreadcrumb([{ label: 'Dashboard', to: '/dashboard' }, { label: 'Widgets' }]), []);
+  useEffect(() => setBreadcrumb([{ label: t('dashboards.dashboard'), to: '/dashboard' }, { label: t('dashboards.widgets') }]), []);
   const columns: TableColumn<WidgetResponse>[] = [
-    { id: 'name', header: 'Name', cell: (row) => row.name, sortable: true, sortValue: (row) => row.name },
-    { id: 'kind', header: 'Kind', cell: (row) => widgetKindLabels[row.kind] ?? row.kind },
-    { id: 'query', header: 'Query', cell: (row) => row.query || row.field || '-' },
+    { id: 'name', header: t('dashboards.name'), cell: (row) => row.name, sortable: true, sortValue: (row) => row.name },
+    { id: 'kind', header: t('dashboards.kind'), cell: (row) => widgetKindLabels[row.kind] ?? row.kind },
+    { id: 'query', header: t('dashboards.query'), cell: (row) => row.query || row.field || '-' },
     {
-      id: 'actions', header: 'Actions',
+      id: 'actions', header: t('dashboards.actions'),
       cell: (row) => canChange ? (
         <div className="dashboard-actions">
-          <a href={`#/dashboard/edit-widget/${dashboardId}/${row.id}`}>Edit</a>
+          <a href={`#/dashboard/edit-widget/${dashboardId}/${row.id}`}>{t('dashboards.edit')}</a>
           <Button size="small" variant="danger" onClick={async () => {
             await apiFetch(`/dashboards/widgets/${row.id}`, { method: 'DELETE' }).catch(() => undefined);
             await client.invalidateQueries({ queryKey: ['dashboards'] });
-          }}>Remove</Button>
+          }}>{t('dashboards.remove')}</Button>
         </div>
       ) : null,
     },
   ];
   return (
     <section className="dashboard-page">
-      <PageHeader title={`Widgets of ${dashboard.data?.name ?? 'the dashboard'}`} actions={canChange ? <a className="ui-button ui-button--success ui-button--medium" href={`#/dashboard/add-widget/${dashboardId}`}>Add widget</a> : undefined} />
-      <Table caption="Widgets" columns={columns} rows={widgets.data ?? []} rowKey={(row) => row.id} loading={widgets.isPending} empty={<EmptyState title="No widgets" description="Add a widget to this dashboard." />} />
+      <PageHeader title={dashboard.data?.name !== undefined ? t('dashboards.widgetsOfName', { name: dashboard.data.name }) : t('dashboards.widgetsOfTheDashboard')} actions={canChange ? <a className="ui-button ui-button--success ui-button--medium" href={`#/dashboard/add-widget/${dashboardId}`}>{t('dashboards.addWidget')}</a> : undefined} />
+      <Table caption={t('dashboards.widgets')} columns={columns} rows={widgets.data ?? []} rowKey={(row) => row.id} loading={widgets.isPending} empty={<EmptyState title={t('dashboards.noWidgets')} description={t('dashboards.addWidgetDashboard')} />} />
     </section>
   );
 }

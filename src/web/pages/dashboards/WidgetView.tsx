@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { lazy, Suspense } from 'react';
 import { formatDate } from '../../../core/dates';
 import { EmptyState, Spinner } from '../../ui';
@@ -30,13 +31,13 @@ function openLink(link: string) {
 /** The body of a dashboard tile: a Vega-Lite chart, big numbers, a table or a list of facts, or why it is empty. */
 export function WidgetView({ title, data, onOpenQuery = openLink }: WidgetViewProps) {
   const theme = useDocumentTheme();
-  if (!data.rows.length) return <EmptyState title="Nothing to show yet" description={data.message ?? 'No data.'} />;
+  if (!data.rows.length) return <EmptyState title={t('dashboards.nothingShowYet')} description={data.message ?? t('dashboards.noData')} />;
   const linkFor = (row: Record<string, unknown>) => (typeof row.query === 'string' ? inventoryLinkFor(String(row.inventory ?? data.inventory), row.query) : null);
   const spec = vegaSpecFor(data, theme);
   if (spec) {
     return (
       <>
-        <Suspense fallback={<Spinner label="Drawing the chart" />}>
+        <Suspense fallback={<Spinner label={t('dashboards.drawingTheChart')} />}>
           <VegaChart spec={spec} label={title} onSegment={(query) => {
             const link = inventoryLinkFor(data.inventory, query);
             if (link) onOpenQuery(link);
@@ -64,7 +65,7 @@ export function WidgetView({ title, data, onOpenQuery = openLink }: WidgetViewPr
             <li key={index}>
               {link ? <a href={`#${link}`}>{value}</a> : value}
               <span className="dashboard-number-label">{String(row.label)}</span>
-              {change !== null && <span className="dashboard-number-change">{change === 0 ? 'no change' : `${change > 0 ? '+' : ''}${numberFormat.format(change)}`}</span>}
+              {change !== null && <span className="dashboard-number-change">{change === 0 ? t('dashboards.noChange') : `${change > 0 ? '+' : ''}${numberFormat.format(change)}`}</span>}
             </li>
           );
         })}

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { useEffect, useState, type FormEvent } from 'react';
@@ -11,7 +12,6 @@ import { WidgetView } from './WidgetView';
 const readOnlyKeys = new Set(['id', 'dashboard_name', 'group_by_query_name', 'created_at', 'updated_at']);
 
 type ItemType = 'charts' | 'widgets';
-const labels: Record<ItemType, string> = { charts: 'chart', widgets: 'widget' };
 
 /**
  * The state of the chart and widget forms (`/dashboard/add-…/{dashboardId}`, `/dashboard/edit-…/{dashboardId}/{id}`):
@@ -26,11 +26,11 @@ export function useDashboardItemForm<Form extends object>(type: ItemType, empty:
   const [preview, setPreview] = useState<WidgetDataResponse | null>(null);
   const [saving, setSaving] = useState(false);
   const errors = useFieldErrors(id === null ? `/dashboards/${type}` : `/dashboards/${type}/${id}`);
-  const title = `${id === null ? 'Add' : 'Edit'} ${labels[type]}`;
+  const title = type === 'charts' ? t(id === null ? 'dashboards.addChart' : 'dashboards.editChart') : t(id === null ? 'dashboards.addWidget' : 'dashboards.editWidget');
   useEffect(() => {
     if (existing.data && form === null) setForm(Object.fromEntries(Object.entries(existing.data).filter(([key]) => !readOnlyKeys.has(key))) as Form);
   }, [existing.data, form]);
-  useEffect(() => setBreadcrumb([{ label: 'Dashboard', to: '/dashboard' }, { label: title }]), [title]);
+  useEffect(() => setBreadcrumb([{ label: t('dashboards.dashboard'), to: '/dashboard' }, { label: title }]), [title]);
 
   const change = (changes: Partial<Form>) => setForm((current) => (current ? { ...current, ...changes } : current));
   const submit = async (event: FormEvent) => {
@@ -50,13 +50,13 @@ export function useDashboardItemForm<Form extends object>(type: ItemType, empty:
 export function DashboardItemFormFooter({ saving, onPreview }: { saving: boolean; onPreview: () => void }) {
   return (
     <div className="dashboard-form__buttons">
-      <Button type="submit" loading={saving}>Save</Button>
-      <Button variant="secondary" onClick={onPreview}>Preview</Button>
-      <a className="ui-button ui-button--ghost ui-button--medium" href="#/dashboard">Cancel</a>
+      <Button type="submit" loading={saving}>{t('dashboards.save')}</Button>
+      <Button variant="secondary" onClick={onPreview}>{t('dashboards.preview')}</Button>
+      <a className="ui-button ui-button--ghost ui-button--medium" href="#/dashboard">{t('dashboards.cancel')}</a>
     </div>
   );
 }
 
 export function DashboardItemPreview({ name, preview }: { name: string; preview: WidgetDataResponse | null }) {
-  return preview ? <Card title="Preview" className="dashboard-preview"><WidgetView title={name || 'Preview'} data={preview} /></Card> : null;
+  return preview ? <Card title={t('dashboards.preview')} className="dashboard-preview"><WidgetView title={name || t('dashboards.preview')} data={preview} /></Card> : null;
 }

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 // Types and constants of dashboards, widgets and charts that need no browser API (shared with unit tests).
 import type { WidgetDataResponse } from '../../../core/dashboards/widgetData';
 
@@ -34,10 +35,10 @@ export type DashboardDataResponse = { id: number; computed_at: string; tiles: Da
 
 /** Human names of the widget kinds, for the kind picker and the widget list. */
 export const widgetKindLabels: Record<WidgetKind, string> = {
-  connection_statuses: 'Connection statuses', device_discovery: 'Device discovery', query_historical: 'Query-based historical', time_differential: 'Time differential',
-  totals: 'Totals (devices and users)', certificate_expiry: 'Certificate expiry status', group_by: 'Group by', lowest_security_score: 'Lowest security score devices',
-  security_score: 'Security score', query_trend: 'Query trend', trend: 'Trend', vulnerability_by_os: 'Vulnerabilities by OS', vulnerability_by_severity: 'Vulnerabilities by severity',
-  vulnerability_by_software: 'Vulnerabilities by software', vulnerability_by_source: 'Vulnerabilities by source', discovery_info: 'Discovery info', next_discoveries: 'Next discoveries',
+  get connection_statuses() { return t('dashboards.connectionStatuses'); }, get device_discovery() { return t('dashboards.deviceDiscovery'); }, get query_historical() { return t('dashboards.queryBasedHistorical'); }, get time_differential() { return t('dashboards.timeDifferential'); },
+  get totals() { return t('dashboards.totalsDevicesUsers'); }, get certificate_expiry() { return t('dashboards.certificateExpiryStatus'); }, get group_by() { return t('dashboards.groupBy'); }, get lowest_security_score() { return t('dashboards.lowestSecurityScoreDevices'); },
+  get security_score() { return t('dashboards.securityScore'); }, get query_trend() { return t('dashboards.queryTrend'); }, get trend() { return t('dashboards.trend'); }, get vulnerability_by_os() { return t('dashboards.vulnerabilitiesByOs'); }, get vulnerability_by_severity() { return t('dashboards.vulnerabilitiesBySeverity'); },
+  get vulnerability_by_software() { return t('dashboards.vulnerabilitiesBySoftware'); }, get vulnerability_by_source() { return t('dashboards.vulnerabilitiesBySource'); }, get discovery_info() { return t('dashboards.discoveryInfo'); }, get next_discoveries() { return t('dashboards.nextDiscoveries'); },
 };
 
 /** The inventory page that lists the records behind a segment. */

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import type { WidgetKind } from './widgetCatalogue';
 
 export type WidgetSetting = 'inventory' | 'query' | 'saved_queries' | 'field' | 'days' | 'limit' | 'sources';
@@ -28,21 +29,21 @@ export const widgetSettingsFor = (kind: WidgetKind): WidgetSetting[] => settings
 
 /** What a widget kind shows, for the form's help text. */
 export const widgetKindHelp: Record<WidgetKind, string> = {
-  connection_statuses: 'Connections by the state of their last fetch, with the disabled ones apart.',
-  device_discovery: 'Devices each source (connection or adapter) reports in the latest snapshot, beside the unique devices after correlation.',
-  query_historical: 'One query counted in every snapshot of the period.',
-  time_differential: 'A query now and in the snapshot the chosen days older, with the records added and removed.',
-  totals: 'Devices and users now, beside the snapshot the chosen days older.',
-  certificate_expiry: 'Certificates by how soon they expire.',
-  group_by: 'Records counted per value of a field.',
-  lowest_security_score: 'The devices with the lowest security scores.',
-  security_score: 'The average security score, how many devices are scored and how many score below 50.',
-  query_trend: 'One line per saved query across the snapshots of the period.',
-  trend: 'The size of every inventory across the snapshots of the period.',
-  vulnerability_by_os: 'Vulnerability findings on devices per operating system.',
-  vulnerability_by_severity: 'Vulnerabilities per severity (or CVSS band).',
-  vulnerability_by_software: 'Vulnerabilities per affected software.',
-  vulnerability_by_source: 'Vulnerability findings per reporting source (connection or adapter).',
-  discovery_info: 'The latest discovery: state, times, failed connections and what it published.',
-  next_discoveries: 'The next start times of the discovery schedule.',
+  get connection_statuses() { return t('dashboards.connectionsStateTheirLast'); },
+  get device_discovery() { return t('dashboards.devicesEachSourceConnection'); },
+  get query_historical() { return t('dashboards.oneQueryCountedEvery'); },
+  get time_differential() { return t('dashboards.queryNowSnapshotChosen'); },
+  get totals() { return t('dashboards.devicesUsersNowBeside'); },
+  get certificate_expiry() { return t('dashboards.certificatesHowSoonThey'); },
+  get group_by() { return t('dashboards.recordsCountedPerValue'); },
+  get lowest_security_score() { return t('dashboards.devicesLowestSecurityScores'); },
+  get security_score() { return t('dashboards.averageSecurityScoreHow'); },
+  get query_trend() { return t('dashboards.oneLinePerSaved'); },
+  get trend() { return t('dashboards.sizeEveryInventoryAcross'); },
+  get vulnerability_by_os() { return t('dashboards.vulnerabilityFindingsDevicesPer'); },
+  get vulnerability_by_severity() { return t('dashboards.vulnerabilitiesPerSeverityCvss'); },
+  get vulnerability_by_software() { return t('dashboards.vulnerabilitiesPerAffectedSoftware'); },
+  get vulnerability_by_source() { return t('dashboards.vulnerabilityFindingsPerReporting'); },
+  get discovery_info() { return t('dashboards.latestDiscoveryStateTimes'); },
+  get next_discoveries() { return t('dashboards.nextStartTimesDiscovery'); },
 };

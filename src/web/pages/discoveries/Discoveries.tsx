@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect } from 'react';
@@ -23,35 +24,35 @@ export function Discoveries() {
   // While a discovery runs the list is polled with it, so counts and durations move live.
   const list = useQuery({ ...discoveryListQuery(1, allDiscoveries), refetchInterval: running ? lastDiscoveryPollMs : false });
   const lists = discoveryLists(list.data?.results ?? []);
-  useEffect(() => setBreadcrumb([{ label: 'Discoveries' }]), []);
+  useEffect(() => setBreadcrumb([{ label: t('discoveries.discoveries') }]), []);
 
   return (
     <section className="discoveries-page">
-      <PageHeader title="Discoveries" description="Each discovery fetches every enabled connection, correlates the records and publishes a new inventory snapshot." actions={<StartDiscoveryButton running={running} />} />
+      <PageHeader title={t('discoveries.discoveries')} description={t('discoveries.eachDiscoveryFetchesEvery')} actions={<StartDiscoveryButton running={running} />} />
       <LoadDemoOffer />
       <div className="discoveries-summary">
-        <Card title="Last discovery" headingLevel={2}>
+        <Card title={t('discoveries.lastDiscovery')} headingLevel={2}>
           {lists.last ? (
             <dl className="discoveries-facts">
-              <div><dt>Discovery</dt><dd><Link to="/discovery/detail/$discoveryId" params={{ discoveryId: String(lists.last.id) }}>#{lists.last.id}</Link> <DiscoveryStatusBadge status={lists.last.status} /></dd></div>
-              <div><dt>Started</dt><dd>{formatDate(lists.last.start_time)}</dd></div>
-              <div><dt>Duration</dt><dd>{formatElapsed(lists.last.start_time, lists.last.end_time)}</dd></div>
+              <div><dt>{t('discoveries.discovery')}</dt><dd><Link to="/discovery/detail/$discoveryId" params={{ discoveryId: String(lists.last.id) }}>#{lists.last.id}</Link> <DiscoveryStatusBadge status={lists.last.status} /></dd></div>
+              <div><dt>{t('discoveries.started')}</dt><dd>{formatDate(lists.last.start_time)}</dd></div>
+              <div><dt>{t('discoveries.duration')}</dt><dd>{formatElapsed(lists.last.start_time, lists.last.end_time)}</dd></div>
             </dl>
           ) : (
-            <EmptyState title="No discovery yet" description="Add a connection under Adapters, then start the first discovery." />
+            <EmptyState title={t('discoveries.noDiscoveryYet')} description={t('discoveries.addConnectionUnderAdapters')} />
           )}
         </Card>
-        <Card title="Totals" headingLevel={2}>
+        <Card title={t('discoveries.totals')} headingLevel={2}>
           <dl className="discoveries-facts">
-            <div><dt>Running</dt><dd>{lists.running.length}</dd></div>
-            <div><dt>Completed</dt><dd>{lists.completed.length}</dd></div>
-            <div><dt>Failed</dt><dd>{lists.failed.length}</dd></div>
-            <div><dt>Latest completed</dt><dd>{lists.latestCompleted ? formatDate(lists.latestCompleted.end_time) : '-'}</dd></div>
+            <div><dt>{t('discoveries.running')}</dt><dd>{lists.running.length}</dd></div>
+            <div><dt>{t('discoveries.completed')}</dt><dd>{lists.completed.length}</dd></div>
+            <div><dt>{t('discoveries.failed')}</dt><dd>{lists.failed.length}</dd></div>
+            <div><dt>{t('discoveries.latestCompleted')}</dt><dd>{lists.latestCompleted ? formatDate(lists.latestCompleted.end_time) : '-'}</dd></div>
           </dl>
         </Card>
       </div>
-      <Card title="Recent discoveries" actions={<Link to="/discovery/list">All discoveries</Link>}>
-        <Table caption="Recent discoveries" columns={discoveryColumns} rows={(list.data?.results ?? []).slice(0, recentShown)} rowKey={(row) => row.id} loading={list.isPending} empty={<EmptyState title="No discoveries" />} />
+      <Card title={t('discoveries.recentDiscoveries')} actions={<Link to="/discovery/list">{t('discoveries.allDiscoveries')}</Link>}>
+        <Table caption={t('discoveries.recentDiscoveries')} columns={discoveryColumns} rows={(list.data?.results ?? []).slice(0, recentShown)} rowKey={(row) => row.id} loading={list.isPending} empty={<EmptyState title={t('discoveries.noDiscoveries')} />} />
       </Card>
     </section>
   );

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { useEffect } from 'react';
@@ -10,22 +11,22 @@ import { DiscoveryStatusBadge, durationText, RunStateBadge } from './DiscoverySt
 import { SystemInformationPanel } from './SystemInformationPanel';
 import './discoveries.css';
 
-const stageLabels: Record<string, string> = { fetch: 'Fetch every connection', correlate: 'Normalize and correlate', publish: 'Publish the snapshot' };
+const stageLabels: Record<string, string> = { get fetch() { return t('discoveries.fetchEveryConnection'); }, get correlate() { return t('discoveries.normalizeAndCorrelate'); }, get publish() { return t('discoveries.publishTheSnapshot'); } };
 
 const connectionColumns: TableColumn<ConnectionProgressResponse>[] = [
-  { id: 'name', header: 'Connection', cell: (row) => <span>{row.name} <span className="discoveries-muted">({row.adapter})</span></span> },
-  { id: 'state', header: 'State', cell: (row) => <RunStateBadge state={row.state} /> },
-  { id: 'records', header: 'Records', align: 'end', cell: (row) => row.records.toLocaleString() },
-  { id: 'by_entity', header: 'By kind', cell: (row) => Object.entries(row.by_entity).map(([kind, count]) => `${kind} ${count.toLocaleString()}`).join(', ') || '-' },
-  { id: 'duration', header: 'Duration', align: 'end', cell: (row) => durationText(row.duration_ms) },
+  { id: 'name', get header() { return t('discoveries.connection'); }, cell: (row) => <span>{row.name} <span className="discoveries-muted">({row.adapter})</span></span> },
+  { id: 'state', get header() { return t('discoveries.state'); }, cell: (row) => <RunStateBadge state={row.state} /> },
+  { id: 'records', get header() { return t('discoveries.records'); }, align: 'end', cell: (row) => row.records.toLocaleString() },
+  { id: 'by_entity', get header() { return t('discoveries.byKind'); }, cell: (row) => Object.entries(row.by_entity).map(([kind, count]) => `${kind} ${count.toLocaleString()}`).join(', ') || '-' },
+  { id: 'duration', get header() { return t('discoveries.duration'); }, align: 'end', cell: (row) => durationText(row.duration_ms) },
   {
-    id: 'problems', header: 'Problems',
+    id: 'problems', get header() { return t('discoveries.problems'); },
     cell: (row) =>
       row.error ? <span className="discoveries-error">{row.error}</span> : row.warning_count ? (
         <details>
-          <summary>{row.warning_count} warning{row.warning_count === 1 ? '' : 's'}</summary>
+          <summary>{t('discoveries.warningCountWarning', { warning_count: row.warning_count })}{row.warning_count === 1 ? '' : t('discoveries.s')}</summary>
           <ul>{row.warnings.map((warning, index) => <li key={index}>{warning}</li>)}</ul>
-          {row.warning_count > row.warnings.length && <p>… and {row.warning_count - row.warnings.length} more.</p>}
+          {row.warning_count > row.warnings.length && <p>{t('discoveries.warningCountMore', { warning_count: row.warning_count - row.warnings.length })}</p>}
         </details>
       ) : '-',
   },
@@ -38,7 +39,7 @@ function OperationProgress({ discovery }: { discovery: DiscoveryResponse }) {
   const stages = order.filter((name) => name in recorded).map((name) => [name, recorded[name]] as const);
   const assets = Object.entries(discovery.progress?.assets ?? {});
   return (
-    <Card title="Operation progress">
+    <Card title={t('discoveries.operationProgress')}>
       <ol className="discovery-stages">
         {stages.map(([name, stage]) => (
           <li key={name}>
@@ -48,7 +49,7 @@ function OperationProgress({ discovery }: { discovery: DiscoveryResponse }) {
           </li>
         ))}
       </ol>
-      {assets.length > 0 && <p>Published: {assets.map(([kind, count]) => `${count.toLocaleString()} ${assetNoun(kind, count)}`).join(', ')}.</p>}
+      {assets.length > 0 && <p>{t('discoveries.publishedAssets', { assets: assets.map(([kind, count]) => `${count.toLocaleString()} ${assetNoun(kind, count)}`).join(', ') })}</p>}
       {discovery.error && <p className="discoveries-error">{discovery.error}</p>}
     </Card>
   );
@@ -65,20 +66,20 @@ export function DiscoveryDetail() {
   const running = discovery.data?.status === 'running';
   const showSystem = hasPermission('users.view_system_information');
   const system = useQuery({ ...systemInformationQuery(running), enabled: showSystem });
-  useEffect(() => setBreadcrumb([{ label: 'Discoveries', to: '/discoveries' }, { label: `#${id}` }]), [id]);
+  useEffect(() => setBreadcrumb([{ label: t('discoveries.discoveries'), to: '/discoveries' }, { label: `#${id}` }]), [id]);
 
-  if (discovery.isPending) return <Spinner label="Loading discovery" />;
-  if (discovery.isError) return <ErrorState title="The discovery could not be loaded" message={discovery.error.message} onRetry={() => void discovery.refetch()} />;
+  if (discovery.isPending) return <Spinner label={t('discoveries.loadingDiscovery')} />;
+  if (discovery.isError) return <ErrorState title={t('discoveries.discoveryCouldNotLoaded')} message={discovery.error.message} onRetry={() => void discovery.refetch()} />;
   const current = discovery.data;
   return (
     <section className="discoveries-page">
       <PageHeader
-        title={`Discovery #${current.id}`}
+        title={t('discoveries.discoveryId', { id: current.id })}
         meta={<DiscoveryStatusBadge status={current.status} />}
-        description={`Started ${formatDate(current.start_time)} · ${running ? 'running for' : 'took'} ${formatElapsed(current.start_time, current.end_time)}`}
+        description={t(running ? 'discoveries.startedRunningFor' : 'discoveries.startedTook', { start: formatDate(current.start_time), elapsed: formatElapsed(current.start_time, current.end_time) })}
       />
-      <Card title="Connections">
-        <Table caption="Connections of this discovery" columns={connectionColumns} rows={current.progress?.connections ?? []} rowKey={(row) => row.id} empty={<EmptyState title="No enabled connection" description="This discovery had nothing to fetch." />} />
+      <Card title={t('discoveries.connections')}>
+        <Table caption={t('discoveries.connectionsDiscovery')} columns={connectionColumns} rows={current.progress?.connections ?? []} rowKey={(row) => row.id} empty={<EmptyState title={t('discoveries.noEnabledConnection')} description={t('discoveries.discoveryHadNothingFetch')} />} />
       </Card>
       <OperationProgress discovery={current} />
       {showSystem && <SystemInformationPanel system={system.data ?? null} loading={system.isPending} />}

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { Badge, discoveryStatusLook, type BadgeTone } from '../../ui';
 import type { RunState } from './discoveriesApi';
 
@@ -7,11 +8,11 @@ export function DiscoveryStatusBadge({ status }: { status: string }) {
 }
 
 const runLooks: Record<RunState, { tone: BadgeTone; label: string }> = {
-  pending: { tone: 'neutral', label: 'Waiting' },
-  running: { tone: 'info', label: 'Running' },
-  done: { tone: 'success', label: 'Done' },
-  warning: { tone: 'warning', label: 'Warning' },
-  error: { tone: 'danger', label: 'Error' },
+  pending: { tone: 'neutral', get label() { return t('discoveries.waiting'); } },
+  running: { tone: 'info', get label() { return t('discoveries.running'); } },
+  done: { tone: 'success', get label() { return t('discoveries.done'); } },
+  warning: { tone: 'warning', get label() { return t('discoveries.warning'); } },
+  error: { tone: 'danger', get label() { return t('discoveries.error'); } },
 };
 
 /** The state of one connection or stage of a discovery. */

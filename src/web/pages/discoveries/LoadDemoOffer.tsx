@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { notify } from '../../app/notifications/notifications';
@@ -16,7 +17,7 @@ export function LoadDemoOffer() {
   const load = useMutation({
     mutationFn: loadDemo,
     onSuccess: (discovery) => {
-      notify('success', 'The demo data set was loaded: its first discovery is running.');
+      notify('success', t('discoveries.demoDataSetWas'));
       void queryClient.invalidateQueries({ queryKey: ['discoveries'] });
       void queryClient.invalidateQueries({ queryKey: ['connections'] });
       void navigate({ to: '/discovery/detail/$discoveryId', params: { discoveryId: String(discovery.id) } });
@@ -24,12 +25,11 @@ export function LoadDemoOffer() {
   });
   if (!status.data?.available) return null;
   return (
-    <Card title="Try Cartograph with demo data">
+    <Card title={t('discoveries.tryCartographDemoData')}>
       <p>
-        Load exports of a directory, an EDR, an MDM, a vulnerability scanner and a CMDB — about 2,000 devices and 1,000 users
-        with overlaps, conflicts and junk values — as CSV file connections, and run the first discovery over them.
+        {t('discoveries.loadExportsDirectoryEdr')}
       </p>
-      <Button loading={load.isPending} onClick={() => load.mutate()}>Load demo data</Button>
+      <Button loading={load.isPending} onClick={() => load.mutate()}>{t('discoveries.loadDemoData')}</Button>
     </Card>
   );
 }

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { notify } from '../../app/notifications/notifications';
@@ -12,7 +13,7 @@ export function StartDiscoveryButton({ running }: { running: boolean }) {
   const start = useMutation({
     mutationFn: startDiscovery,
     onSuccess: (discovery) => {
-      notify('success', `Discovery #${discovery.id} started.`);
+      notify('success', t('discoveries.discoveryIdStarted', { id: discovery.id }));
       void queryClient.invalidateQueries({ queryKey: ['discoveries'] });
       void navigate({ to: '/discovery/detail/$discoveryId', params: { discoveryId: String(discovery.id) } });
     },
@@ -20,7 +21,7 @@ export function StartDiscoveryButton({ running }: { running: boolean }) {
   if (!hasPermission('discoveries.start_discovery')) return null;
   return (
     <Button loading={start.isPending} disabled={running} onClick={() => start.mutate()}>
-      {running ? 'Discovery running' : 'Start discovery'}
+      {running ? t('discoveries.discoveryRunning') : t('discoveries.startDiscovery')}
     </Button>
   );
 }

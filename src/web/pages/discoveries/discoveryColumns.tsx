@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { Link } from '@tanstack/react-router';
 import { formatDate, formatElapsed } from '../../../core/dates';
 import type { TableColumn } from '../../ui';
@@ -8,11 +9,11 @@ const total = (discovery: DiscoveryResponse) => Object.values(discovery.progress
 
 /** Columns of every discovery table. */
 export const discoveryColumns: TableColumn<DiscoveryResponse>[] = [
-  { id: 'id', header: 'Discovery', cell: (row) => <Link to="/discovery/detail/$discoveryId" params={{ discoveryId: String(row.id) }}>#{row.id}</Link> },
-  { id: 'status', header: 'Status', cell: (row) => <DiscoveryStatusBadge status={row.status} /> },
-  { id: 'trigger', header: 'Started by', cell: (row) => (row.trigger === 'manual' ? 'Hand' : row.trigger === 'schedule' ? 'Schedule' : row.trigger) },
-  { id: 'start_time', header: 'Started', cell: (row) => formatDate(row.start_time) },
-  { id: 'elapsed', header: 'Duration', cell: (row) => formatElapsed(row.start_time, row.end_time) },
-  { id: 'connections', header: 'Connections', align: 'end', cell: (row) => row.progress?.connections?.length ?? 0 },
-  { id: 'assets', header: 'Assets', align: 'end', cell: (row) => total(row).toLocaleString() },
+  { id: 'id', get header() { return t('discoveries.discovery'); }, cell: (row) => <Link to="/discovery/detail/$discoveryId" params={{ discoveryId: String(row.id) }}>#{row.id}</Link> },
+  { id: 'status', get header() { return t('discoveries.status'); }, cell: (row) => <DiscoveryStatusBadge status={row.status} /> },
+  { id: 'trigger', get header() { return t('discoveries.startedBy'); }, cell: (row) => (row.trigger === 'manual' ? t('discoveries.hand') : row.trigger === 'schedule' ? t('discoveries.schedule') : row.trigger) },
+  { id: 'start_time', get header() { return t('discoveries.started'); }, cell: (row) => formatDate(row.start_time) },
+  { id: 'elapsed', get header() { return t('discoveries.duration'); }, cell: (row) => formatElapsed(row.start_time, row.end_time) },
+  { id: 'connections', get header() { return t('discoveries.connections'); }, align: 'end', cell: (row) => row.progress?.connections?.length ?? 0 },
+  { id: 'assets', get header() { return t('discoveries.assets'); }, align: 'end', cell: (row) => total(row).toLocaleString() },
 ];

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError } from '../../app/http';
@@ -18,7 +19,7 @@ export function AddTagDialog({ onClose, assets, indexId }: AddTagDialogProps) {
   const add = useMutation({
     mutationFn: () => updateDeviceTags({ tags, action: 'add', assets, index_id: indexId }),
     onSuccess: (result) => {
-      notify('success', `${result.tags.map((tag) => tag.name).join(', ')} added to ${result.devices.toLocaleString()} device(s).`);
+      notify('success', t('inventories.tagsAddedDevicesDevice', { tags: result.tags.map((tag) => tag.name).join(', '), devices: result.devices.toLocaleString() }));
       void queryClient.invalidateQueries({ queryKey: ['inventory'] });
       void queryClient.invalidateQueries({ queryKey: ['inventory-detail'] });
       void queryClient.invalidateQueries({ queryKey: ['device-tags'] });
@@ -30,12 +31,12 @@ export function AddTagDialog({ onClose, assets, indexId }: AddTagDialogProps) {
     <Dialog
       open
       onClose={onClose}
-      title="Add tag"
-      description={`Tags for the ${assets.length.toLocaleString()} chosen device(s).`}
+      title={t('inventories.addTag')}
+      description={t('inventories.tagsLengthChosenDevice', { length: assets.length.toLocaleString() })}
       footer={
         <>
-          <Button variant="secondary" onClick={onClose}>Cancel</Button>
-          <Button loading={add.isPending} disabled={!tags.length} onClick={() => add.mutate()}>{tags.length ? `Add ${tags.length} tag(s)` : 'Add'}</Button>
+          <Button variant="secondary" onClick={onClose}>{t('inventories.cancel')}</Button>
+          <Button loading={add.isPending} disabled={!tags.length} onClick={() => add.mutate()}>{tags.length ? t('inventories.addLengthTagS', { length: tags.length }) : t('inventories.add')}</Button>
         </>
       }
     >

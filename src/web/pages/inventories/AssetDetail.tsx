@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { useEffect } from 'react';
@@ -20,25 +21,25 @@ function SourcePanel({ source, fieldMap }: { source: SourceRecordResponse; field
 }
 
 const relationColumns: TableColumn<RelationResponse>[] = [
-  { id: 'kind', header: 'Kind', cell: (row) => (row.kind === 'device-user' ? 'User' : 'Device') },
-  { id: 'relation', header: 'Relation', cell: (row) => row.relation },
-  { id: 'related', header: 'Related to', cell: (row) => row.related_name },
+  { id: 'kind', get header() { return t('inventories.kind'); }, cell: (row) => (row.kind === 'device-user' ? t('inventories.user') : t('inventories.device')) },
+  { id: 'relation', get header() { return t('inventories.relation'); }, cell: (row) => row.relation },
+  { id: 'related', get header() { return t('inventories.relatedTo'); }, cell: (row) => row.related_name },
 ];
 
 function panels(asset: AssetDetailResponse, fieldMap: FieldMap, entity: AssetKind['entity']) {
   const own = ownFieldKeys(asset, fieldMap);
   const labels = sourceTabLabels(asset.sources);
   return [
-    { id: 'basic', label: 'Basic info', content: <Facts entries={own.map((key): Fact => [fieldLabel(key, fieldMap[key]), detailValue(asset, key), fieldMap[key]?.value_type])} /> },
+    { id: 'basic', label: t('inventories.basicInfo'), content: <Facts entries={own.map((key): Fact => [fieldLabel(key, fieldMap[key]), detailValue(asset, key), fieldMap[key]?.value_type])} /> },
     {
-      id: 'sources', label: `Data sources (${asset.sources.length})`,
+      id: 'sources', label: t('inventories.dataSourcesLength', { length: asset.sources.length }),
       content: (
         <Table
-          caption="Data sources"
+          caption={t('inventories.dataSources')}
           columns={[
-            { id: 'connection', header: 'Source', cell: (row: SourceRecordResponse) => <SourceName name={row.connection_name} adapter={row.adapter} /> },
-            { id: 'adapter', header: 'Adapter', cell: (row: SourceRecordResponse) => row.adapter },
-            { id: 'record', header: 'Record', cell: (row: SourceRecordResponse) => row.record_key },
+            { id: 'connection', header: t('inventories.source'), cell: (row: SourceRecordResponse) => <SourceName name={row.connection_name} adapter={row.adapter} /> },
+            { id: 'adapter', header: t('inventories.adapter'), cell: (row: SourceRecordResponse) => row.adapter },
+            { id: 'record', header: t('inventories.record'), cell: (row: SourceRecordResponse) => row.record_key },
           ]}
           rows={asset.sources}
           rowKey={(row) => row.record_key}
@@ -47,10 +48,10 @@ function panels(asset: AssetDetailResponse, fieldMap: FieldMap, entity: AssetKin
     },
     // A panel per source record, named after its connection: four exports through one adapter are four sources.
     ...asset.sources.map((source, index) => ({ id: `source-${source.record_key}`, label: <SourceName name={labels[index]} adapter={source.adapter} />, content: <SourcePanel source={source} fieldMap={fieldMap} /> })),
-    { id: 'tags', label: 'Tags', content: <Facts entries={[['Tags', asset.Tags ?? []]]} /> },
-    { id: 'relations', label: `Relations (${asset.relations.length})`, content: <Table caption="Relations" columns={relationColumns} rows={asset.relations} rowKey={(row, index) => `${row.related_name}-${index}`} empty={<EmptyState title="No relations reported" />} /> },
+    { id: 'tags', label: t('inventories.tags'), content: <Facts entries={[[t('inventories.tags'), asset.Tags ?? []]]} /> },
+    { id: 'relations', label: t('inventories.relationsLength', { length: asset.relations.length }), content: <Table caption={t('inventories.relations')} columns={relationColumns} rows={asset.relations} rowKey={(row, index) => `${row.related_name}-${index}`} empty={<EmptyState title={t('inventories.noRelationsReported')} />} /> },
     {
-      id: 'merge', label: 'Why merged',
+      id: 'merge', label: t('inventories.whyMerged'),
       // Each reason, and for a device of several records the unmerge dialog.
       content: <MergeReasons asset={asset} entity={entity} />,
     },
@@ -62,13 +63,13 @@ function panels(asset: AssetDetailResponse, fieldMap: FieldMap, entity: AssetKin
 export function AssetDetail({ kind }: { kind: AssetKind }) {
   const { detail, fieldMap, name } = useInventoryDetail<AssetDetailResponse>(kind);
 
-  if (detail.isPending) return <Spinner label="Loading details" />;
-  if (detail.isError) return <ErrorState title="The details could not be loaded" message={detail.error.message} onRetry={() => void detail.refetch()} />;
+  if (detail.isPending) return <Spinner label={t('inventories.loadingDetails')} />;
+  if (detail.isError) return <ErrorState title={t('inventories.detailsCouldNotLoaded')} message={detail.error.message} onRetry={() => void detail.refetch()} />;
   return (
     <section className="inventory-page">
-      <PageHeader title={name} description={`Snapshot of discovery #${detail.data.index_id} · ${detail.data.sources.length} source record(s)`} />
+      <PageHeader title={name} description={t('inventories.snapshotDiscoveryIndexId', { index_id: detail.data.index_id, length: detail.data.sources.length })} />
       <Card>
-        <Tabs label={`${name} details`} tabs={panels(detail.data, fieldMap, kind.entity)} />
+        <Tabs label={t('inventories.nameDetails', { name })} tabs={panels(detail.data, fieldMap, kind.entity)} />
       </Card>
     </section>
   );

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Button, ErrorState, Spinner } from '../../ui';
@@ -18,12 +19,12 @@ export function AssetPreview({ kind, id, discoveryId, fieldMap, onClose, canOpen
   const own = asset ? ownFieldKeys(asset, fieldMap) : [];
   const name = asset ? String((asset[kind.nameField] as unknown[] | undefined)?.[0] ?? id) : id;
   return (
-    <aside className="asset-preview" aria-label={`Preview of ${name}`}>
+    <aside className="asset-preview" aria-label={t('inventories.previewOfName', { name })}>
       <header className="asset-preview__header">
         <h2>{name}</h2>
-        <Button variant="ghost" onClick={onClose} aria-label="Close preview">Close</Button>
+        <Button variant="ghost" onClick={onClose} aria-label={t('inventories.closePreview')}>{t('inventories.close')}</Button>
       </header>
-      {detail.isPending ? <Spinner label="Loading preview" /> : detail.isError ? <ErrorState message={detail.error.message} /> : (
+      {detail.isPending ? <Spinner label={t('inventories.loadingPreview')} /> : detail.isError ? <ErrorState message={detail.error.message} /> : (
         <>
           <dl className="inventory-facts">
             {own.map((key) => (
@@ -33,14 +34,14 @@ export function AssetPreview({ kind, id, discoveryId, fieldMap, onClose, canOpen
               </div>
             ))}
           </dl>
-          {asset?.sources && <p className="inventory-muted">{asset.sources.length} source record(s).</p>}
+          {asset?.sources && <p className="inventory-muted">{t('inventories.lengthSourceRecordS', { length: asset.sources.length })}</p>}
           {canOpenDetail && asset && (
             <Link
               className="ui-button ui-button--success ui-button--medium"
               to={kind.detailPath}
               params={{ [kind.idParam]: id, discoveryId: String(asset.index_id) }}
             >
-              Open details
+              {t('inventories.openDetails')}
             </Link>
           )}
         </>

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation, useNavigate, useRouter } from '@tanstack/react-router';
 import { useEffect } from 'react';
@@ -40,12 +41,12 @@ export function AssetPreviewPage({ kind }: { kind: InventoryKind }) {
   const navigate = useNavigate();
   const configuration = useQuery(discoveryConfigurationQuery());
   const fieldMap = (configuration.data?.[kind.fieldMapKey] ?? {}) as FieldMap;
-  useEffect(() => setBreadcrumb([{ label: kind.title, to: kind.basePath }, { label: 'Preview' }]), [kind]);
+  useEffect(() => setBreadcrumb([{ label: kind.title, to: kind.basePath }, { label: t('inventories.preview') }]), [kind]);
   if (!id) {
     return (
       <section className="inventory-page">
-        <EmptyState title={`No ${kind.entity} chosen`} description="The link names no asset." />
-        <Link to={kind.basePath}>Open the {kind.title.toLowerCase()} inventory</Link>
+        <EmptyState title={t('inventories.noEntityChosen', { entity: kind.entity })} description={t('inventories.linkNamesNoAsset')} />
+        <Link to={kind.basePath}>{t('inventories.openTitleInventory', { title: kind.title.toLowerCase() })}</Link>
       </section>
     );
   }

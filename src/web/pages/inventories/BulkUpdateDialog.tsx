@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError } from '../../app/http';
@@ -23,7 +24,7 @@ export function BulkUpdateDialog({ onClose, query, count, indexId }: BulkUpdateD
     mutationFn: () => updateDeviceTags({ tags, action, query, index_id: indexId }),
     onSuccess: (result) => {
       const names = result.tags.map((tag) => tag.name).join(', ');
-      notify('success', action === 'add' ? `${names} added to ${result.devices.toLocaleString()} device(s).` : `${names} removed from ${result.devices.toLocaleString()} device(s).`);
+      notify('success', action === 'add' ? t('inventories.namesAddedDevicesDevice', { names, devices: result.devices.toLocaleString() }) : t('inventories.namesRemovedFromDevices', { names, devices: result.devices.toLocaleString() }));
       void queryClient.invalidateQueries({ queryKey: ['inventory'] });
       void queryClient.invalidateQueries({ queryKey: ['inventory-detail'] });
       void queryClient.invalidateQueries({ queryKey: ['device-tags'] });
@@ -36,19 +37,19 @@ export function BulkUpdateDialog({ onClose, query, count, indexId }: BulkUpdateD
     <Dialog
       open
       onClose={onClose}
-      title="Bulk update"
+      title={t('inventories.bulkUpdate')}
       size="large"
-      description={query ? <>Changes the tags of the {reach} matching <code>{query}</code>.</> : <>No query: changes the tags of all {reach} of the inventory.</>}
+      description={query ? <>{t('inventories.changesTagsReachMatching', { reach })}{' '}<code>{query}</code>.</> : <>{t('inventories.noQueryChangesTags', { reach })}</>}
       footer={
         <>
-          <Button variant="secondary" onClick={onClose}>Cancel</Button>
+          <Button variant="secondary" onClick={onClose}>{t('inventories.cancel')}</Button>
           <Button variant={action === 'remove' ? 'danger' : 'success'} loading={update.isPending} disabled={!tags.length || !count} onClick={() => update.mutate()}>
-            {action === 'add' ? `Add to ${reach}` : `Remove from ${reach}`}
+            {action === 'add' ? t('inventories.addToReach', { reach }) : t('inventories.removeFromReach', { reach })}
           </Button>
         </>
       }
     >
-      <Select label="Action" value={action} onValueChange={(next) => setAction(next as 'add' | 'remove')} options={[{ value: 'add', label: 'Add tags' }, { value: 'remove', label: 'Remove tags' }]} />
+      <Select label={t('inventories.action')} value={action} onValueChange={(next) => setAction(next as 'add' | 'remove')} options={[{ value: 'add', label: t('inventories.addTags') }, { value: 'remove', label: t('inventories.removeTags') }]} />
       <TagPicker ticked={ticked} onTickedChange={setTicked} typed={typed} onTypedChange={setTyped} allowNew={action === 'add' && hasPermission('devices.add_tag')} error={errors.tags} />
       {update.error && !errors.tags && <p className="inventory-error" role="alert">{update.error.message}</p>}
     </Dialog>

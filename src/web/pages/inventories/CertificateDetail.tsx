@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { formatDate } from '../../../core/dates';
 import { Badge, Card, EmptyState, ErrorState, PageHeader, Spinner, Table, Tabs } from '../../ui';
 import { AssetLink } from './assetLinks';
@@ -22,46 +23,46 @@ type CertificateDetailResponse = Record<string, unknown> & {
 /** `/certificate-inventory/detail/{name}/{discoveryId}`: one certificate, its chain, where it is served and the devices serving it. */
 export function CertificateDetail() {
   const { detail, fieldMap, name } = useInventoryDetail<CertificateDetailResponse>(certificateInventory);
-  if (detail.isPending) return <Spinner label="Loading details" />;
-  if (detail.isError) return <ErrorState title="The details could not be loaded" message={detail.error.message} onRetry={() => void detail.refetch()} />;
+  if (detail.isPending) return <Spinner label={t('inventories.loadingDetails')} />;
+  if (detail.isError) return <ErrorState title={t('inventories.detailsCouldNotLoaded')} message={detail.error.message} onRetry={() => void detail.refetch()} />;
   const certificate = detail.data;
   const discoveryId = certificate.index_id;
   const first = (field: string) => (certificate[field] as unknown[] | undefined)?.[0];
   const weaknesses = (certificate.Weaknesses as string[] | undefined) ?? [];
   const tabs = [
-    { id: 'basic', label: 'Basic info', content: <FieldFacts asset={certificate} keys={ownFieldKeys(certificate, fieldMap)} fieldMap={fieldMap} /> },
+    { id: 'basic', label: t('inventories.basicInfo'), content: <FieldFacts asset={certificate} keys={ownFieldKeys(certificate, fieldMap)} fieldMap={fieldMap} /> },
     {
-      id: 'chain', label: `Chain (${certificate.chain.length})`,
+      id: 'chain', label: t('inventories.chainLength', { length: certificate.chain.length }),
       content: (
         <Table
-          caption="Certificate chain, leaf first"
+          caption={t('inventories.certificateChainLeafFirst')}
           columns={[
             { id: 'position', header: '#', align: 'end', cell: (row: ChainLink) => row.position },
-            { id: 'name', header: 'Certificate', cell: (row: ChainLink) => (row.id ? <AssetLink kind={certificateInventory} id={row.id} discoveryId={discoveryId} name={row.name} /> : row.name ?? '-') },
-            { id: 'issuer', header: 'Issuer', cell: (row: ChainLink) => row.issuer ?? '-' },
-            { id: 'not_after', header: 'Expires', cell: (row: ChainLink) => formatDate(row.not_after) },
-            { id: 'expiry', header: 'Expiry', cell: (row: ChainLink) => <ExpiryBadge status={row.expiry_status} /> },
-            { id: 'fingerprint', header: 'SHA-256 fingerprint', cell: (row: ChainLink) => <code className="inventory-code">{row.fingerprint_sha256}</code> },
+            { id: 'name', header: t('inventories.certificate'), cell: (row: ChainLink) => (row.id ? <AssetLink kind={certificateInventory} id={row.id} discoveryId={discoveryId} name={row.name} /> : row.name ?? '-') },
+            { id: 'issuer', header: t('inventories.issuer'), cell: (row: ChainLink) => row.issuer ?? '-' },
+            { id: 'not_after', header: t('inventories.expires'), cell: (row: ChainLink) => formatDate(row.not_after) },
+            { id: 'expiry', header: t('inventories.expiry'), cell: (row: ChainLink) => <ExpiryBadge status={row.expiry_status} /> },
+            { id: 'fingerprint', header: t('inventories.sha256Fingerprint'), cell: (row: ChainLink) => <code className="inventory-code">{row.fingerprint_sha256}</code> },
           ]}
           rows={certificate.chain}
           rowKey={(row) => `${row.position}-${row.fingerprint_sha256}`}
-          empty={<EmptyState title="No chain known" description="No source reported the chain this certificate is served with." />}
+          empty={<EmptyState title={t('inventories.noChainKnown')} description={t('inventories.noSourceReportedChain')} />}
         />
       ),
     },
-    { id: 'places', label: `Places served (${certificate.places.count})`, content: <CertificatePlacesTable filter={{ certificate: certificate.PrimaryKey[0] }} discoveryId={discoveryId} /> },
+    { id: 'places', label: t('inventories.placesServedCount', { count: certificate.places.count }), content: <CertificatePlacesTable filter={{ certificate: certificate.PrimaryKey[0] }} discoveryId={discoveryId} /> },
     {
-      id: 'devices', label: `Devices (${certificate.devices.length})`,
+      id: 'devices', label: t('inventories.devicesLength', { length: certificate.devices.length }),
       content: (
         <Table
-          caption="Devices serving this certificate"
+          caption={t('inventories.devicesServingCertificate')}
           columns={[
-            { id: 'device', header: 'Device', cell: (row: CertificateDevice) => <AssetLink kind={deviceInventory} id={row.id} discoveryId={discoveryId} name={row.hostname} /> },
-            { id: 'places', header: 'Places', align: 'end', cell: (row: CertificateDevice) => row.places.toLocaleString() },
+            { id: 'device', header: t('inventories.device'), cell: (row: CertificateDevice) => <AssetLink kind={deviceInventory} id={row.id} discoveryId={discoveryId} name={row.hostname} /> },
+            { id: 'places', header: t('inventories.places'), align: 'end', cell: (row: CertificateDevice) => row.places.toLocaleString() },
           ]}
           rows={certificate.devices}
           rowKey={(row) => row.id}
-          empty={<EmptyState title="No device of the inventory serves it" />}
+          empty={<EmptyState title={t('inventories.noDeviceInventoryServes')} />}
         />
       ),
     },
@@ -70,17 +71,17 @@ export function CertificateDetail() {
     <section className="inventory-page">
       <PageHeader
         title={name}
-        description={`Issued by ${String(first('IssuerCommonName') ?? first('Issuer') ?? 'an unknown issuer')} · expires ${formatDate(first('NotAfter'))} · snapshot of discovery #${discoveryId}`}
+        description={t('inventories.issuedByExpiresSnapshot', { issuer: String(first('IssuerCommonName') ?? first('Issuer') ?? t('inventories.anUnknownIssuer')), expires: formatDate(first('NotAfter')), discoveryId })}
         actions={
           <span className="query-builder__actions">
             <ExpiryBadge status={first('ExpiryStatus')} />
-            {first('SelfSigned') === true && <Badge tone="warning">Self-signed</Badge>}
+            {first('SelfSigned') === true && <Badge tone="warning">{t('inventories.selfSigned')}</Badge>}
             {weaknesses.map((weakness) => <Badge key={weakness} tone="danger">{weakness}</Badge>)}
           </span>
         }
       />
       <Card>
-        <Tabs label={`${name} details`} tabs={tabs} />
+        <Tabs label={t('inventories.nameDetails', { name })} tabs={tabs} />
       </Card>
     </section>
   );

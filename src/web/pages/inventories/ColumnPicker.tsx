@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useMemo, useState } from 'react';
 import { Button, Checkbox, Dialog, TextInput } from '../../ui';
 import { fuzzySearch } from '../adapters/adapterSearch';
@@ -22,18 +23,18 @@ export function ColumnPicker({ open, onClose, fields, columns, onColumnsChange, 
     <Dialog
       open={open}
       onClose={onClose}
-      title="Columns"
-      description={`${chosen.length} chosen. Columns keep the order you choose them in.`}
+      title={t('inventories.columns')}
+      description={t('inventories.lengthChosenColumnsKeep', { length: chosen.length })}
       size="large"
       footer={
         <>
-          <Button variant="ghost" onClick={() => setChosen(defaultColumns)}>Reset to default</Button>
-          <Button variant="secondary" onClick={onClose}>Cancel</Button>
-          <Button disabled={!chosen.length} onClick={() => { onColumnsChange(chosen); onClose(); }}>Apply</Button>
+          <Button variant="ghost" onClick={() => setChosen(defaultColumns)}>{t('inventories.resetToDefault')}</Button>
+          <Button variant="secondary" onClick={onClose}>{t('inventories.cancel')}</Button>
+          <Button disabled={!chosen.length} onClick={() => { onColumnsChange(chosen); onClose(); }}>{t('inventories.apply')}</Button>
         </>
       }
     >
-      <TextInput label="Search fields" type="search" value={search} onValueChange={setSearch} />
+      <TextInput label={t('inventories.searchFields')} type="search" value={search} onValueChange={setSearch} />
       <ul className="column-picker">
         {found.map((field) => (
           <li key={field.value}>

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from '@tanstack/react-router';
 import { useEffect, useState, type FormEvent } from 'react';
@@ -26,16 +27,16 @@ function StoredCertificate({ certificate }: { certificate: CustomCertificate }) 
   return (
     <Card>
       <Facts entries={[
-        ['Common name', certificate.common_name ?? certificate.subject],
-        ['Issuer', certificate.issuer],
-        ['Expires', formatDate(certificate.not_after)],
-        ['Expiry', certificate.expiry_status],
-        ['Chain', certificate.chain_verified ? 'Verified' : `Not verified: ${certificate.verification_error ?? 'unknown reason'}`],
-        ['Weaknesses', certificate.weaknesses],
-        ['Key', [certificate.key_algorithm, certificate.key_size].filter(Boolean).join(' ')],
-        ['Signature', certificate.signature_algorithm],
-        ['SHA-256 fingerprint', certificate.fingerprint_sha256],
-        ['Certificates held', certificate.chain.map((link) => link.common_name ?? link.subject ?? link.fingerprint_sha256)],
+        [t('inventories.commonName'), certificate.common_name ?? certificate.subject],
+        [t('inventories.issuer'), certificate.issuer],
+        [t('inventories.expires'), formatDate(certificate.not_after)],
+        [t('inventories.expiry'), certificate.expiry_status],
+        [t('inventories.chain'), certificate.chain_verified ? t('inventories.verified') : t('inventories.notVerifiedError', { error: certificate.verification_error ?? t('inventories.unknownReason') })],
+        [t('inventories.weaknesses'), certificate.weaknesses],
+        [t('inventories.key'), [certificate.key_algorithm, certificate.key_size].filter(Boolean).join(' ')],
+        [t('inventories.signature'), certificate.signature_algorithm],
+        [t('inventories.sha256Fingerprint'), certificate.fingerprint_sha256],
+        [t('inventories.certificatesHeld'), certificate.chain.map((link) => link.common_name ?? link.subject ?? link.fingerprint_sha256)],
       ]} />
     </Card>
   );
@@ -57,7 +58,7 @@ function Editor({ stored }: { stored: CustomCertificate | null }) {
     onSuccess: (saved) => {
       // The password served this one request: it is not kept in the page either.
       setPassword('');
-      notify('success', `"${saved.name}" was saved.`);
+      notify('success', t('inventories.nameWasSaved', { name: saved.name }));
       void queryClient.invalidateQueries({ queryKey: ['custom-certificates'] });
       void navigate({ to: listPath });
     },
@@ -69,7 +70,7 @@ function Editor({ stored }: { stored: CustomCertificate | null }) {
     setFile(null);
     if (!chosen) return;
     if (chosen.size > maximumFileBytes) {
-      setFileError(`${chosen.name} is larger than 1 MiB; a certificate file is a few kilobytes.`);
+      setFileError(t('inventories.certificateFileTooLarge', { name: chosen.name }));
       return;
     }
     setFile({ name: chosen.name, base64: base64Of(await chosen.arrayBuffer()) });
@@ -80,22 +81,22 @@ function Editor({ stored }: { stored: CustomCertificate | null }) {
   };
   return (
     <form className="custom-certificate-form" onSubmit={submit} noValidate>
-      <TextInput label="Name" required value={form.name} onValueChange={(name) => setForm({ ...form, name })} error={errors.name ?? (form.name.trim() ? undefined : 'The Name field is required.')} />
-      <Textarea label="Description" value={form.description} onValueChange={(description) => setForm({ ...form, description })} rows={2} error={errors.description} />
+      <TextInput label={t('inventories.name')} required value={form.name} onValueChange={(name) => setForm({ ...form, name })} error={errors.name ?? (form.name.trim() ? undefined : t('inventories.nameFieldRequired'))} />
+      <Textarea label={t('inventories.description')} value={form.description} onValueChange={(description) => setForm({ ...form, description })} rows={2} error={errors.description} />
       <div className="ui-field">
-        <label className="ui-field__label" htmlFor="custom-certificate-file">{stored ? 'Replace with a file' : 'Certificate file'}</label>
+        <label className="ui-field__label" htmlFor="custom-certificate-file">{stored ? t('inventories.replaceFile') : t('inventories.certificateFile')}</label>
         <input id="custom-certificate-file" type="file" accept=".pem,.crt,.cer,.der,.p7b,.p7c,.pfx,.p12" onChange={(event) => void choose(event.target.files?.[0] ?? null)} />
-        <p className="ui-field__message">PEM, DER, PKCS#7 (.p7b) or PKCS#12 (.pfx, .p12). Never a private key.</p>
+        <p className="ui-field__message">{t('inventories.pemDerPkcs7')}</p>
         {fileError ? <p className="ui-field__error" role="alert">{fileError}</p> : null}
       </div>
-      <Textarea label={file ? 'Or paste (a file is chosen: it is used)' : 'Or paste PEM text'} value={pasted} onValueChange={setPasted} rows={6} disabled={Boolean(file)}
-        error={errors.certificate ?? (missing && save.isError ? 'Choose a file or paste a certificate.' : undefined)} />
-      <TextInput label="PKCS#12 password" type="password" autoComplete="off" value={password} onValueChange={setPassword}
-        error={errors.password} message="Only for a PKCS#12 file: used once to open it, never stored." />
+      <Textarea label={file ? t('inventories.pasteFileChosenUsed') : t('inventories.pastePemText')} value={pasted} onValueChange={setPasted} rows={6} disabled={Boolean(file)}
+        error={errors.certificate ?? (missing && save.isError ? t('inventories.chooseFilePasteCertificate') : undefined)} />
+      <TextInput label={t('inventories.pkcs12Password')} type="password" autoComplete="off" value={password} onValueChange={setPassword}
+        error={errors.password} message={t('inventories.onlyPkcs12File')} />
       {save.error && !Object.keys(errors).length && <p className="inventory-error" role="alert">{save.error.message}</p>}
       <div className="query-builder__actions">
-        <Button variant="secondary" onClick={() => void navigate({ to: listPath })}>Cancel</Button>
-        <Button type="submit" loading={save.isPending} disabled={missing || Boolean(fileError)}>{stored ? 'Save' : 'Upload'}</Button>
+        <Button variant="secondary" onClick={() => void navigate({ to: listPath })}>{t('inventories.cancel')}</Button>
+        <Button type="submit" loading={save.isPending} disabled={missing || Boolean(fileError)}>{stored ? t('inventories.save') : t('inventories.upload')}</Button>
       </div>
     </form>
   );
@@ -106,13 +107,13 @@ export function CustomCertificateForm() {
   const params = useParams({ strict: false }) as { id?: string };
   const id = params.id ? Number(params.id) : null;
   const stored = useQuery({ ...customCertificateQuery(id ?? 0), enabled: id !== null });
-  const title = id === null ? 'Add a custom certificate' : `Edit ${stored.data?.name ?? ''}`;
-  useEffect(() => setBreadcrumb([{ label: 'Certificates', to: '/certificate-inventory' }, { label: 'Custom certificates', to: listPath }, { label: id === null ? 'Add' : stored.data?.name ?? String(id) }]), [id, stored.data?.name]);
-  if (id !== null && stored.isPending) return <Spinner label="Loading the certificate" />;
+  const title = id === null ? t('inventories.addCustomCertificate') : t('inventories.editName', { name: stored.data?.name ?? '' });
+  useEffect(() => setBreadcrumb([{ label: t('inventories.certificates'), to: '/certificate-inventory' }, { label: t('inventories.customCertificates'), to: listPath }, { label: id === null ? t('inventories.add') : stored.data?.name ?? String(id) }]), [id, stored.data?.name]);
+  if (id !== null && stored.isPending) return <Spinner label={t('inventories.loadingTheCertificate')} />;
   if (id !== null && stored.isError) return <ErrorState message={stored.error.message} onRetry={() => void stored.refetch()} />;
   return (
     <section className="inventory-page">
-      <PageHeader title={title} description="It joins the certificate inventory, as a custom certificate, at the next discovery." />
+      <PageHeader title={title} description={t('inventories.joinsCertificateInventoryCustom')} />
       {stored.data ? <StoredCertificate certificate={stored.data} /> : null}
       <Editor key={stored.data?.id ?? 'new'} stored={stored.data ?? null} />
     </section>

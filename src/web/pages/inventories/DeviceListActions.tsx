@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { hasPermission } from '../../app/session/session';
@@ -18,12 +19,12 @@ export function DeviceListActions({ chosen, onChosenChange, query, count, indexI
   return (
     <>
       {/* The device inventory's own pages have no menu entry of their own: they open from here. */}
-      {hasPermission('devices.view_tag') && <Link className="ui-button ui-button--ghost ui-button--medium" to="/device-inventory/tags">Tags</Link>}
-      {hasPermission('devices.view_devicerelation') && <Link className="ui-button ui-button--ghost ui-button--medium" to="/device-inventory/relations">Relations</Link>}
-      {hasPermission('users.view_device_merge_recommendation') && <Link className="ui-button ui-button--ghost ui-button--medium" to="/device-inventory/merge-recommendations">Merge recommendations</Link>}
-      {canTag && <Button variant="secondary" disabled={!chosen.length} onClick={() => setOpen('tag')}>Add tag{chosen.length ? ` (${chosen.length})` : ''}</Button>}
-      {hasPermission('devices.merge_device') && <Button variant="secondary" disabled={chosen.length < 2} onClick={() => setOpen('merge')}>Merge devices</Button>}
-      {canTag && <Button variant="secondary" disabled={!count} onClick={() => setOpen('bulk')}>Bulk update</Button>}
+      {hasPermission('devices.view_tag') && <Link className="ui-button ui-button--ghost ui-button--medium" to="/device-inventory/tags">{t('inventories.tags')}</Link>}
+      {hasPermission('devices.view_devicerelation') && <Link className="ui-button ui-button--ghost ui-button--medium" to="/device-inventory/relations">{t('inventories.relations')}</Link>}
+      {hasPermission('users.view_device_merge_recommendation') && <Link className="ui-button ui-button--ghost ui-button--medium" to="/device-inventory/merge-recommendations">{t('inventories.mergeRecommendations')}</Link>}
+      {canTag && <Button variant="secondary" disabled={!chosen.length} onClick={() => setOpen('tag')}>{chosen.length ? t('inventories.addTagCount', { count: chosen.length }) : t('inventories.addTag')}</Button>}
+      {hasPermission('devices.merge_device') && <Button variant="secondary" disabled={chosen.length < 2} onClick={() => setOpen('merge')}>{t('inventories.mergeDevices')}</Button>}
+      {canTag && <Button variant="secondary" disabled={!count} onClick={() => setOpen('bulk')}>{t('inventories.bulkUpdate')}</Button>}
       {open === 'tag' && <AddTagDialog onClose={close} assets={chosen.map((row) => row.PrimaryKey[0])} indexId={indexId} />}
       {open === 'bulk' && <BulkUpdateDialog onClose={close} query={query} count={count ?? 0} indexId={indexId} />}
       {open === 'merge' && (

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
@@ -10,9 +11,9 @@ import './deviceActions.css';
 
 const pageSize = 50;
 const kindOptions = [
-  { value: 'all', label: 'All relations' },
-  { value: 'device-user', label: 'Device – user' },
-  { value: 'device-device', label: 'Device – device' },
+  { value: 'all', get label() { return t('inventories.allRelations'); } },
+  { value: 'device-user', get label() { return t('inventories.deviceUser'); } },
+  { value: 'device-device', get label() { return t('inventories.deviceDevice'); } },
 ];
 
 function DeviceLink({ id, name, indexId }: { id: string; name: string; indexId: number }) {
@@ -22,9 +23,9 @@ function DeviceLink({ id, name, indexId }: { id: string; name: string; indexId: 
 
 function RelatedCell({ row }: { row: RelationRowResponse }) {
   const { related } = row;
-  const reported = related.reported_as !== related.name ? <span className="inventory-muted"> (reported as {related.reported_as})</span> : null;
+  const reported = related.reported_as !== related.name ? <span className="inventory-muted">{' '}{t('inventories.reportedReported', { reported_as: related.reported_as })}</span> : null;
   // A related name no asset of the snapshot answers to stays plain text: the source named it, nothing more is known.
-  if (!related.id) return <>{related.name}<span className="inventory-muted"> (not in the inventory)</span></>;
+  if (!related.id) return <>{related.name}<span className="inventory-muted">{' '}{t('inventories.notInventory')}</span></>;
   if (related.entity === 'device') return <><DeviceLink id={related.id} name={related.name} indexId={row.index_id} />{reported}</>;
   if (!hasPermission('users.view_user_inventory_detail')) return <>{related.name}{reported}</>;
   return <><Link to="/user-inventory/detail/$userId/$discoveryId" params={{ userId: related.id, discoveryId: String(row.index_id) }}>{related.name}</Link>{reported}</>;
@@ -35,18 +36,18 @@ function RelatedCell({ row }: { row: RelationRowResponse }) {
 function relationColumns(onlyDevice: ((id: string) => void) | null): TableColumn<RelationRowResponse>[] {
   return [
     {
-      id: 'device', header: 'Device',
+      id: 'device', header: t('inventories.device'),
       cell: (row) => (
         <span className="query-builder__actions">
           <DeviceLink id={row.device.id} name={row.device.name ?? row.device.id} indexId={row.index_id} />
-          {onlyDevice && <Button variant="link" aria-label={`Only the relations of ${row.device.name ?? row.device.id}`} onClick={() => onlyDevice(row.device.id)}>Only this device</Button>}
+          {onlyDevice && <Button variant="link" aria-label={t('inventories.onlyRelationsName', { name: row.device.name ?? row.device.id })} onClick={() => onlyDevice(row.device.id)}>{t('inventories.onlyThisDevice')}</Button>}
         </span>
       ),
     },
-    { id: 'kind', header: 'Kind', cell: (row) => <Badge tone={row.kind === 'device-user' ? 'info' : 'neutral'}>{row.kind === 'device-user' ? 'User' : 'Device'}</Badge> },
-    { id: 'relation', header: 'Relation', cell: (row) => row.relation },
-    { id: 'related', header: 'Related to', cell: (row) => <RelatedCell row={row} /> },
-    { id: 'adapters', header: 'Reported by', cell: (row) => row.adapters.join(', ') || '-' },
+    { id: 'kind', header: t('inventories.kind'), cell: (row) => <Badge tone={row.kind === 'device-user' ? 'info' : 'neutral'}>{row.kind === 'device-user' ? t('inventories.user') : t('inventories.device')}</Badge> },
+    { id: 'relation', header: t('inventories.relation'), cell: (row) => row.relation },
+    { id: 'related', header: t('inventories.relatedTo'), cell: (row) => <RelatedCell row={row} /> },
+    { id: 'adapters', header: t('inventories.reportedBy'), cell: (row) => row.adapters.join(', ') || '-' },
   ];
 }
 
@@ -59,32 +60,32 @@ export function DeviceRelations() {
   const [kind, setKind] = useState<string>(params.kind === 'device-user' || params.kind === 'device-device' ? params.kind : 'all');
   const device = params.device ?? '';
   const list = useQuery(relationListQuery({ page, size: pageSize, search, kind: kind === 'all' ? undefined : (kind as RelationKind), device: device || undefined }));
-  useEffect(() => setBreadcrumb([{ label: 'Devices', to: '/device-inventory' }, { label: 'Relations' }]), []);
+  useEffect(() => setBreadcrumb([{ label: t('inventories.devices'), to: '/device-inventory' }, { label: t('inventories.relations') }]), []);
   const deviceName = device ? (list.data?.results[0]?.device.name ?? device) : null;
   return (
     <section className="inventory-page">
       <PageHeader
-        title="Device relations"
-        description="Who uses each device and which devices it is tied to, as each source reports it."
-        meta={list.data ? <span className="inventory-muted">{list.data.count.toLocaleString()} relation(s)</span> : null}
+        title={t('inventories.deviceRelations')}
+        description={t('inventories.whoUsesEachDevice')}
+        meta={list.data ? <span className="inventory-muted">{t('inventories.countRelationS', { count: list.data.count.toLocaleString() })}</span> : null}
       />
       <div className="relations-filters">
-        <Select label="Kind" value={kind} options={kindOptions} onValueChange={(next) => { setKind(next); setPage(1); }} />
-        <TextInput label="Search device or related name" type="search" value={search} debounce={300} onValueChange={(value) => { setSearch(value); setPage(1); }} />
+        <Select label={t('inventories.kind')} value={kind} options={kindOptions} onValueChange={(next) => { setKind(next); setPage(1); }} />
+        <TextInput label={t('inventories.searchDeviceRelatedName')} type="search" value={search} debounce={300} onValueChange={(value) => { setSearch(value); setPage(1); }} />
         {deviceName && (
           <p className="relations-filters__device">
-            Relations of <strong>{deviceName}</strong>{' '}
-            <Button variant="link" onClick={() => { setPage(1); void navigate({ to: '.', search: {}, replace: true }); }}>Show every device</Button>
+            {t('inventories.relationsOf')}{' '}<strong>{deviceName}</strong>{' '}
+            <Button variant="link" onClick={() => { setPage(1); void navigate({ to: '.', search: {}, replace: true }); }}>{t('inventories.showEveryDevice')}</Button>
           </p>
         )}
       </div>
       <Table
-        caption="Device relations"
+        caption={t('inventories.deviceRelations')}
         columns={relationColumns(device ? null : (id) => { setPage(1); void navigate({ to: '.', search: { device: id }, replace: true }); })}
         rows={list.data?.results ?? []}
         rowKey={(row) => row.id}
         loading={list.isFetching}
-        empty={list.isError ? <EmptyState title="No inventory yet" description="Run a discovery to publish the first snapshot." /> : <EmptyState title="No relations" description={search || kind !== 'all' || device ? 'Change or clear the filters.' : 'No source reported a relation.'} />}
+        empty={list.isError ? <EmptyState title={t('inventories.noInventoryYet')} description={t('inventories.runDiscoveryPublishFirst')} /> : <EmptyState title={t('inventories.noRelations')} description={search || kind !== 'all' || device ? t('inventories.changeClearFilters') : t('inventories.noSourceReportedRelation')} />}
       />
       <Pagination page={page} pageSize={pageSize} count={list.data?.count ?? 0} onPageChange={setPage} />
     </section>

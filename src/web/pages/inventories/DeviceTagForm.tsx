@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { useEffect, useState, type FormEvent } from 'react';
@@ -17,7 +18,7 @@ function Editor({ tag }: { tag: TagResponse }) {
   const save = useMutation({
     mutationFn: () => apiFetch<TagResponse>(`/devices/tags/${tag.id}`, { method: 'PUT', body: { ...form, name: form.name.trim() }, silent: true }),
     onSuccess: (saved) => {
-      notify('success', `The tag "${saved.name}" was saved.`);
+      notify('success', t('inventories.tagNameWasSaved', { name: saved.name }));
       void queryClient.invalidateQueries({ queryKey: ['device-tags'] });
       void navigate({ to: '/device-inventory/tags' });
     },
@@ -34,8 +35,8 @@ function Editor({ tag }: { tag: TagResponse }) {
       <TagFields form={form} onChange={(next) => { setForm(next); save.reset(); }} errors={errors} showProblems={tried} />
       {save.error && !Object.keys(errors).length && <p className="inventory-error" role="alert">{save.error.message}</p>}
       <div className="query-builder__actions">
-        <Button variant="secondary" onClick={() => void navigate({ to: '/device-inventory/tags' })}>Cancel</Button>
-        <Button type="submit" loading={save.isPending}>Save</Button>
+        <Button variant="secondary" onClick={() => void navigate({ to: '/device-inventory/tags' })}>{t('inventories.cancel')}</Button>
+        <Button type="submit" loading={save.isPending}>{t('inventories.save')}</Button>
       </div>
     </form>
   );
@@ -45,14 +46,14 @@ function Editor({ tag }: { tag: TagResponse }) {
 export function DeviceTagForm() {
   const id = Number((useParams({ strict: false }) as { tagId: string }).tagId);
   const tag = useQuery(tagQueryById(id));
-  useEffect(() => setBreadcrumb([{ label: 'Devices', to: '/device-inventory' }, { label: 'Tags', to: '/device-inventory/tags' }, { label: tag.data?.name ?? String(id) }]), [id, tag.data?.name]);
-  if (tag.isPending) return <Spinner label="Loading tag" />;
+  useEffect(() => setBreadcrumb([{ label: t('inventories.devices'), to: '/device-inventory' }, { label: t('inventories.tags'), to: '/device-inventory/tags' }, { label: tag.data?.name ?? String(id) }]), [id, tag.data?.name]);
+  if (tag.isPending) return <Spinner label={t('inventories.loadingTag')} />;
   if (tag.isError) return <ErrorState message={tag.error.message} onRetry={() => void tag.refetch()} />;
   return (
     <section className="inventory-page">
       <PageHeader
-        title={`Edit ${tag.data.name}`}
-        meta={<Link to="/device-inventory" search={{ query: tagQuery(tag.data.name) }}>{tag.data.device_count.toLocaleString()} device(s)</Link>}
+        title={t('inventories.editName', { name: tag.data.name })}
+        meta={<Link to="/device-inventory" search={{ query: tagQuery(tag.data.name) }}>{t('inventories.deviceCountDeviceS', { device_count: tag.data.device_count.toLocaleString() })}</Link>}
       />
       <Card>
         <Editor key={tag.data.updated_at} tag={tag.data} />

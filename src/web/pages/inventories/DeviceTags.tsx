@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
@@ -21,7 +22,7 @@ function CreateTagDialog({ onClose }: { onClose: () => void }) {
   const create = useMutation({
     mutationFn: () => apiFetch<TagResponse>('/devices/tags', { method: 'POST', body: { ...form, name: form.name.trim() }, silent: true }),
     onSuccess: (tag) => {
-      notify('success', `The tag "${tag.name}" was created.`);
+      notify('success', t('inventories.tagNameWasCreated', { name: tag.name }));
       void queryClient.invalidateQueries({ queryKey: ['device-tags'] });
       onClose();
     },
@@ -36,11 +37,11 @@ function CreateTagDialog({ onClose }: { onClose: () => void }) {
     <Dialog
       open
       onClose={onClose}
-      title="New tag"
+      title={t('inventories.newTag')}
       footer={
         <>
-          <Button variant="secondary" onClick={onClose}>Cancel</Button>
-          <Button loading={create.isPending} onClick={submit}>Create</Button>
+          <Button variant="secondary" onClick={onClose}>{t('inventories.cancel')}</Button>
+          <Button loading={create.isPending} onClick={submit}>{t('inventories.create')}</Button>
         </>
       }
     >
@@ -56,7 +57,7 @@ function DeleteTagDialog({ tag, onClose }: { tag: TagResponse; onClose: () => vo
   const remove = useMutation({
     mutationFn: () => apiFetch(`/devices/tags/${tag.id}`, { method: 'DELETE' }),
     onSuccess: () => {
-      notify('success', `The tag "${tag.name}" was deleted.`);
+      notify('success', t('inventories.tagNameWasDeleted', { name: tag.name }));
       void queryClient.invalidateQueries({ queryKey: ['device-tags'] });
       onClose();
     },
@@ -66,12 +67,12 @@ function DeleteTagDialog({ tag, onClose }: { tag: TagResponse; onClose: () => vo
       open
       alert
       onClose={onClose}
-      title={`Delete the tag "${tag.name}"?`}
-      description={`It comes off ${tag.device_count.toLocaleString()} device(s). This cannot be undone.`}
+      title={t('inventories.deleteTagName', { name: tag.name })}
+      description={t('inventories.comesOffDeviceCount', { device_count: tag.device_count.toLocaleString() })}
       footer={
         <>
-          <Button variant="secondary" onClick={onClose}>Cancel</Button>
-          <Button variant="danger" loading={remove.isPending} onClick={() => remove.mutate()}>Delete</Button>
+          <Button variant="secondary" onClick={onClose}>{t('inventories.cancel')}</Button>
+          <Button variant="danger" loading={remove.isPending} onClick={() => remove.mutate()}>{t('inventories.delete')}</Button>
         </>
       }
     />
@@ -86,20 +87,20 @@ export function DeviceTags() {
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<TagResponse | null>(null);
   const list = useQuery(tagListQuery({ page, size: pageSize, search, ordering: orderingOf(sort) }));
-  useEffect(() => setBreadcrumb([{ label: 'Devices', to: '/device-inventory' }, { label: 'Tags' }]), []);
+  useEffect(() => setBreadcrumb([{ label: t('inventories.devices'), to: '/device-inventory' }, { label: t('inventories.tags') }]), []);
   const canChange = hasPermission('devices.change_tag');
   const canDelete = hasPermission('devices.delete_tag');
   const columns: TableColumn<TagResponse>[] = [
-    { id: 'name', header: 'Name', sortable: true, cell: (row) => <Link to="/device-inventory" search={{ query: tagQuery(row.name) }} aria-label={`Devices tagged ${row.name}`}><TagChip name={row.name} color={row.color} /></Link> },
-    { id: 'description', header: 'Description', cell: (row) => row.description || '-' },
-    { id: 'device_count', header: 'Devices', sortable: true, align: 'end', cell: (row) => row.device_count.toLocaleString() },
-    { id: 'created_at', header: 'Created', sortable: true, cell: (row) => formatDate(row.created_at) },
+    { id: 'name', header: t('inventories.name'), sortable: true, cell: (row) => <Link to="/device-inventory" search={{ query: tagQuery(row.name) }} aria-label={t('inventories.devicesTaggedName', { name: row.name })}><TagChip name={row.name} color={row.color} /></Link> },
+    { id: 'description', header: t('inventories.description'), cell: (row) => row.description || '-' },
+    { id: 'device_count', header: t('inventories.devices'), sortable: true, align: 'end', cell: (row) => row.device_count.toLocaleString() },
+    { id: 'created_at', header: t('inventories.created'), sortable: true, cell: (row) => formatDate(row.created_at) },
     {
-      id: 'actions', header: 'Actions',
+      id: 'actions', header: t('inventories.actions'),
       cell: (row) => (
         <span className="query-builder__actions">
-          {canChange && <Link to="/device-inventory/tags/edit/$tagId" params={{ tagId: String(row.id) }} aria-label={`Edit ${row.name}`}>Edit</Link>}
-          {canDelete && <Button variant="link" aria-label={`Delete ${row.name}`} onClick={() => setDeleting(row)}>Delete</Button>}
+          {canChange && <Link to="/device-inventory/tags/edit/$tagId" params={{ tagId: String(row.id) }} aria-label={t('inventories.editName', { name: row.name })}>{t('inventories.edit')}</Link>}
+          {canDelete && <Button variant="link" aria-label={t('inventories.deleteName', { name: row.name })} onClick={() => setDeleting(row)}>{t('inventories.delete')}</Button>}
         </span>
       ),
     },
@@ -107,21 +108,21 @@ export function DeviceTags() {
   return (
     <section className="inventory-page">
       <PageHeader
-        title="Device tags"
-        description="Labels on devices; a tagged device answers the query Tags = <name>."
-        meta={list.data ? <span className="inventory-muted">{list.data.count.toLocaleString()} tag(s)</span> : null}
-        actions={hasPermission('devices.add_tag') && <Button onClick={() => setCreating(true)}>New tag</Button>}
+        title={t('inventories.deviceTags')}
+        description={t('inventories.labelsDevicesTaggedDevice')}
+        meta={list.data ? <span className="inventory-muted">{t('inventories.countTagS', { count: list.data.count.toLocaleString() })}</span> : null}
+        actions={hasPermission('devices.add_tag') && <Button onClick={() => setCreating(true)}>{t('inventories.newTag')}</Button>}
       />
-      <TextInput label="Search tags" type="search" value={search} debounce={300} onValueChange={(value) => { setSearch(value); setPage(1); }} />
+      <TextInput label={t('inventories.searchTags')} type="search" value={search} debounce={300} onValueChange={(value) => { setSearch(value); setPage(1); }} />
       <Table
-        caption="Device tags"
+        caption={t('inventories.deviceTags')}
         columns={columns}
         rows={list.data?.results ?? []}
         rowKey={(row) => row.id}
         sort={sort}
         onSortChange={(next) => { setSort(next); setPage(1); }}
         loading={list.isFetching}
-        empty={<EmptyState title={search ? 'No tags match' : 'No tags yet'} description={search ? 'Change or clear the search.' : 'Create one here or tag devices from the inventory.'} />}
+        empty={<EmptyState title={search ? t('inventories.noTagsMatch') : t('inventories.noTagsYet')} description={search ? t('inventories.changeClearSearch') : t('inventories.createOneHereTag')} />}
       />
       <Pagination page={page} pageSize={pageSize} count={list.data?.count ?? 0} onPageChange={setPage} />
       {creating && <CreateTagDialog onClose={() => setCreating(false)} />}

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError } from '../../app/http';
@@ -13,7 +14,7 @@ export function FindingStatusDialog({ finding, onClose }: { finding: FindingResp
   const save = useMutation({
     mutationFn: () => setFindingStatus(finding.id, status, reason.trim()),
     onSuccess: () => {
-      notify('success', `${finding.cve_id ?? 'The finding'} on ${finding.hostname ?? 'the device'} is now ${findingStatusLabels[status].toLowerCase()}.`);
+      notify('success', t('inventories.findingOnDeviceIsNow', { finding: finding.cve_id ?? t('inventories.theFinding'), device: finding.hostname ?? t('inventories.theDevice'), status: findingStatusLabels[status].toLowerCase() }));
       void queryClient.invalidateQueries({ queryKey: ['inventory-links'] });
       void queryClient.invalidateQueries({ queryKey: ['inventory-detail'] });
       onClose();
@@ -24,17 +25,17 @@ export function FindingStatusDialog({ finding, onClose }: { finding: FindingResp
     <Dialog
       open
       onClose={onClose}
-      title="Change status"
-      description={`${finding.cve_id ?? finding.title ?? 'Finding'} on ${finding.hostname ?? finding.device_id}`}
+      title={t('inventories.changeStatus')}
+      description={t('inventories.findingOnDevice', { finding: finding.cve_id ?? finding.title ?? t('inventories.finding'), device: finding.hostname ?? finding.device_id })}
       footer={
         <>
-          <Button variant="secondary" onClick={onClose}>Cancel</Button>
-          <Button loading={save.isPending} disabled={!reason.trim()} onClick={() => save.mutate()}>Save</Button>
+          <Button variant="secondary" onClick={onClose}>{t('inventories.cancel')}</Button>
+          <Button loading={save.isPending} disabled={!reason.trim()} onClick={() => save.mutate()}>{t('inventories.save')}</Button>
         </>
       }
     >
-      <Select label="Status" options={findingStatuses.map((value) => ({ value, label: findingStatusLabels[value] }))} value={status} onValueChange={(value) => setStatus(value as FindingStatus)} error={errors.status} />
-      <Textarea label="Reason" required value={reason} onValueChange={setReason} error={errors.reason} maxLength={2000} />
+      <Select label={t('inventories.status')} options={findingStatuses.map((value) => ({ value, label: findingStatusLabels[value] }))} value={status} onValueChange={(value) => setStatus(value as FindingStatus)} error={errors.status} />
+      <Textarea label={t('inventories.reason')} required value={reason} onValueChange={setReason} error={errors.reason} maxLength={2000} />
       {save.error && !errors.status && !errors.reason && <p className="inventory-error" role="alert">{save.error.message}</p>}
     </Dialog>
   );

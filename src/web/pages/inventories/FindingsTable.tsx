@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatDate } from '../../../core/dates';
@@ -26,22 +27,22 @@ function StatusCell({ finding }: { finding: FindingResponse }) {
 }
 
 const deviceColumns: TableColumn<FindingResponse>[] = [
-  { id: 'device', header: 'Device', cell: (row) => <AssetLink kind={deviceInventory} id={row.device_id} discoveryId={row.index_id} name={row.hostname} /> },
-  { id: 'os_type', header: 'OS', cell: (row) => row.os_type ?? '-' },
+  { id: 'device', get header() { return t('inventories.device'); }, cell: (row) => <AssetLink kind={deviceInventory} id={row.device_id} discoveryId={row.index_id} name={row.hostname} /> },
+  { id: 'os_type', get header() { return t('inventories.os'); }, cell: (row) => row.os_type ?? '-' },
 ];
 const vulnerabilityColumns: TableColumn<FindingResponse>[] = [
-  { id: 'cve_id', header: 'Vulnerability', cell: (row) => <AssetLink kind={vulnerabilityInventory} id={row.vulnerability_id} discoveryId={row.index_id} name={row.cve_id ?? row.title} /> },
-  { id: 'title', header: 'Title', cell: (row) => row.title ?? '-' },
-  { id: 'severity', header: 'Severity', cell: (row) => <SeverityBadge severity={row.severity} /> },
-  { id: 'score', header: 'Score', cell: (row) => row.score ?? '-' },
+  { id: 'cve_id', get header() { return t('inventories.vulnerability'); }, cell: (row) => <AssetLink kind={vulnerabilityInventory} id={row.vulnerability_id} discoveryId={row.index_id} name={row.cve_id ?? row.title} /> },
+  { id: 'title', get header() { return t('inventories.title'); }, cell: (row) => row.title ?? '-' },
+  { id: 'severity', get header() { return t('inventories.severity'); }, cell: (row) => <SeverityBadge severity={row.severity} /> },
+  { id: 'score', get header() { return t('inventories.score'); }, cell: (row) => row.score ?? '-' },
 ];
 const shared: TableColumn<FindingResponse>[] = [
-  { id: 'status', header: 'Status', cell: (row) => <StatusCell finding={row} /> },
-  { id: 'software', header: 'Software', cell: (row) => row.software.join(', ') || '-' },
-  { id: 'first_seen', header: 'First seen', cell: (row) => formatDate(row.first_seen) },
-  { id: 'last_seen', header: 'Last seen', cell: (row) => formatDate(row.last_seen) },
-  { id: 'adapters', header: 'Sources', cell: (row) => row.adapters.join(', ') },
-  { id: 'match', header: 'Why it matched', cell: (row) => <span className="inventory-match-reason">{row.sources?.find((source) => source.adapter === 'cartograph-avm')?.evidence ?? '-'}</span> },
+  { id: 'status', get header() { return t('inventories.status'); }, cell: (row) => <StatusCell finding={row} /> },
+  { id: 'software', get header() { return t('inventories.software'); }, cell: (row) => row.software.join(', ') || '-' },
+  { id: 'first_seen', get header() { return t('inventories.firstSeen'); }, cell: (row) => formatDate(row.first_seen) },
+  { id: 'last_seen', get header() { return t('inventories.lastSeen'); }, cell: (row) => formatDate(row.last_seen) },
+  { id: 'adapters', get header() { return t('inventories.sources'); }, cell: (row) => row.adapters.join(', ') },
+  { id: 'match', get header() { return t('inventories.whyItMatched'); }, cell: (row) => <span className="inventory-match-reason">{row.sources?.find((source) => source.adapter === 'cartograph-avm')?.evidence ?? '-'}</span> },
 ];
 
 type FindingsTableProps = { filter: { device: string } | { vulnerability: string }; discoveryId: number | null };
@@ -58,22 +59,22 @@ export function FindingsTable({ filter, discoveryId }: FindingsTableProps) {
   const list = useQuery(findingsQuery({ ...filter, search, status: status || undefined, page, size: pageSize, index_id: discoveryId }));
   const ofDevice = 'device' in filter;
   const canChange = hasPermission('avm.add_vulnerabilityfalsepositive');
-  const action: TableColumn<FindingResponse> = { id: 'actions', header: 'Actions', cell: (row) => <Button variant="link" onClick={() => setChanging(row)}>Change status</Button> };
+  const action: TableColumn<FindingResponse> = { id: 'actions', header: t('inventories.actions'), cell: (row) => <Button variant="link" onClick={() => setChanging(row)}>{t('inventories.changeStatus')}</Button> };
   const columns = [...(ofDevice ? vulnerabilityColumns : deviceColumns), ...shared, ...(canChange ? [action] : [])];
-  if (list.isError) return <ErrorState title="The findings could not be loaded" message={list.error.message} onRetry={() => void list.refetch()} />;
+  if (list.isError) return <ErrorState title={t('inventories.findingsCouldNotLoaded')} message={list.error.message} onRetry={() => void list.refetch()} />;
   return (
     <div className="inventory-links">
       <div className="inventory-links__filters">
-        <TextInput label={ofDevice ? 'Search vulnerabilities' : 'Search devices'} type="search" value={search} debounce={300} onValueChange={(value) => { setSearch(value); setPage(1); }} />
-        <Select label="Status" placeholder="Any status" options={findingStatuses.map((value) => ({ value, label: findingStatusLabels[value] }))} value={status} onValueChange={(value) => { setStatus(value as FindingStatus | ''); setPage(1); }} />
+        <TextInput label={ofDevice ? t('inventories.searchVulnerabilities') : t('inventories.searchDevices')} type="search" value={search} debounce={300} onValueChange={(value) => { setSearch(value); setPage(1); }} />
+        <Select label={t('inventories.status')} placeholder={t('inventories.anyStatus')} options={findingStatuses.map((value) => ({ value, label: findingStatusLabels[value] }))} value={status} onValueChange={(value) => { setStatus(value as FindingStatus | ''); setPage(1); }} />
       </div>
       <Table
-        caption={ofDevice ? 'Vulnerabilities of this device' : 'Affected devices'}
+        caption={ofDevice ? t('inventories.vulnerabilitiesDevice') : t('inventories.affectedDevices')}
         columns={columns}
         rows={list.data?.results ?? []}
         rowKey={(row) => row.id}
         loading={list.isFetching}
-        empty={<EmptyState title={search || status ? 'No finding matches' : ofDevice ? 'No vulnerability reported on this device' : 'No device is affected'} />}
+        empty={<EmptyState title={search || status ? t('inventories.noFindingMatches') : ofDevice ? t('inventories.noVulnerabilityReportedDevice') : t('inventories.noDeviceAffected')} />}
       />
       <Pagination page={page} pageSize={pageSize} count={list.data?.count ?? 0} onPageChange={setPage} />
       {changing && <FindingStatusDialog finding={changing} onClose={() => setChanging(null)} />}

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatDate } from '../../../core/dates';
@@ -9,19 +10,19 @@ import { installationsQuery, type InstallationResponse } from './softwareLinksAp
 const pageSize = 50;
 
 const shared: TableColumn<InstallationResponse>[] = [
-  { id: 'version', header: 'Version', cell: (row) => row.version ?? '-' },
-  { id: 'install_date', header: 'Installed', cell: (row) => formatDate(row.install_date) },
-  { id: 'install_path', header: 'Path', cell: (row) => row.install_path ?? '-' },
-  { id: 'adapters', header: 'Sources', cell: (row) => row.adapters.join(', ') },
+  { id: 'version', get header() { return t('inventories.version'); }, cell: (row) => row.version ?? '-' },
+  { id: 'install_date', get header() { return t('inventories.installed'); }, cell: (row) => formatDate(row.install_date) },
+  { id: 'install_path', get header() { return t('inventories.path'); }, cell: (row) => row.install_path ?? '-' },
+  { id: 'adapters', get header() { return t('inventories.sources'); }, cell: (row) => row.adapters.join(', ') },
 ];
 
 const deviceColumns: TableColumn<InstallationResponse>[] = [
-  { id: 'device', header: 'Device', cell: (row) => <AssetLink kind={deviceInventory} id={row.device_id} discoveryId={row.index_id} name={row.hostname} /> },
-  { id: 'os_type', header: 'OS', cell: (row) => row.os_type ?? '-' },
+  { id: 'device', get header() { return t('inventories.device'); }, cell: (row) => <AssetLink kind={deviceInventory} id={row.device_id} discoveryId={row.index_id} name={row.hostname} /> },
+  { id: 'os_type', get header() { return t('inventories.os'); }, cell: (row) => row.os_type ?? '-' },
 ];
 const softwareColumns: TableColumn<InstallationResponse>[] = [
-  { id: 'software', header: 'Software', cell: (row) => <AssetLink kind={softwareInventory} id={row.software_id} discoveryId={row.index_id} name={row.software_name} /> },
-  { id: 'vendor', header: 'Vendor', cell: (row) => row.vendor ?? '-' },
+  { id: 'software', get header() { return t('inventories.software'); }, cell: (row) => <AssetLink kind={softwareInventory} id={row.software_id} discoveryId={row.index_id} name={row.software_name} /> },
+  { id: 'vendor', get header() { return t('inventories.vendor'); }, cell: (row) => row.vendor ?? '-' },
 ];
 
 type InstallationsTableProps = { filter: { device: string } | { software: string }; discoveryId: number | null };
@@ -35,17 +36,17 @@ export function InstallationsTable({ filter, discoveryId }: InstallationsTablePr
   const [search, setSearch] = useState('');
   const list = useQuery(installationsQuery({ ...filter, search, page, size: pageSize, index_id: discoveryId }));
   const ofDevice = 'device' in filter;
-  if (list.isError) return <ErrorState title="The installations could not be loaded" message={list.error.message} onRetry={() => void list.refetch()} />;
+  if (list.isError) return <ErrorState title={t('inventories.installationsCouldNotLoaded')} message={list.error.message} onRetry={() => void list.refetch()} />;
   return (
     <div className="inventory-links">
-      <TextInput label={ofDevice ? 'Search software' : 'Search devices'} type="search" value={search} debounce={300} onValueChange={(value) => { setSearch(value); setPage(1); }} />
+      <TextInput label={ofDevice ? t('inventories.searchSoftware') : t('inventories.searchDevices')} type="search" value={search} debounce={300} onValueChange={(value) => { setSearch(value); setPage(1); }} />
       <Table
-        caption={ofDevice ? 'Installed software' : 'Devices with this software'}
+        caption={ofDevice ? t('inventories.installedSoftware') : t('inventories.devicesSoftware')}
         columns={[...(ofDevice ? softwareColumns : deviceColumns), ...shared]}
         rows={list.data?.results ?? []}
         rowKey={(row) => `${row.device_id}-${row.software_id}-${row.version ?? ''}`}
         loading={list.isFetching}
-        empty={<EmptyState title={search ? 'Nothing matches the search' : ofDevice ? 'No software reported on this device' : 'No device reports this software'} />}
+        empty={<EmptyState title={search ? t('inventories.nothingMatchesSearch') : ofDevice ? t('inventories.noSoftwareReportedDevice') : t('inventories.noDeviceReportsSoftware')} />}
       />
       <Pagination page={page} pageSize={pageSize} count={list.data?.count ?? 0} onPageChange={setPage} />
     </div>

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { ApiError } from '../../app/http';
@@ -64,7 +65,7 @@ export function InventoryList({ kind }: { kind: InventoryKind }) {
     try {
       const labels = columnKeys.map((key) => fieldLabel(key, fieldMap[key]));
       await exportInventory(kind.exportPath, format, { query, fields: columnKeys, labels, ordering, index_id: list.data?.index_id });
-      notify('success', `The ${kind.title.toLowerCase()} list was exported as ${format.toUpperCase()}.`);
+      notify('success', t('inventories.titleListWasExported', { title: kind.title.toLowerCase(), format: format.toUpperCase() }));
     } finally {
       setExporting(false);
     }
@@ -74,21 +75,21 @@ export function InventoryList({ kind }: { kind: InventoryKind }) {
     <section className="inventory-page">
       <PageHeader
         title={kind.title}
-        meta={list.data ? <span className="inventory-muted">{list.data.count.toLocaleString()} {kind.title.toLowerCase()} · snapshot #{list.data.index_id}</span> : null}
+        meta={list.data ? <span className="inventory-muted">{t('inventories.countTitleSnapshotIndex', { count: list.data.count.toLocaleString(), title: kind.title.toLowerCase(), index_id: list.data.index_id })}</span> : null}
         actions={
           <>
             {actions && <actions.Actions chosen={chosen} onChosenChange={setChosen} query={query} count={list.data?.count} indexId={list.data?.index_id ?? null} />}
-            {hasPermission('queries.add_query') && <Button variant="secondary" disabled={!query} onClick={() => setSaving(true)}>Save query</Button>}
-            <Button variant="secondary" onClick={() => setPicking(true)}>Columns</Button>
-            <Button variant="secondary" loading={exporting} disabled={!list.data?.count} onClick={() => void download('csv')}>Export CSV</Button>
-            <Button variant="secondary" loading={exporting} disabled={!list.data?.count} onClick={() => void download('xlsx')}>Export XLSX</Button>
+            {hasPermission('queries.add_query') && <Button variant="secondary" disabled={!query} onClick={() => setSaving(true)}>{t('inventories.saveQuery')}</Button>}
+            <Button variant="secondary" onClick={() => setPicking(true)}>{t('inventories.columns')}</Button>
+            <Button variant="secondary" loading={exporting} disabled={!list.data?.count} onClick={() => void download('csv')}>{t('inventories.exportCsv')}</Button>
+            <Button variant="secondary" loading={exporting} disabled={!list.data?.count} onClick={() => void download('xlsx')}>{t('inventories.exportXlsx')}</Button>
           </>
         }
       />
       <QueryBar query={query} onQueryChange={applyQuery} fields={fieldChoices} serverError={queryError} />
       <div className={`inventory-body${previewed ? ' inventory-body--previewing' : ''}`}>
         <VirtualTable
-          caption={`${kind.title} inventory`}
+          caption={t('inventories.titleInventory', { title: kind.title })}
           columns={choosing ? [selectionColumn(kind, list.data?.results ?? [], chosen, setChosen), ...columns] : columns}
           rows={list.data?.results ?? []}
           rowKey={(row) => row.PrimaryKey[0]}
@@ -96,9 +97,9 @@ export function InventoryList({ kind }: { kind: InventoryKind }) {
           onSortChange={(next) => changeView({ sort: next, page: 1 })}
           height={560}
           empty={
-            list.isPending ? <EmptyState title="Loading…" /> :
-            list.error && !queryError ? <EmptyState title="No inventory yet" description="Run a discovery to publish the first snapshot." /> :
-            <EmptyState title={`No ${kind.title.toLowerCase()} match`} description={query ? 'Change or clear the query.' : undefined} />
+            list.isPending ? <EmptyState title={t('inventories.loading')} /> :
+            list.error && !queryError ? <EmptyState title={t('inventories.noInventoryYet')} description={t('inventories.runDiscoveryPublishFirst')} /> :
+            <EmptyState title={t('inventories.noTitleMatch', { title: kind.title.toLowerCase() })} description={query ? t('inventories.changeClearQuery') : undefined} />
           }
           onRowClick={(row) => setPreviewed(row)}
         />
@@ -114,7 +115,7 @@ export function InventoryList({ kind }: { kind: InventoryKind }) {
         )}
       </div>
       <div className="inventory-footer">
-        <Select label="Page size" value={String(size)} options={pageSizes.map((choice) => ({ value: String(choice), label: String(choice) }))} onValueChange={(choice) => changeView({ size: Number(choice), page: 1 })} />
+        <Select label={t('inventories.pageSize')} value={String(size)} options={pageSizes.map((choice) => ({ value: String(choice), label: String(choice) }))} onValueChange={(choice) => changeView({ size: Number(choice), page: 1 })} />
         <Pagination page={page} pageSize={size} count={list.data?.count ?? 0} onPageChange={(next) => changeView({ page: next })} />
       </div>
       {saving && <SaveQueryDialog open onClose={() => setSaving(false)} query={query} type={kind.queryType} />}

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { ApiError } from '../../app/http';
@@ -15,7 +16,7 @@ export function MergeDevicesDialog({ onClose, devices, indexId, onMerged }: Merg
   const merge = useMutation({
     mutationFn: () => mergeDevices(devices.map((device) => device.id), indexId),
     onSuccess: () => {
-      notify('success', `${devices.length} devices were merged into one.`);
+      notify('success', t('inventories.lengthDevicesWereMerged', { length: devices.length }));
       void queryClient.invalidateQueries({ queryKey: ['inventory'] });
       void queryClient.invalidateQueries({ queryKey: ['merge-recommendations'] });
       onMerged?.();
@@ -27,24 +28,24 @@ export function MergeDevicesDialog({ onClose, devices, indexId, onMerged }: Merg
     <Dialog
       open
       onClose={onClose}
-      title="Merge devices"
-      description={merge.data ? 'The devices are one device now, in this snapshot and in later discoveries.' : 'These devices will become one device; later discoveries keep them merged. Unmerge from the device\'s "Why merged" panel.'}
+      title={t('inventories.mergeDevices')}
+      description={merge.data ? t('inventories.devicesOneDeviceNow') : t('inventories.theseDevicesWillBecome')}
       footer={
-        merge.data ? <Button onClick={onClose}>Done</Button> : (
+        merge.data ? <Button onClick={onClose}>{t('inventories.done')}</Button> : (
           <>
-            <Button variant="secondary" onClick={onClose}>Cancel</Button>
-            <Button variant="warning" loading={merge.isPending} disabled={devices.length < 2} onClick={() => merge.mutate()}>Merge {devices.length} devices</Button>
+            <Button variant="secondary" onClick={onClose}>{t('inventories.cancel')}</Button>
+            <Button variant="warning" loading={merge.isPending} disabled={devices.length < 2} onClick={() => merge.mutate()}>{t('inventories.mergeLengthDevices', { length: devices.length })}</Button>
           </>
         )
       }
     >
       {merge.data ? (
         <div role="status" className="merge-result">
-          <p>Merged device with {merge.data.record_keys.length} source record(s).</p>
-          <Link to="/device-inventory/detail/$deviceId/$discoveryId" params={{ deviceId: merge.data.id, discoveryId: String(merge.data.index_id) }} onClick={onClose}>Open the merged device</Link>
+          <p>{t('inventories.mergedDeviceLengthSource', { length: merge.data.record_keys.length })}</p>
+          <Link to="/device-inventory/detail/$deviceId/$discoveryId" params={{ deviceId: merge.data.id, discoveryId: String(merge.data.index_id) }} onClick={onClose}>{t('inventories.openMergedDevice')}</Link>
         </div>
       ) : (
-        <ul aria-label="Devices to merge">
+        <ul aria-label={t('inventories.devicesToMerge')}>
           {devices.map((device) => <li key={device.id}>{device.name}</li>)}
         </ul>
       )}

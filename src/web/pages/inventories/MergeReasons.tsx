@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -13,22 +14,22 @@ import './deviceActions.css';
 type Reason = { rule?: string; value?: unknown; reason?: string; records?: string[]; keys?: string[] };
 
 const ruleLabels: Record<string, string> = {
-  serial_number: 'Same serial number',
-  cloud_instance_id: 'Same cloud instance id',
-  agent_id: 'Same agent id',
-  mac_address: 'Same MAC address',
-  fqdn: 'Same fully qualified host name',
-  employee_id: 'Same employee id',
-  email: 'Same email',
-  domain_account: 'Same domain account',
-  manual: 'Merged by hand',
+  get serial_number() { return t('inventories.sameSerialNumber'); },
+  get cloud_instance_id() { return t('inventories.sameCloudInstanceId'); },
+  get agent_id() { return t('inventories.sameAgentId'); },
+  get mac_address() { return t('inventories.sameMacAddress'); },
+  get fqdn() { return t('inventories.sameFullyQualifiedHost'); },
+  get employee_id() { return t('inventories.sameEmployeeId'); },
+  get email() { return t('inventories.sameEmail'); },
+  get domain_account() { return t('inventories.sameDomainAccount'); },
+  get manual() { return t('inventories.mergedByHand'); },
 };
 
 /** One merge reason as a sentence: the rule's label and the value both records shared. */
 export function reasonText(reason: Reason): string {
   if (reason.reason) return reason.reason;
   if (!reason.rule) return valueText(reason);
-  if (reason.rule === 'manual') return 'Merged by an analyst';
+  if (reason.rule === 'manual') return t('inventories.mergedByAnalyst');
   return `${ruleLabels[reason.rule] ?? reason.rule}${reason.value === undefined ? '' : ` ${valueText(reason.value)}`}`;
 }
 
@@ -39,7 +40,7 @@ function UnmergeDialog({ asset, onClose }: { asset: AssetDetailResponse; onClose
   const unmerge = useMutation({
     mutationFn: () => unmergeDevice(asset.PrimaryKey[0], records, asset.index_id),
     onSuccess: (result) => {
-      notify('success', `The device was split into ${result.devices.length} devices.`);
+      notify('success', t('inventories.deviceWasSplitInto', { length: result.devices.length }));
       void queryClient.invalidateQueries({ queryKey: ['inventory'] });
     },
   });
@@ -49,27 +50,27 @@ function UnmergeDialog({ asset, onClose }: { asset: AssetDetailResponse; onClose
     <Dialog
       open
       onClose={onClose}
-      title="Unmerge device"
-      description={unmerge.data ? 'The device was split; later discoveries keep these records apart.' : 'Choose the source records to take out: they become a device of their own.'}
-      footer={unmerge.data ? <Button onClick={onClose}>Done</Button> : (
+      title={t('inventories.unmergeDevice')}
+      description={unmerge.data ? t('inventories.deviceWasSplitLater') : t('inventories.chooseSourceRecordsTake')}
+      footer={unmerge.data ? <Button onClick={onClose}>{t('inventories.done')}</Button> : (
         <>
-          <Button variant="secondary" onClick={onClose}>Cancel</Button>
-          <Button variant="warning" loading={unmerge.isPending} disabled={!keepsOne} onClick={() => unmerge.mutate()}>Unmerge {records.length || ''} record(s)</Button>
+          <Button variant="secondary" onClick={onClose}>{t('inventories.cancel')}</Button>
+          <Button variant="warning" loading={unmerge.isPending} disabled={!keepsOne} onClick={() => unmerge.mutate()}>{t('inventories.unmergeLengthRecordS', { length: records.length || '' })}</Button>
         </>
       )}
     >
       {unmerge.data ? (
-        <ul aria-label="Devices after the split">
+        <ul aria-label={t('inventories.devicesAfterSplit')}>
           {unmerge.data.devices.map((device) => (
             <li key={device.id}>
               <Link to="/device-inventory/detail/$deviceId/$discoveryId" params={{ deviceId: device.id, discoveryId: String(unmerge.data.index_id) }} onClick={onClose}>
-                Device with {device.record_keys.join(', ')}
+                {t('inventories.deviceRecordKeys', { record_keys: device.record_keys.join(', ') })}
               </Link>
             </li>
           ))}
         </ul>
       ) : (
-        <ul className="tag-picker__list" aria-label="Source records">
+        <ul className="tag-picker__list" aria-label={t('inventories.sourceRecords')}>
           {asset.sources.map((source) => (
             <li key={source.record_key}>
               <Checkbox label={`${source.adapter}: ${source.record_key}`} checked={records.includes(source.record_key)} onCheckedChange={(on) => setRecords(on ? [...records, source.record_key] : records.filter((key) => key !== source.record_key))} />
@@ -98,8 +99,8 @@ export function MergeReasons({ asset, entity }: { asset: AssetDetailResponse; en
             </li>
           ))}
         </ul>
-      ) : <EmptyState title="One source record" description="Nothing was merged into this asset." />}
-      {canUnmerge && <Button variant="secondary" onClick={() => setUnmerging(true)}>Unmerge…</Button>}
+      ) : <EmptyState title={t('inventories.oneSourceRecord')} description={t('inventories.nothingWasMergedInto')} />}
+      {canUnmerge && <Button variant="secondary" onClick={() => setUnmerging(true)}>{t('inventories.unmerge')}</Button>}
       {unmerging && <UnmergeDialog asset={asset} onClose={() => setUnmerging(false)} />}
     </div>
   );

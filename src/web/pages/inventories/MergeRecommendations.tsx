@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
@@ -13,10 +14,10 @@ import './deviceActions.css';
 
 const pageSize = 20;
 const keyFields: { key: keyof DeviceSummary; label: string }[] = [
-  { key: 'Hostname', label: 'Hostname' },
-  { key: 'IpAddresses', label: 'IP addresses' },
-  { key: 'OS.Type', label: 'OS type' },
-  { key: 'Adapters', label: 'Sources' },
+  { key: 'Hostname', get label() { return t('inventories.hostname'); } },
+  { key: 'IpAddresses', get label() { return t('inventories.ipAddresses'); } },
+  { key: 'OS.Type', get label() { return t('inventories.osType'); } },
+  { key: 'Adapters', get label() { return t('inventories.sources'); } },
 ];
 
 const listText = (values: unknown) => (Array.isArray(values) && values.length ? values.map((value) => valueText(value)).join(', ') : '-');
@@ -25,7 +26,7 @@ const nameOf = (device: DeviceSummary) => String(device.Hostname[0] ?? device.id
 /** A score as the analyst reads it: a percentage, with a tone for how strong the evidence is. */
 function ScoreBadge({ score }: { score: number }) {
   const percent = Math.round(score <= 1 ? score * 100 : score);
-  return <Badge tone={percent >= 80 ? 'success' : percent >= 50 ? 'warning' : 'neutral'}>Score {percent}%</Badge>;
+  return <Badge tone={percent >= 80 ? 'success' : percent >= 50 ? 'warning' : 'neutral'}>{t('inventories.scorePercent', { percent })}</Badge>;
 }
 
 function DeviceHeading({ device, indexId }: { device: DeviceSummary; indexId: number }) {
@@ -44,15 +45,15 @@ function Recommendation({ recommendation, onDecide, deciding }: { recommendation
       <article className="merge-recommendation" aria-label={title}>
         <header className="merge-recommendation__header">
           <ScoreBadge score={recommendation.score} />
-          <ul className="merge-recommendation__reasons" aria-label="Reasons">
+          <ul className="merge-recommendation__reasons" aria-label={t('inventories.reasons')}>
             {recommendation.reasons.map((reason) => <li key={reason}>{reason}</li>)}
           </ul>
         </header>
         <table className="ui-table merge-recommendation__fields">
-          <caption className="ui-visually-hidden">Key fields of {title}</caption>
+          <caption className="ui-visually-hidden">{t('inventories.keyFieldsTitle', { title })}</caption>
           <thead>
             <tr>
-              <th scope="col" className="ui-table__th">Field</th>
+              <th scope="col" className="ui-table__th">{t('inventories.field')}</th>
               <th scope="col" className="ui-table__th"><DeviceHeading device={left} indexId={indexId} /></th>
               <th scope="col" className="ui-table__th"><DeviceHeading device={right} indexId={indexId} /></th>
             </tr>
@@ -72,8 +73,8 @@ function Recommendation({ recommendation, onDecide, deciding }: { recommendation
         </table>
         {hasPermission('devices.merge_device') && (
           <footer className="query-builder__actions">
-            <Button loading={deciding} onClick={() => onDecide('accept')} aria-label={`Merge ${title}`}>Merge</Button>
-            <Button variant="secondary" disabled={deciding} onClick={() => onDecide('reject')} aria-label={`Keep ${title} apart`}>Keep apart</Button>
+            <Button loading={deciding} onClick={() => onDecide('accept')} aria-label={t('inventories.mergeTitle', { title })}>{t('inventories.merge')}</Button>
+            <Button variant="secondary" disabled={deciding} onClick={() => onDecide('reject')} aria-label={t('inventories.keepTitleApart', { title })}>{t('inventories.keepApart')}</Button>
           </footer>
         )}
       </article>
@@ -86,12 +87,12 @@ export function MergeRecommendations() {
   const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
   const list = useQuery(recommendationListQuery({ page, size: pageSize }));
-  useEffect(() => setBreadcrumb([{ label: 'Devices', to: '/device-inventory' }, { label: 'Merge recommendations' }]), []);
+  useEffect(() => setBreadcrumb([{ label: t('inventories.devices'), to: '/device-inventory' }, { label: t('inventories.mergeRecommendations') }]), []);
   const decide = useMutation({
     mutationFn: ({ recommendation, verdict }: Decision) => apiFetch(`/devices/merge-recommendations/${recommendation.id}/${verdict}`, { method: 'POST' }),
     onSuccess: (_, { recommendation, verdict }) => {
       const title = `${nameOf(recommendation.left)} and ${nameOf(recommendation.right)}`;
-      notify('success', verdict === 'accept' ? `${title} were merged into one device.` : `${title} stay apart, now and in later discoveries.`);
+      notify('success', verdict === 'accept' ? t('inventories.titleWereMergedInto', { title }) : t('inventories.titleStayApartNow', { title }));
       // The page may now be past the end (the last recommendation of the last page was decided).
       if (list.data && list.data.results.length === 1 && page > 1) setPage(page - 1);
       void queryClient.invalidateQueries({ queryKey: ['merge-recommendations'] });
@@ -101,12 +102,12 @@ export function MergeRecommendations() {
   return (
     <section className="inventory-page">
       <PageHeader
-        title="Merge recommendations"
-        description="Devices that share only a host name or an address: merge them when they are one machine, or keep them apart."
-        meta={list.data ? <span className="inventory-muted">{list.data.count.toLocaleString()} recommendation(s)</span> : null}
+        title={t('inventories.mergeRecommendations')}
+        description={t('inventories.devicesShareOnlyHost')}
+        meta={list.data ? <span className="inventory-muted">{t('inventories.countRecommendationS', { count: list.data.count.toLocaleString() })}</span> : null}
       />
-      {list.isPending ? <Spinner label="Loading recommendations" /> : list.isError ? (
-        <ErrorState title="The recommendations could not be loaded" message={list.error.message} onRetry={() => void list.refetch()} />
+      {list.isPending ? <Spinner label={t('inventories.loadingRecommendations')} /> : list.isError ? (
+        <ErrorState title={t('inventories.recommendationsCouldNotLoaded')} message={list.error.message} onRetry={() => void list.refetch()} />
       ) : list.data.results.length ? (
         <div className="merge-recommendations">
           {list.data.results.map((recommendation) => (
@@ -119,7 +120,7 @@ export function MergeRecommendations() {
           ))}
         </div>
       ) : (
-        <EmptyState title="No merge recommendations" description="Every weak match of the latest discovery was decided." />
+        <EmptyState title={t('inventories.noMergeRecommendations')} description={t('inventories.everyWeakMatchLatest')} />
       )}
       <Pagination page={page} pageSize={pageSize} count={list.data?.count ?? 0} onPageChange={setPage} />
     </section>

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Button, Select, TextInput } from '../../ui';
 import { builderModelOf, builderOperators, builderText, querySyntaxError, type BuilderCondition, type BuilderModel, type BuilderOperator } from './queryBuilderModel';
@@ -17,10 +18,10 @@ function ConditionRow({ condition, fields, onChange, onRemove }: { condition: Bu
   const takesValue = builderOperators.find((operator) => operator.value === condition.operator)?.takesValue ?? true;
   return (
     <li className="query-builder__row">
-      <Select label="Field" options={fields} value={condition.field} placeholder="Choose a field" onValueChange={(field) => onChange({ ...condition, field })} />
-      <Select label="Condition" options={builderOperators} value={condition.operator} onValueChange={(operator) => onChange({ ...condition, operator: operator as BuilderOperator })} />
-      {takesValue && <TextInput label="Value" value={condition.value} onValueChange={(value) => onChange({ ...condition, value })} />}
-      <Button variant="ghost" onClick={onRemove} aria-label={`Remove condition on ${condition.field || 'no field'}`}>Remove</Button>
+      <Select label={t('inventories.field')} options={fields} value={condition.field} placeholder={t('inventories.chooseAField')} onValueChange={(field) => onChange({ ...condition, field })} />
+      <Select label={t('inventories.condition')} options={builderOperators} value={condition.operator} onValueChange={(operator) => onChange({ ...condition, operator: operator as BuilderOperator })} />
+      {takesValue && <TextInput label={t('inventories.value')} value={condition.value} onValueChange={(value) => onChange({ ...condition, value })} />}
+      <Button variant="ghost" onClick={onRemove} aria-label={condition.field ? t('inventories.removeConditionOnField', { field: condition.field }) : t('inventories.removeConditionOnNoField')}>{t('inventories.remove')}</Button>
     </li>
   );
 }
@@ -40,7 +41,7 @@ function QueryBuilder({ model, fields, onApply }: { model: BuilderModel; fields:
   };
   return (
     <div className="query-builder">
-      <Select label="Match" value={draft.connective} onValueChange={(connective) => setDraft({ ...draft, connective: connective as BuilderModel['connective'] })} options={[{ value: 'and', label: 'All conditions (AND)' }, { value: 'or', label: 'Any condition (OR)' }]} />
+      <Select label={t('inventories.match')} value={draft.connective} onValueChange={(connective) => setDraft({ ...draft, connective: connective as BuilderModel['connective'] })} options={[{ value: 'and', label: t('inventories.allConditionsAnd') }, { value: 'or', label: t('inventories.anyConditionOr') }]} />
       <ol className="query-builder__rows">
         {draft.conditions.map((condition, index) => (
           <ConditionRow key={index} condition={condition} fields={fields} onChange={(next) => update(draft.conditions.map((old, at) => (at === index ? next : old)))} onRemove={() => update(draft.conditions.filter((_, at) => at !== index))} />
@@ -48,8 +49,8 @@ function QueryBuilder({ model, fields, onApply }: { model: BuilderModel; fields:
       </ol>
       {problem && <p className="inventory-error" role="alert">{problem}</p>}
       <div className="query-builder__actions">
-        <Button variant="secondary" onClick={() => update([...draft.conditions, { field: '', operator: '=', value: '' }])}>Add condition</Button>
-        <Button onClick={apply}>Apply</Button>
+        <Button variant="secondary" onClick={() => update([...draft.conditions, { field: '', operator: '=', value: '' }])}>{t('inventories.addCondition')}</Button>
+        <Button onClick={apply}>{t('inventories.apply')}</Button>
       </div>
     </div>
   );
@@ -70,24 +71,24 @@ export function QueryBar({ query, onQueryChange, fields, serverError, live = fal
     <div className="query-bar">
       <form className="query-bar__text" onSubmit={submit} role="search">
         <TextInput
-          label="Query"
+          label={t('inventories.query')}
           value={text}
           onValueChange={(next) => {
             setText(next);
             if (live && !querySyntaxError(next)) onQueryChange(next);
           }}
-          placeholder="Hostname = web* AND LastSeen last now-15d/d"
+          placeholder={t('inventories.hostnameWebLastseenLast')}
           error={syntax ? `${syntax.message}` : serverError ?? undefined}
           className="query-bar__input"
         />
-        <Button type="submit" disabled={Boolean(syntax)}>Search</Button>
-        {query && <Button variant="ghost" onClick={() => onQueryChange('')}>Clear</Button>}
-        <Button variant="secondary" aria-expanded={building} onClick={() => setBuilding(!building)}>{building ? 'Hide builder' : 'Query builder'}</Button>
+        <Button type="submit" disabled={Boolean(syntax)}>{t('inventories.search')}</Button>
+        {query && <Button variant="ghost" onClick={() => onQueryChange('')}>{t('inventories.clear')}</Button>}
+        <Button variant="secondary" aria-expanded={building} onClick={() => setBuilding(!building)}>{building ? t('inventories.hideBuilder') : t('inventories.queryBuilder')}</Button>
       </form>
       {building && (model ? (
         <QueryBuilder key={text} model={model} fields={fields} onApply={(next) => { setText(next); onQueryChange(next); }} />
       ) : (
-        <p className="inventory-muted">This query mixes AND and OR, uses parentheses or a saved query: edit it as text.</p>
+        <p className="inventory-muted">{t('inventories.queryMixesUsesParentheses')}</p>
       ))}
     </div>
   );

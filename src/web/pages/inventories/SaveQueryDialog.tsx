@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, apiFetch } from '../../app/http';
@@ -14,7 +15,7 @@ export function SaveQueryDialog({ open, onClose, query, type }: SaveQueryDialogP
   const save = useMutation({
     mutationFn: () => apiFetch('/queries/queries', { method: 'POST', body: { name: name.trim(), text: query, type, is_public: isPublic, tags: [] }, silent: true }),
     onSuccess: () => {
-      notify('success', `The query "${name.trim()}" was saved.`);
+      notify('success', t('inventories.queryNameWasSaved', { name: name.trim() }));
       void queryClient.invalidateQueries({ queryKey: ['saved-queries'] });
       onClose();
     },
@@ -24,17 +25,17 @@ export function SaveQueryDialog({ open, onClose, query, type }: SaveQueryDialogP
     <Dialog
       open={open}
       onClose={onClose}
-      title="Save query"
+      title={t('inventories.saveQuery')}
       description={query}
       footer={
         <>
-          <Button variant="secondary" onClick={onClose}>Cancel</Button>
-          <Button loading={save.isPending} disabled={!name.trim()} onClick={() => save.mutate()}>Save</Button>
+          <Button variant="secondary" onClick={onClose}>{t('inventories.cancel')}</Button>
+          <Button loading={save.isPending} disabled={!name.trim()} onClick={() => save.mutate()}>{t('inventories.save')}</Button>
         </>
       }
     >
-      <TextInput label="Name" required value={name} onValueChange={setName} error={fieldErrors.name ?? fieldErrors.text} maxLength={200} />
-      <Checkbox label="Public: everyone in the company can use it" checked={isPublic} onCheckedChange={setIsPublic} />
+      <TextInput label={t('inventories.name')} required value={name} onValueChange={setName} error={fieldErrors.name ?? fieldErrors.text} maxLength={200} />
+      <Checkbox label={t('inventories.publicEveryoneCompanyCan')} checked={isPublic} onCheckedChange={setIsPublic} />
       {save.error && !fieldErrors.name && !fieldErrors.text && <p className="inventory-error" role="alert">{save.error.message}</p>}
     </Dialog>
   );

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
@@ -19,37 +20,37 @@ export function SavedQueries({ route }: PageProps) {
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<SortState>({ id: 'name', direction: 'asc' });
   const list = useQuery(savedQueryListQuery({ type, page, size: 50, search, ordering: orderingOf(sort) }));
-  useEffect(() => setBreadcrumb([{ label: 'Inventory', to: basePath }, { label: 'Saved queries' }]), [basePath]);
+  useEffect(() => setBreadcrumb([{ label: t('inventories.inventory'), to: basePath }, { label: t('inventories.savedQueries') }]), [basePath]);
   const remove = useMutation({
     mutationFn: (query: SavedQueryResponse) => apiFetch(`/queries/queries/${query.id}`, { method: 'DELETE' }).then(() => query),
     onSuccess: (query) => {
-      notify('success', `"${query.name}" was deleted.`);
+      notify('success', t('inventories.nameWasDeleted', { name: query.name }));
       void queryClient.invalidateQueries({ queryKey: ['saved-queries'] });
     },
   });
   const columns: TableColumn<SavedQueryResponse>[] = [
-    { id: 'name', header: 'Name', sortable: true, cell: (row) => <Link to={basePath} search={{ query: row.text }}>{row.name}</Link> },
-    { id: 'text', header: 'Query', sortable: true, cell: (row) => <code>{row.text}</code> },
-    { id: 'is_public', header: 'Visibility', sortable: true, cell: (row) => (row.is_public ? <Badge tone="info">Public</Badge> : <Badge>Private</Badge>) },
-    { id: 'tags', header: 'Tags', cell: (row) => row.tags.join(', ') || '-' },
-    { id: 'user_full_name', header: 'Owner', cell: (row) => row.user_full_name || '-' },
-    { id: 'updated_at', header: 'Changed', sortable: true, cell: (row) => formatDate(row.updated_at) },
+    { id: 'name', header: t('inventories.name'), sortable: true, cell: (row) => <Link to={basePath} search={{ query: row.text }}>{row.name}</Link> },
+    { id: 'text', header: t('inventories.query'), sortable: true, cell: (row) => <code>{row.text}</code> },
+    { id: 'is_public', header: t('inventories.visibility'), sortable: true, cell: (row) => (row.is_public ? <Badge tone="info">{t('inventories.public')}</Badge> : <Badge>{t('inventories.private')}</Badge>) },
+    { id: 'tags', header: t('inventories.tags'), cell: (row) => row.tags.join(', ') || '-' },
+    { id: 'user_full_name', header: t('inventories.owner'), cell: (row) => row.user_full_name || '-' },
+    { id: 'updated_at', header: t('inventories.changed'), sortable: true, cell: (row) => formatDate(row.updated_at) },
     {
-      id: 'actions', header: 'Actions',
+      id: 'actions', header: t('inventories.actions'),
       cell: (row) => (
         <span className="query-builder__actions">
-          {hasPermission('queries.change_query') && <Link to={`${basePath}/saved-queries/edit/$queryId`} params={{ queryId: String(row.id) }}>Edit</Link>}
-          {hasPermission('queries.delete_query') && <Button variant="link" onClick={() => remove.mutate(row)}>Delete</Button>}
+          {hasPermission('queries.change_query') && <Link to={`${basePath}/saved-queries/edit/$queryId`} params={{ queryId: String(row.id) }}>{t('inventories.edit')}</Link>}
+          {hasPermission('queries.delete_query') && <Button variant="link" onClick={() => remove.mutate(row)}>{t('inventories.delete')}</Button>}
         </span>
       ),
     },
   ];
   return (
     <section className="inventory-page">
-      <PageHeader title="Saved queries" description="Run one by its name; queries can reuse each other with Query is <id>." />
-      <TextInput label="Search saved queries" type="search" value={search} debounce={300} onValueChange={(value) => { setSearch(value); setPage(1); }} />
-      <Table caption="Saved queries" columns={columns} rows={list.data?.results ?? []} rowKey={(row) => row.id} sort={sort} onSortChange={setSort} loading={list.isFetching}
-        empty={<EmptyState title="No saved queries" description="Save a query from the inventory list to find it here." />} />
+      <PageHeader title={t('inventories.savedQueries')} description={t('inventories.runOneNameQueries')} />
+      <TextInput label={t('inventories.searchSavedQueries')} type="search" value={search} debounce={300} onValueChange={(value) => { setSearch(value); setPage(1); }} />
+      <Table caption={t('inventories.savedQueries')} columns={columns} rows={list.data?.results ?? []} rowKey={(row) => row.id} sort={sort} onSortChange={setSort} loading={list.isFetching}
+        empty={<EmptyState title={t('inventories.noSavedQueries')} description={t('inventories.saveQueryFromInventory')} />} />
       <Pagination page={page} pageSize={50} count={list.data?.count ?? 0} onPageChange={setPage} />
     </section>
   );

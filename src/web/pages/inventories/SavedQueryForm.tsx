@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from '@tanstack/react-router';
 import { useEffect, useState, type FormEvent } from 'react';
@@ -18,7 +19,7 @@ function Editor({ saved, basePath }: { saved: SavedQueryResponse; basePath: stri
   const save = useMutation({
     mutationFn: () => apiFetch<SavedQueryResponse>(`/queries/queries/${saved.id}`, { method: 'PUT', body: form, silent: true }),
     onSuccess: () => {
-      notify('success', `"${form.name}" was saved.`);
+      notify('success', t('inventories.nameWasSaved', { name: form.name }));
       void queryClient.invalidateQueries({ queryKey: ['saved-queries'] });
       void navigate({ to: `${basePath}/saved-queries` });
     },
@@ -30,14 +31,14 @@ function Editor({ saved, basePath }: { saved: SavedQueryResponse; basePath: stri
   };
   return (
     <form className="inventory-page" onSubmit={submit} noValidate>
-      <TextInput label="Name" required value={form.name} onValueChange={(name) => setForm({ ...form, name })} error={errors.name ?? (form.name.trim() ? undefined : 'The Name field is required.')} />
-      <Textarea label="Query" value={form.text} onValueChange={(text) => setForm({ ...form, text })} error={syntax?.message ?? errors.text} rows={4} />
-      <TextInput label="Tags (comma-separated)" value={form.tags.join(', ')} onValueChange={(tags) => setForm({ ...form, tags: tags.split(',').map((tag) => tag.trim()).filter(Boolean) })} error={errors.tags} />
-      <Checkbox label="Public: everyone in the company can use it" checked={form.is_public} onCheckedChange={(is_public) => setForm({ ...form, is_public })} />
+      <TextInput label={t('inventories.name')} required value={form.name} onValueChange={(name) => setForm({ ...form, name })} error={errors.name ?? (form.name.trim() ? undefined : t('inventories.nameFieldRequired'))} />
+      <Textarea label={t('inventories.query')} value={form.text} onValueChange={(text) => setForm({ ...form, text })} error={syntax?.message ?? errors.text} rows={4} />
+      <TextInput label={t('inventories.tagsCommaSeparated')} value={form.tags.join(', ')} onValueChange={(tags) => setForm({ ...form, tags: tags.split(',').map((tag) => tag.trim()).filter(Boolean) })} error={errors.tags} />
+      <Checkbox label={t('inventories.publicEveryoneCompanyCan')} checked={form.is_public} onCheckedChange={(is_public) => setForm({ ...form, is_public })} />
       {save.error && !Object.keys(errors).length && <p className="inventory-error" role="alert">{save.error.message}</p>}
       <div className="query-builder__actions">
-        <Button variant="secondary" onClick={() => void navigate({ to: `${basePath}/saved-queries` })}>Cancel</Button>
-        <Button type="submit" loading={save.isPending} disabled={Boolean(syntax)}>Save</Button>
+        <Button variant="secondary" onClick={() => void navigate({ to: `${basePath}/saved-queries` })}>{t('inventories.cancel')}</Button>
+        <Button type="submit" loading={save.isPending} disabled={Boolean(syntax)}>{t('inventories.save')}</Button>
       </div>
     </form>
   );
@@ -48,12 +49,12 @@ export function SavedQueryForm({ route }: PageProps) {
   const { basePath } = inventoryOfPath(route.path);
   const id = Number((useParams({ strict: false }) as { queryId: string }).queryId);
   const saved = useQuery(savedQueryQuery(id));
-  useEffect(() => setBreadcrumb([{ label: 'Inventory', to: basePath }, { label: 'Saved queries', to: `${basePath}/saved-queries` }, { label: saved.data?.name ?? String(id) }]), [basePath, id, saved.data?.name]);
-  if (saved.isPending) return <Spinner label="Loading saved query" />;
+  useEffect(() => setBreadcrumb([{ label: t('inventories.inventory'), to: basePath }, { label: t('inventories.savedQueries'), to: `${basePath}/saved-queries` }, { label: saved.data?.name ?? String(id) }]), [basePath, id, saved.data?.name]);
+  if (saved.isPending) return <Spinner label={t('inventories.loadingSavedQuery')} />;
   if (saved.isError) return <ErrorState message={saved.error.message} onRetry={() => void saved.refetch()} />;
   return (
     <section className="inventory-page">
-      <PageHeader title={`Edit ${saved.data.name}`} />
+      <PageHeader title={t('inventories.editName', { name: saved.data.name })} />
       <Editor saved={saved.data} basePath={basePath} />
     </section>
   );

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { Card, ErrorState, PageHeader, Spinner, Tabs } from '../../ui';
 import { FieldFacts } from './facts';
 import { ownFieldKeys } from './fieldValues';
@@ -11,21 +12,21 @@ type ServiceDetailResponse = Record<string, unknown> & { PrimaryKey: [string]; i
 /** `/service-inventory/detail/{primaryKey}/{discoveryId}`: one service and the devices (or hosts) it runs on, with state, start type, account and port. */
 export function ServiceDetail() {
   const { detail, fieldMap, name } = useInventoryDetail<ServiceDetailResponse>(serviceInventory);
-  if (detail.isPending) return <Spinner label="Loading details" />;
-  if (detail.isError) return <ErrorState title="The details could not be loaded" message={detail.error.message} onRetry={() => void detail.refetch()} />;
+  if (detail.isPending) return <Spinner label={t('inventories.loadingDetails')} />;
+  if (detail.isError) return <ErrorState title={t('inventories.detailsCouldNotLoaded')} message={detail.error.message} onRetry={() => void detail.refetch()} />;
   const service = detail.data;
   const discoveryId = service.index_id;
   const kinds = ((service.Kinds as unknown[] | undefined) ?? []).join(', ');
   const devices = Number((service.DeviceCount as unknown[] | undefined)?.[0] ?? 0);
   const tabs = [
-    { id: 'devices', label: `Devices (${devices.toLocaleString()})`, content: <ServiceInstancesTable filter={{ service: service.PrimaryKey[0] }} discoveryId={discoveryId} /> },
-    { id: 'basic', label: 'Basic info', content: <FieldFacts asset={service} keys={ownFieldKeys(service, fieldMap)} fieldMap={fieldMap} /> },
+    { id: 'devices', label: t('inventories.devicesDevices', { devices: devices.toLocaleString() }), content: <ServiceInstancesTable filter={{ service: service.PrimaryKey[0] }} discoveryId={discoveryId} /> },
+    { id: 'basic', label: t('inventories.basicInfo'), content: <FieldFacts asset={service} keys={ownFieldKeys(service, fieldMap)} fieldMap={fieldMap} /> },
   ];
   return (
     <section className="inventory-page">
-      <PageHeader title={name} description={`${kinds ? `${kinds} service · ` : ''}Snapshot of discovery #${discoveryId}`} />
+      <PageHeader title={name} description={kinds ? t('inventories.kindsServiceSnapshotOfDiscovery', { kinds, discoveryId }) : t('inventories.snapshotOfDiscovery', { discoveryId })} />
       <Card>
-        <Tabs label={`${name} details`} tabs={tabs} />
+        <Tabs label={t('inventories.nameDetails', { name })} tabs={tabs} />
       </Card>
     </section>
   );

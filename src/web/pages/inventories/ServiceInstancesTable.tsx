@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatDate } from '../../../core/dates';
@@ -12,25 +13,25 @@ const portText = (row: ServiceInstanceResponse) => (row.port === null ? '-' : `$
 const productText = (row: ServiceInstanceResponse) => [row.product, row.version].filter(Boolean).join(' ') || '-';
 
 const shared: TableColumn<ServiceInstanceResponse>[] = [
-  { id: 'port', header: 'Port', cell: portText },
-  { id: 'state', header: 'State', cell: (row) => row.state ?? '-' },
-  { id: 'start_type', header: 'Start type', cell: (row) => row.start_type ?? '-' },
-  { id: 'account', header: 'Account', cell: (row) => row.account ?? '-' },
-  { id: 'product', header: 'Product', cell: productText },
-  { id: 'last_seen', header: 'Last seen', cell: (row) => formatDate(row.last_seen) },
-  { id: 'adapters', header: 'Sources', cell: (row) => row.adapters.join(', ') },
+  { id: 'port', get header() { return t('inventories.port'); }, cell: portText },
+  { id: 'state', get header() { return t('inventories.state'); }, cell: (row) => row.state ?? '-' },
+  { id: 'start_type', get header() { return t('inventories.startType'); }, cell: (row) => row.start_type ?? '-' },
+  { id: 'account', get header() { return t('inventories.account'); }, cell: (row) => row.account ?? '-' },
+  { id: 'product', get header() { return t('inventories.product'); }, cell: productText },
+  { id: 'last_seen', get header() { return t('inventories.lastSeen'); }, cell: (row) => formatDate(row.last_seen) },
+  { id: 'adapters', get header() { return t('inventories.sources'); }, cell: (row) => row.adapters.join(', ') },
 ];
 
 const placeColumns: TableColumn<ServiceInstanceResponse>[] = [
   {
-    id: 'device', header: 'Device or host',
+    id: 'device', get header() { return t('inventories.deviceOrHost'); },
     cell: (row) => (row.device_id ? <AssetLink kind={deviceInventory} id={row.device_id} discoveryId={row.index_id} name={row.hostname} /> : row.host ?? '-'),
   },
-  { id: 'os_type', header: 'OS', cell: (row) => row.os_type ?? '-' },
+  { id: 'os_type', get header() { return t('inventories.os'); }, cell: (row) => row.os_type ?? '-' },
 ];
 const serviceColumns: TableColumn<ServiceInstanceResponse>[] = [
-  { id: 'service', header: 'Service', cell: (row) => <AssetLink kind={serviceInventory} id={row.service_id} discoveryId={row.index_id} name={row.service_name} /> },
-  { id: 'display_name', header: 'Display name', cell: (row) => row.display_name ?? '-' },
+  { id: 'service', get header() { return t('inventories.service'); }, cell: (row) => <AssetLink kind={serviceInventory} id={row.service_id} discoveryId={row.index_id} name={row.service_name} /> },
+  { id: 'display_name', get header() { return t('inventories.displayName'); }, cell: (row) => row.display_name ?? '-' },
 ];
 
 type ServiceInstancesTableProps = { filter: { device: string } | { service: string }; discoveryId: number | null };
@@ -44,17 +45,17 @@ export function ServiceInstancesTable({ filter, discoveryId }: ServiceInstancesT
   const [search, setSearch] = useState('');
   const list = useQuery(serviceInstancesQuery({ ...filter, search, page, size: pageSize, index_id: discoveryId }));
   const ofDevice = 'device' in filter;
-  if (list.isError) return <ErrorState title="The services could not be loaded" message={list.error.message} onRetry={() => void list.refetch()} />;
+  if (list.isError) return <ErrorState title={t('inventories.servicesCouldNotLoaded')} message={list.error.message} onRetry={() => void list.refetch()} />;
   return (
     <div className="inventory-links">
-      <TextInput label={ofDevice ? 'Search services' : 'Search devices'} type="search" value={search} debounce={300} onValueChange={(value) => { setSearch(value); setPage(1); }} />
+      <TextInput label={ofDevice ? t('inventories.searchServices') : t('inventories.searchDevices')} type="search" value={search} debounce={300} onValueChange={(value) => { setSearch(value); setPage(1); }} />
       <Table
-        caption={ofDevice ? 'Services and open ports' : 'Where this service runs'}
+        caption={ofDevice ? t('inventories.servicesOpenPorts') : t('inventories.whereServiceRuns')}
         columns={[...(ofDevice ? serviceColumns : placeColumns), ...shared]}
         rows={list.data?.results ?? []}
         rowKey={(row) => `${row.service_id}-${row.device_id ?? row.host ?? ''}-${row.port ?? ''}-${row.protocol ?? ''}`}
         loading={list.isFetching}
-        empty={<EmptyState title={search ? 'Nothing matches the search' : ofDevice ? 'No service or open port reported on this device' : 'No device reports this service'} />}
+        empty={<EmptyState title={search ? t('inventories.nothingMatchesSearch') : ofDevice ? t('inventories.noServiceOpenPort') : t('inventories.noDeviceReportsService')} />}
       />
       <Pagination page={page} pageSize={pageSize} count={list.data?.count ?? 0} onPageChange={setPage} />
     </div>

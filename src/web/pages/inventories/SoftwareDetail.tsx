@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { Card, EmptyState, ErrorState, PageHeader, Spinner, Table, Tabs } from '../../ui';
 import { AssetLink } from './assetLinks';
 import { FieldFacts } from './facts';
@@ -19,52 +20,52 @@ type SoftwareDetailResponse = Record<string, unknown> & {
 /** `/software-inventory/detail/{softwareId}/{discoveryId}`: one software, its versions, the devices that have it and its vulnerabilities. */
 export function SoftwareDetail() {
   const { detail, fieldMap, name } = useInventoryDetail<SoftwareDetailResponse>(softwareInventory);
-  if (detail.isPending) return <Spinner label="Loading details" />;
-  if (detail.isError) return <ErrorState title="The details could not be loaded" message={detail.error.message} onRetry={() => void detail.refetch()} />;
+  if (detail.isPending) return <Spinner label={t('inventories.loadingDetails')} />;
+  if (detail.isError) return <ErrorState title={t('inventories.detailsCouldNotLoaded')} message={detail.error.message} onRetry={() => void detail.refetch()} />;
   const software = detail.data;
   const discoveryId = software.index_id;
   const vendor = (software.Vendor as unknown[] | undefined)?.[0];
   const tabs = [
-    { id: 'basic', label: 'Basic info', content: <FieldFacts asset={software} keys={ownFieldKeys(software, fieldMap)} fieldMap={fieldMap} /> },
+    { id: 'basic', label: t('inventories.basicInfo'), content: <FieldFacts asset={software} keys={ownFieldKeys(software, fieldMap)} fieldMap={fieldMap} /> },
     {
-      id: 'versions', label: `Versions (${software.versions.length})`,
+      id: 'versions', label: t('inventories.versionsLength', { length: software.versions.length }),
       content: (
         <Table
-          caption="Versions"
+          caption={t('inventories.versions')}
           columns={[
-            { id: 'version', header: 'Version', cell: (row: SoftwareDetailResponse['versions'][number]) => row.version },
-            { id: 'devices', header: 'Devices', align: 'end', cell: (row: SoftwareDetailResponse['versions'][number]) => row.devices.toLocaleString() },
+            { id: 'version', header: t('inventories.version'), cell: (row: SoftwareDetailResponse['versions'][number]) => row.version },
+            { id: 'devices', header: t('inventories.devices'), align: 'end', cell: (row: SoftwareDetailResponse['versions'][number]) => row.devices.toLocaleString() },
           ]}
           rows={software.versions}
           rowKey={(row) => row.version}
-          empty={<EmptyState title="No version reported" />}
+          empty={<EmptyState title={t('inventories.noVersionReported')} />}
         />
       ),
     },
-    { id: 'devices', label: 'Devices', content: <InstallationsTable filter={{ software: software.PrimaryKey[0] }} discoveryId={discoveryId} /> },
+    { id: 'devices', label: t('inventories.devices'), content: <InstallationsTable filter={{ software: software.PrimaryKey[0] }} discoveryId={discoveryId} /> },
     {
-      id: 'vulnerabilities', label: `Vulnerabilities (${software.vulnerabilities.length})`,
+      id: 'vulnerabilities', label: t('inventories.vulnerabilitiesLength', { length: software.vulnerabilities.length }),
       content: (
         <Table
-          caption="Vulnerabilities of this software"
+          caption={t('inventories.vulnerabilitiesSoftware')}
           columns={[
-            { id: 'cve_id', header: 'Vulnerability', cell: (row: SoftwareVulnerability) => <AssetLink kind={vulnerabilityInventory} id={row.id} discoveryId={discoveryId} name={row.cve_id ?? row.title} /> },
-            { id: 'title', header: 'Title', cell: (row: SoftwareVulnerability) => row.title ?? '-' },
-            { id: 'severity', header: 'Severity', cell: (row: SoftwareVulnerability) => <SeverityBadge severity={row.severity} /> },
-            { id: 'score', header: 'Score', align: 'end', cell: (row: SoftwareVulnerability) => row.score ?? '-' },
+            { id: 'cve_id', header: t('inventories.vulnerability'), cell: (row: SoftwareVulnerability) => <AssetLink kind={vulnerabilityInventory} id={row.id} discoveryId={discoveryId} name={row.cve_id ?? row.title} /> },
+            { id: 'title', header: t('inventories.title'), cell: (row: SoftwareVulnerability) => row.title ?? '-' },
+            { id: 'severity', header: t('inventories.severity'), cell: (row: SoftwareVulnerability) => <SeverityBadge severity={row.severity} /> },
+            { id: 'score', header: t('inventories.score'), align: 'end', cell: (row: SoftwareVulnerability) => row.score ?? '-' },
           ]}
           rows={software.vulnerabilities}
           rowKey={(row) => row.id}
-          empty={<EmptyState title="No known vulnerability" />}
+          empty={<EmptyState title={t('inventories.noKnownVulnerability')} />}
         />
       ),
     },
   ];
   return (
     <section className="inventory-page">
-      <PageHeader title={name} description={`${vendor ? `${String(vendor)} · ` : ''}Snapshot of discovery #${discoveryId}`} />
+      <PageHeader title={name} description={vendor ? t('inventories.vendorSnapshotOfDiscovery', { vendor: String(vendor), discoveryId }) : t('inventories.snapshotOfDiscovery', { discoveryId })} />
       <Card>
-        <Tabs label={`${name} details`} tabs={tabs} />
+        <Tabs label={t('inventories.nameDetails', { name })} tabs={tabs} />
       </Card>
     </section>
   );

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, type FieldErrors } from '../../app/http';
@@ -18,7 +19,7 @@ export function AddToSoftwareGroupDialog({ software, onClose, onDone }: GroupDia
   const add = useMutation({
     mutationFn: () => addSoftwareToGroup(group!, software),
     onSuccess: (saved) => {
-      notify('success', `${software.length.toLocaleString()} software added to "${saved.name}".`);
+      notify('success', t('inventories.lengthSoftwareAddedName', { length: software.length.toLocaleString(), name: saved.name }));
       void queryClient.invalidateQueries({ queryKey: ['resource-list', softwareGroupsPath] });
       onDone();
     },
@@ -28,18 +29,18 @@ export function AddToSoftwareGroupDialog({ software, onClose, onDone }: GroupDia
     <Dialog
       open
       onClose={onClose}
-      title="Add to group"
-      description={`The ${software.length.toLocaleString()} chosen software join the group, whatever its query says.`}
+      title={t('inventories.addToGroup')}
+      description={t('inventories.lengthChosenSoftwareJoin', { length: software.length.toLocaleString() })}
       footer={
         <>
-          <Button variant="secondary" onClick={onClose}>Cancel</Button>
-          <Button loading={add.isPending} disabled={!group} onClick={() => add.mutate()}>Add</Button>
+          <Button variant="secondary" onClick={onClose}>{t('inventories.cancel')}</Button>
+          <Button loading={add.isPending} disabled={!group} onClick={() => add.mutate()}>{t('inventories.add')}</Button>
         </>
       }
     >
       <Select
-        label="Group"
-        placeholder={groups.isPending ? 'Loading groups…' : groups.data?.count ? 'Choose a group' : 'No groups yet: create one'}
+        label={t('inventories.group')}
+        placeholder={groups.isPending ? t('inventories.loadingGroups') : groups.data?.count ? t('inventories.chooseAGroup') : t('inventories.noGroupsYetCreate')}
         options={(groups.data?.results ?? []).map((candidate) => ({ value: String(candidate.id), label: candidate.name }))}
         value={groupId}
         onValueChange={setGroupId}
@@ -59,7 +60,7 @@ export function CreateSoftwareGroupDialog({ software, query, onClose, onDone }: 
   const create = useMutation({
     mutationFn: () => createSoftwareGroup({ name: name.trim(), description, query: byQuery ? query : '', software }),
     onSuccess: (saved) => {
-      notify('success', `The group "${saved.name}" was created.`);
+      notify('success', t('inventories.groupNameWasCreated', { name: saved.name }));
       void queryClient.invalidateQueries({ queryKey: ['resource-list', softwareGroupsPath] });
       onDone();
     },
@@ -70,18 +71,18 @@ export function CreateSoftwareGroupDialog({ software, query, onClose, onDone }: 
     <Dialog
       open
       onClose={onClose}
-      title="Create group"
+      title={t('inventories.createGroup')}
       footer={
         <>
-          <Button variant="secondary" onClick={onClose}>Cancel</Button>
-          <Button loading={create.isPending} disabled={!name.trim() || holds} onClick={() => create.mutate()}>Create</Button>
+          <Button variant="secondary" onClick={onClose}>{t('inventories.cancel')}</Button>
+          <Button loading={create.isPending} disabled={!name.trim() || holds} onClick={() => create.mutate()}>{t('inventories.create')}</Button>
         </>
       }
     >
-      <TextInput label="Name" required value={name} onValueChange={setName} error={errors.name} maxLength={200} />
-      <Textarea label="Description" value={description} onValueChange={setDescription} error={errors.description} maxLength={2000} />
-      {software.length > 0 && <p className="inventory-muted">{software.length.toLocaleString()} chosen software will be in the group.</p>}
-      {query && <Checkbox label={`Also every software matching: ${query}`} checked={byQuery} onCheckedChange={setByQuery} />}
+      <TextInput label={t('inventories.name')} required value={name} onValueChange={setName} error={errors.name} maxLength={200} />
+      <Textarea label={t('inventories.description')} value={description} onValueChange={setDescription} error={errors.description} maxLength={2000} />
+      {software.length > 0 && <p className="inventory-muted">{t('inventories.lengthChosenSoftwareWill', { length: software.length.toLocaleString() })}</p>}
+      {query && <Checkbox label={t('inventories.alsoEverySoftwareMatching', { query })} checked={byQuery} onCheckedChange={setByQuery} />}
       {errors.query && <p className="inventory-error" role="alert">{errors.query.join(' ')}</p>}
       {create.error && !Object.keys(errors).length && <p className="inventory-error" role="alert">{create.error.message}</p>}
     </Dialog>

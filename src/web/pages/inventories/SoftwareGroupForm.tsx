@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useParams } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import type { PageProps } from '../../app/pageModules';
@@ -10,6 +11,6 @@ import { newGroupId, softwareGroupSchema, softwareGroupsListPath } from './softw
 export function SoftwareGroupForm({ route }: PageProps) {
   const { groupId = newGroupId } = useParams({ strict: false }) as { groupId?: string };
   const creating = groupId === newGroupId;
-  useEffect(() => setBreadcrumb([{ label: softwareInventory.title, to: softwareInventory.basePath }, { label: 'Groups', to: softwareGroupsListPath }, { label: creating ? 'New group' : 'Edit group' }]), [creating]);
+  useEffect(() => setBreadcrumb([{ label: softwareInventory.title, to: softwareInventory.basePath }, { label: t('inventories.groups'), to: softwareGroupsListPath }, { label: creating ? t('inventories.newGroup') : t('inventories.editGroup') }]), [creating]);
   return <GenericFormPage route={route} schema={softwareGroupSchema} itemId={creating ? null : groupId} listPath={softwareGroupsListPath} />;
 }

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useEffect } from 'react';
 import type { PageProps } from '../../app/pageModules';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
@@ -7,6 +8,6 @@ import { softwareGroupLinks, softwareGroupSchema } from './softwareGroupPages';
 
 /** `/software-inventory/groups`: the software groups, listed from their schema. */
 export function SoftwareGroups({ route }: PageProps) {
-  useEffect(() => setBreadcrumb([{ label: softwareInventory.title, to: softwareInventory.basePath }, { label: 'Groups' }]), []);
+  useEffect(() => setBreadcrumb([{ label: softwareInventory.title, to: softwareInventory.basePath }, { label: t('inventories.groups') }]), []);
   return <GenericListPage route={route} schema={softwareGroupSchema} links={softwareGroupLinks()} />;
 }

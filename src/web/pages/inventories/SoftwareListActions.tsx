@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { hasPermission } from '../../app/session/session';
@@ -16,9 +17,9 @@ export function SoftwareListActions({ chosen, onChosenChange, query }: ListActio
   };
   return (
     <>
-      {hasPermission('appinventory.view_group') && <Link className="ui-button ui-button--ghost ui-button--medium" to="/software-inventory/groups">Groups</Link>}
-      {hasPermission('appinventory.change_group') && <Button variant="secondary" disabled={!software.length} onClick={() => setOpen('add')}>Add to group{software.length ? ` (${software.length})` : ''}</Button>}
-      {hasPermission('appinventory.add_group') && <Button variant="secondary" disabled={!software.length && !query} onClick={() => setOpen('create')}>Create group</Button>}
+      {hasPermission('appinventory.view_group') && <Link className="ui-button ui-button--ghost ui-button--medium" to="/software-inventory/groups">{t('inventories.groups')}</Link>}
+      {hasPermission('appinventory.change_group') && <Button variant="secondary" disabled={!software.length} onClick={() => setOpen('add')}>{software.length ? t('inventories.addToGroupCount', { count: software.length }) : t('inventories.addToGroup')}</Button>}
+      {hasPermission('appinventory.add_group') && <Button variant="secondary" disabled={!software.length && !query} onClick={() => setOpen('create')}>{t('inventories.createGroup')}</Button>}
       {open === 'add' && <AddToSoftwareGroupDialog software={software} onClose={close} onDone={done} />}
       {open === 'create' && <CreateSoftwareGroupDialog software={software} query={query} onClose={close} onDone={done} />}
     </>

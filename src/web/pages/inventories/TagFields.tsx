@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import type { FieldErrors } from '../../app/http';
 import { Field, TextInput, Textarea } from '../../ui';
 import type { TagFormData } from './deviceActionsApi';
@@ -19,10 +20,10 @@ export function TagChip({ name, color }: { name: string; color?: string }) {
 /** What the browser can tell before sending (the schema's rules); the server's messages win once it answered. */
 export function tagFormProblems(form: TagFormData): Partial<Record<keyof TagFormData, string>> {
   const problems: Partial<Record<keyof TagFormData, string>> = {};
-  if (!form.name.trim()) problems.name = 'The Name field is required.';
-  else if (form.name.length > 100) problems.name = 'The Name field may not be greater than 100 characters.';
-  if (form.description.length > 1000) problems.description = 'The Description field may not be greater than 1000 characters.';
-  if (!hexColor.test(form.color)) problems.color = 'The colour is a hex value such as #c0392b.';
+  if (!form.name.trim()) problems.name = t('inventories.tagNameRequired');
+  else if (form.name.length > 100) problems.name = t('inventories.tagNameTooLong');
+  if (form.description.length > 1000) problems.description = t('inventories.tagDescriptionTooLong');
+  if (!hexColor.test(form.color)) problems.color = t('inventories.tagColourHex');
   return problems;
 }
 
@@ -33,13 +34,13 @@ export function TagFields({ form, onChange, errors, showProblems }: TagFieldsPro
   const problems = showProblems ? tagFormProblems(form) : {};
   return (
     <div className="tag-fields">
-      <TextInput label="Name" required value={form.name} maxLength={100} onValueChange={(name) => onChange({ ...form, name })} error={errors.name ?? problems.name} />
-      <Textarea label="Description" value={form.description} maxLength={1000} rows={3} onValueChange={(description) => onChange({ ...form, description })} error={errors.description ?? problems.description} />
-      <Field label="Colour" error={errors.color ?? problems.color}>
+      <TextInput label={t('inventories.name')} required value={form.name} maxLength={100} onValueChange={(name) => onChange({ ...form, name })} error={errors.name ?? problems.name} />
+      <Textarea label={t('inventories.description')} value={form.description} maxLength={1000} rows={3} onValueChange={(description) => onChange({ ...form, description })} error={errors.description ?? problems.description} />
+      <Field label={t('inventories.colour')} error={errors.color ?? problems.color}>
         {({ controlId, describedBy, invalid }) => (
           <span className="tag-fields__color">
             <input id={controlId} type="color" value={hexColor.test(form.color) ? form.color : defaultTagColor} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(event) => onChange({ ...form, color: event.target.value })} />
-            <TextInput label="Colour value" className="tag-fields__hex" value={form.color} maxLength={7} onValueChange={(color) => onChange({ ...form, color })} />
+            <TextInput label={t('inventories.colourValue')} className="tag-fields__hex" value={form.color} maxLength={7} onValueChange={(color) => onChange({ ...form, color })} />
           </span>
         )}
       </Field>

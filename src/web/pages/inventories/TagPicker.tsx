@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Checkbox, TextInput } from '../../ui';
@@ -33,8 +34,8 @@ export function TagPicker({ ticked, onTickedChange, typed, onTypedChange, allowN
   const found = tags.data?.results ?? [];
   return (
     <div className="tag-picker">
-      <TextInput label="Search tags" type="search" value={search} debounce={300} onValueChange={setSearch} />
-      <ul className="tag-picker__list" aria-label="Existing tags">
+      <TextInput label={t('inventories.searchTags')} type="search" value={search} debounce={300} onValueChange={setSearch} />
+      <ul className="tag-picker__list" aria-label={t('inventories.existingTags')}>
         {found.map((tag) => (
           <li key={tag.id}>
             <Checkbox
@@ -44,9 +45,9 @@ export function TagPicker({ ticked, onTickedChange, typed, onTypedChange, allowN
             />
           </li>
         ))}
-        {tags.isSuccess && !found.length && <li className="inventory-muted">{search ? 'No tags match.' : 'No tags yet.'}</li>}
+        {tags.isSuccess && !found.length && <li className="inventory-muted">{search ? t('inventories.noTagsMatchSentence') : t('inventories.noTagsYetSentence')}</li>}
       </ul>
-      {allowNew && <TextInput label="New tags (comma-separated)" value={typed} maxLength={2000} onValueChange={onTypedChange} message="Tags that do not exist yet are created." error={error} />}
+      {allowNew && <TextInput label={t('inventories.newTagsCommaSeparated')} value={typed} maxLength={2000} onValueChange={onTypedChange} message={t('inventories.tagsDoNotExist')} error={error} />}
       {!allowNew && error && <p className="inventory-error" role="alert">{Array.isArray(error) ? error.join(' ') : error}</p>}
     </div>
   );

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { Badge, type BadgeTone } from '../../ui';
 
 const expiryTones: Record<string, BadgeTone> = { Expired: 'danger', 'Expires within 30 days': 'warning', 'Expires within 90 days': 'info', Valid: 'success' };
@@ -11,5 +12,5 @@ export function ExpiryBadge({ status }: { status: unknown }) {
 /** Whether the chain served verified, with the reason as a tooltip when it did not. */
 export function ChainBadge({ verified, error }: { verified: boolean | null; error: string | null }) {
   if (verified === null) return <>-</>;
-  return verified ? <Badge tone="success">Verified</Badge> : <Badge tone="danger" title={error ?? undefined}>Not verified{error ? `: ${error}` : ''}</Badge>;
+  return verified ? <Badge tone="success">{t('inventories.verified')}</Badge> : <Badge tone="danger" title={error ?? undefined}>{error ? t('inventories.notVerifiedError', { error }) : t('inventories.notVerified')}</Badge>;
 }

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { EmptyState } from '../../ui';
 import { fieldLabel, FieldValues } from './fieldValues';
 import type { FieldMap, FieldMapEntry } from './inventoryApi';
@@ -6,7 +7,7 @@ import type { FieldMap, FieldMapEntry } from './inventoryApi';
 export type Fact = [label: string, value: unknown, type?: FieldMapEntry['value_type']];
 
 export function Facts({ entries }: { entries: Fact[] }) {
-  if (!entries.length) return <EmptyState title="No values" />;
+  if (!entries.length) return <EmptyState title={t('inventories.noValues')} />;
   return (
     <dl className="inventory-facts">
       {entries.map(([label, value, type]) => (

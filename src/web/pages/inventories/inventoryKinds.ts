@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 /** What differs between the inventory pages (devices, users, software, vulnerabilities, services, licenses, certificates); everything else is shared. */
 export type InventoryKind = {
   entity: 'device' | 'user' | 'software' | 'vulnerability' | 'service' | 'license' | 'certificate';
@@ -26,7 +27,7 @@ export type AssetKind = InventoryKind & { entity: 'device' | 'user' };
 
 export const deviceInventory: AssetKind = {
   entity: 'device',
-  title: 'Devices',
+  get title() { return t('inventories.devices'); },
   basePath: '/device-inventory',
   detailPath: '/device-inventory/detail/$deviceId/$discoveryId',
   idParam: 'deviceId',
@@ -42,7 +43,7 @@ export const deviceInventory: AssetKind = {
 
 export const userInventory: AssetKind = {
   entity: 'user',
-  title: 'Users',
+  get title() { return t('inventories.users'); },
   basePath: '/user-inventory',
   detailPath: '/user-inventory/detail/$userId/$discoveryId',
   idParam: 'userId',
@@ -58,7 +59,7 @@ export const userInventory: AssetKind = {
 
 export const softwareInventory: InventoryKind = {
   entity: 'software',
-  title: 'Software',
+  get title() { return t('inventories.software'); },
   basePath: '/software-inventory',
   detailPath: '/software-inventory/detail/$softwareId/$discoveryId',
   idParam: 'softwareId',
@@ -74,7 +75,7 @@ export const softwareInventory: InventoryKind = {
 
 export const vulnerabilityInventory: InventoryKind = {
   entity: 'vulnerability',
-  title: 'Vulnerabilities',
+  get title() { return t('inventories.vulnerabilities'); },
   basePath: '/vulnerability-inventory',
   detailPath: '/vulnerability-inventory/detail/$vulnerabilityId/$discoveryId',
   idParam: 'vulnerabilityId',
@@ -90,7 +91,7 @@ export const vulnerabilityInventory: InventoryKind = {
 
 export const serviceInventory: InventoryKind = {
   entity: 'service',
-  title: 'Services',
+  get title() { return t('inventories.services'); },
   basePath: '/service-inventory',
   detailPath: '/service-inventory/detail/$primaryKey/$discoveryId',
   idParam: 'primaryKey',
@@ -106,7 +107,7 @@ export const serviceInventory: InventoryKind = {
 
 export const licenseInventory: InventoryKind = {
   entity: 'license',
-  title: 'Licenses',
+  get title() { return t('inventories.licenses'); },
   basePath: '/license-inventory',
   detailPath: '/license-inventory/detail/$licenseId/$discoveryId',
   idParam: 'licenseId',
@@ -122,7 +123,7 @@ export const licenseInventory: InventoryKind = {
 
 export const certificateInventory: InventoryKind = {
   entity: 'certificate',
-  title: 'Certificates',
+  get title() { return t('inventories.certificates'); },
   basePath: '/certificate-inventory',
   detailPath: '/certificate-inventory/detail/$name/$discoveryId',
   idParam: 'name',

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import type { ComponentType } from 'react';
 import { hasPermission } from '../../app/session/session';
 import { Checkbox, type TableColumn } from '../../ui';
@@ -25,12 +26,12 @@ export function selectionColumn(kind: InventoryKind, rows: AssetRow[], chosen: A
   const toggleAll = (on: boolean) => onChosenChange(on ? [...chosen, ...rows.filter((row) => !isChosen(row))] : chosen.filter((row) => !rows.some((other) => other.PrimaryKey[0] === row.PrimaryKey[0])));
   return {
     id: 'chosen',
-    header: <Checkbox label={<span className="ui-visually-hidden">Choose every {kind.entity} of this page</span>} checked={allChosen} indeterminate={!allChosen && rows.some(isChosen)} onCheckedChange={toggleAll} />,
+    header: <Checkbox label={<span className="ui-visually-hidden">{t('inventories.chooseEveryEntityPage', { entity: kind.entity })}</span>} checked={allChosen} indeterminate={!allChosen && rows.some(isChosen)} onCheckedChange={toggleAll} />,
     width: '44px',
     cell: (row) => (
       <span onClick={(event) => event.stopPropagation()}>
         <Checkbox
-          label={<span className="ui-visually-hidden">Choose {nameOf(row)}</span>}
+          label={<span className="ui-visually-hidden">{t('inventories.chooseNameof', { nameOf: nameOf(row) })}</span>}
           checked={isChosen(row)}
           onCheckedChange={(on) => onChosenChange(on ? [...chosen, row] : chosen.filter((other) => other.PrimaryKey[0] !== row.PrimaryKey[0]))}
         />

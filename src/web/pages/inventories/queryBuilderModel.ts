@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { parseQuery, printQuery, QuerySyntaxError, type ComparisonOperator, type QueryNode } from '../../../core/query';
 
 export type BuilderOperator = ComparisonOperator | 'exists' | 'last' | 'not exists';
@@ -7,15 +8,15 @@ export type BuilderConnective = 'and' | 'or';
 export type BuilderModel = { connective: BuilderConnective; conditions: BuilderCondition[] };
 
 export const builderOperators: { value: BuilderOperator; label: string; takesValue: boolean }[] = [
-  { value: '=', label: 'equals (* wildcards, /regex/)', takesValue: true },
-  { value: '!=', label: 'does not equal', takesValue: true },
-  { value: '>', label: 'greater than', takesValue: true },
-  { value: '>=', label: 'at least', takesValue: true },
-  { value: '<', label: 'less than', takesValue: true },
-  { value: '<=', label: 'at most', takesValue: true },
-  { value: 'last', label: 'within the last (now-15d/d)', takesValue: true },
-  { value: 'exists', label: 'has a value', takesValue: false },
-  { value: 'not exists', label: 'has no value', takesValue: false },
+  { value: '=', get label() { return t('inventories.equalsWildcardsRegex'); }, takesValue: true },
+  { value: '!=', get label() { return t('inventories.doesNotEqual'); }, takesValue: true },
+  { value: '>', get label() { return t('inventories.greaterThan'); }, takesValue: true },
+  { value: '>=', get label() { return t('inventories.atLeast'); }, takesValue: true },
+  { value: '<', get label() { return t('inventories.lessThan'); }, takesValue: true },
+  { value: '<=', get label() { return t('inventories.atMost'); }, takesValue: true },
+  { value: 'last', get label() { return t('inventories.withinLastNow15d'); }, takesValue: true },
+  { value: 'exists', get label() { return t('inventories.hasAValue'); }, takesValue: false },
+  { value: 'not exists', get label() { return t('inventories.hasNoValue'); }, takesValue: false },
 ];
 
 function conditionOf(node: QueryNode): BuilderCondition | null {

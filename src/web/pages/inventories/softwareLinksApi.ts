@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../../app/http';
 
@@ -9,7 +10,7 @@ export type InstallationResponse = {
 
 export const findingStatuses = ['open', 'fixed', 'false_positive', 'risk_accepted'] as const;
 export type FindingStatus = (typeof findingStatuses)[number];
-export const findingStatusLabels: Record<FindingStatus, string> = { open: 'Open', fixed: 'Fixed', false_positive: 'False positive', risk_accepted: 'Risk accepted' };
+export const findingStatusLabels: Record<FindingStatus, string> = { get open() { return t('inventories.open'); }, get fixed() { return t('inventories.fixed'); }, get false_positive() { return t('inventories.falsePositive'); }, get risk_accepted() { return t('inventories.riskAccepted'); } };
 
 /** One vulnerability found on one device, every scanner's report merged (`GET /avm/findings`). */
 export type FindingResponse = {

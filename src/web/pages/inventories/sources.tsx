@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { connectionNameOf, type SnapshotConnection } from '../../../core/connectionNames';
 import { adapterImage } from '../adapters/adapterSearch';
 import type { AssetDetailResponse } from './inventoryApi';
@@ -45,7 +46,7 @@ export function sourceTabLabels(sources: readonly { connection_id: number; conne
   const totals = new Map<number, number>();
   for (const source of sources) totals.set(source.connection_id, (totals.get(source.connection_id) ?? 0) + 1);
   return sources.map((source) => {
-    const name = source.connection_name ?? `Connection #${source.connection_id}`;
+    const name = source.connection_name ?? t('inventories.connectionNumber', { id: source.connection_id });
     const position = (seen.get(source.connection_id) ?? 0) + 1;
     seen.set(source.connection_id, position);
     return (totals.get(source.connection_id) ?? 1) > 1 ? `${name} (${position})` : name;

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -14,26 +15,26 @@ function ProfileMembers({ id }: { id: number }) {
   const data = members.data;
   return (
     <div className="security-grid">
-      <Card title={`Devices in the latest scored snapshot${data ? ` (${data.count.toLocaleString()})` : ''}`}>
+      <Card title={data ? t('security.devicesLatestScoredSnapshotCount', { count: data.count.toLocaleString() }) : t('security.devicesLatestScoredSnapshot')}>
         <Table
-          caption="Profile devices" rows={data?.results ?? []} rowKey={(row) => row.asset_id} loading={members.isFetching}
+          caption={t('security.profileDevices')} rows={data?.results ?? []} rowKey={(row) => row.asset_id} loading={members.isFetching}
           columns={[
-            { id: 'hostname', header: 'Device', cell: (row) => <DeviceLink assetId={row.asset_id} indexId={data!.index_id!} name={row.hostname} /> },
-            { id: 'os', header: 'OS', cell: (row) => row.os ?? '-' },
-            { id: 'score', header: 'Score', cell: (row) => <ScoreBadge score={row.score} /> },
+            { id: 'hostname', header: t('security.device'), cell: (row) => <DeviceLink assetId={row.asset_id} indexId={data!.index_id!} name={row.hostname} /> },
+            { id: 'os', header: t('security.os'), cell: (row) => row.os ?? '-' },
+            { id: 'score', header: t('security.score'), cell: (row) => <ScoreBadge score={row.score} /> },
           ]}
         />
         <Pagination page={page} pageSize={20} count={data?.count ?? 0} onPageChange={setPage} />
       </Card>
-      <Card title="Across snapshots">
+      <Card title={t('security.acrossSnapshots')}>
         <Table
-          caption="Profile history" rows={[...(data?.history ?? [])].reverse()} rowKey={(row) => row.index_id}
+          caption={t('security.profileHistory')} rows={[...(data?.history ?? [])].reverse()} rowKey={(row) => row.index_id}
           columns={[
-            { id: 'start_time', header: 'Snapshot', cell: (row) => new Date(row.start_time).toLocaleString() },
-            { id: 'devices', header: 'Devices', align: 'end', cell: (row) => row.devices.toLocaleString() },
-            { id: 'added', header: 'Joined', align: 'end', cell: (row) => row.added ?? '-' },
-            { id: 'removed', header: 'Left', align: 'end', cell: (row) => row.removed ?? '-' },
-            { id: 'score', header: 'Score', cell: (row) => <ScoreBadge score={row.score === null ? null : Math.round(row.score)} /> },
+            { id: 'start_time', header: t('security.snapshot'), cell: (row) => new Date(row.start_time).toLocaleString() },
+            { id: 'devices', header: t('security.devices'), align: 'end', cell: (row) => row.devices.toLocaleString() },
+            { id: 'added', header: t('security.joined'), align: 'end', cell: (row) => row.added ?? '-' },
+            { id: 'removed', header: t('security.left'), align: 'end', cell: (row) => row.removed ?? '-' },
+            { id: 'score', header: t('security.score'), cell: (row) => <ScoreBadge score={row.score === null ? null : Math.round(row.score)} /> },
           ]}
         />
       </Card>
@@ -46,7 +47,7 @@ export function AssetProfileForm() {
   const params = useParams({ strict: false }) as { id?: string };
   const id = params.id ? Number(params.id) : null;
   return (
-    <SecurityDocumentForm kind="profile" schema={profileSchema} path={profilesPath} listPath="/security-manager/asset-profile" listLabel="Asset profiles" id={id}>
+    <SecurityDocumentForm kind="profile" schema={profileSchema} path={profilesPath} listPath="/security-manager/asset-profile" listLabel={t('security.assetProfiles')} id={id}>
       {id !== null && <ProfileMembers id={id} />}
     </SecurityDocumentForm>
   );

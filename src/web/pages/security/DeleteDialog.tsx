@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../app/http';
 import { notify } from '../../app/notifications/notifications';
@@ -11,15 +12,15 @@ export function DeleteDialog({ noun, item, path, listKey, consequence, onClose }
   const remove = useMutation({
     mutationFn: () => apiFetch(`${path}/${item.id}`, { method: 'DELETE' }),
     onSuccess: () => {
-      notify('success', `The ${noun} "${item.name}" was deleted.`);
+      notify('success', t(noun === 'profile' ? 'security.profileNameWasDeleted' : 'security.policyNameWasDeleted', { name: item.name }));
       void queryClient.invalidateQueries({ queryKey: [listKey] });
       onClose();
     },
   });
   return (
     <Dialog
-      open alert onClose={onClose} title={`Delete the ${noun} "${item.name}"?`} description={`${consequence} This cannot be undone.`}
-      footer={<><Button variant="secondary" onClick={onClose}>Cancel</Button><Button variant="danger" loading={remove.isPending} onClick={() => remove.mutate()}>Delete</Button></>}
+      open alert onClose={onClose} title={t(noun === 'profile' ? 'security.deleteProfileName' : 'security.deletePolicyName', { name: item.name })} description={t('security.consequenceCannotUndone', { consequence })}
+      footer={<><Button variant="secondary" onClick={onClose}>{t('security.cancel')}</Button><Button variant="danger" loading={remove.isPending} onClick={() => remove.mutate()}>{t('security.delete')}</Button></>}
     />
   );
 }

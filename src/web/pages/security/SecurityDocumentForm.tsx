@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
@@ -36,22 +37,22 @@ function LivePreview({ kind, values }: { kind: 'profile' | 'policy'; values: Val
   const preview = useQuery(previewQuery(kind, String(settled.query ?? ''), (settled.profile_ids as number[] | undefined) ?? []));
   const body = (data: Preview) =>
     kind === 'profile' ? (
-      <p><strong>{data.matching?.toLocaleString()}</strong> device(s) of the latest snapshot are in this profile.</p>
+      <p><strong>{data.matching?.toLocaleString()}</strong>{' '}{t('security.deviceSLatestSnapshot')}</p>
     ) : (
-      <p>Applies to <strong>{data.applicable?.toLocaleString()}</strong> device(s): <strong>{data.passing?.toLocaleString()}</strong> pass, <strong>{data.failing?.toLocaleString()}</strong> fail.</p>
+      <p>{t('security.appliesTo')}{' '}<strong>{data.applicable?.toLocaleString()}</strong>{' '}{t('security.deviceS')}{' '}<strong>{data.passing?.toLocaleString()}</strong>{' '}{t('security.pass')}{' '}<strong>{data.failing?.toLocaleString()}</strong>{' '}{t('security.fail')}</p>
     );
   return (
-    <Card title="Preview on the latest snapshot">
+    <Card title={t('security.previewLatestSnapshot')}>
       <div className="security-preview" aria-live="polite">
-        {!String(settled.query ?? '').trim() ? <p className="security-muted">Write a query to see which devices it holds.</p>
-          : preview.isFetching ? <Spinner label="Counting devices" />
+        {!String(settled.query ?? '').trim() ? <p className="security-muted">{t('security.writeQuerySeeWhich')}</p>
+          : preview.isFetching ? <Spinner label={t('security.countingDevices')} />
           : preview.error instanceof ApiError ? <p className="security-error" role="alert">{preview.error.fieldErrors.query?.join(' ') ?? preview.error.message}</p>
           : preview.data ? (
             <>
               {body(preview.data)}
               {preview.data.sample.length > 0 && (
                 <>
-                  <p className="security-muted">{kind === 'profile' ? 'For example:' : 'Failing, for example:'}</p>
+                  <p className="security-muted">{kind === 'profile' ? t('security.forExample') : t('security.failingForExample')}</p>
                   <ul>{preview.data.sample.map((device) => <li key={device.asset_id}><DeviceLink assetId={device.asset_id} indexId={preview.data!.index_id} name={device.hostname} /></li>)}</ul>
                 </>
               )}
@@ -77,17 +78,17 @@ export function SecurityDocumentForm({ kind, schema, path, listPath, listLabel, 
   const [values, setValues] = useState<Values>(initial);
   useEffect(() => setValues(initial), [initial]);
   const name = existing.data?.name as string | undefined;
-  useEffect(() => setBreadcrumb([{ label: 'Security manager', to: '/security-manager' }, { label: listLabel, to: listPath }, { label: id === null ? 'New' : (name ?? String(id)) }]), [id, name, listLabel, listPath]);
+  useEffect(() => setBreadcrumb([{ label: t('security.securityManager'), to: '/security-manager' }, { label: listLabel, to: listPath }, { label: id === null ? t('security.new') : (name ?? String(id)) }]), [id, name, listLabel, listPath]);
 
   if (existing.isError) return <ErrorState message={existing.error.message} onRetry={() => void existing.refetch()} />;
-  if (id !== null && existing.isPending) return <Spinner label="Loading" />;
+  if (id !== null && existing.isPending) return <Spinner label={t('security.loading')} />;
   const save = async (body: Values) => {
     await apiFetch(callPath, { method: id === null ? 'POST' : 'PUT', body });
-    notify('success', `"${String(body.name)}" was saved. It applies from the next discovery.`);
+    notify('success', t('security.stringWasSavedApplies', { String: String(body.name) }));
     await queryClient.invalidateQueries({ queryKey: [kind === 'profile' ? 'asset-profiles' : 'security-policies'] });
     void navigate({ to: listPath });
   };
-  const title = id === null ? `New ${kind === 'profile' ? 'asset profile' : 'security policy'}` : `Edit ${name ?? ''}`;
+  const title = id !== null ? t('security.editName', { name: name ?? '' }) : kind === 'profile' ? t('security.newAssetProfile') : t('security.newSecurityPolicy');
   return (
     <section className="security-page">
       <PageHeader title={title} description={(schema as { description?: string }).description} />
@@ -100,7 +101,7 @@ export function SecurityDocumentForm({ kind, schema, path, listPath, listLabel, 
             serverErrors={serverErrors}
             onSubmit={save}
             onValuesChange={setValues}
-            actions={<Button variant="secondary" onClick={() => void navigate({ to: listPath })}>Cancel</Button>}
+            actions={<Button variant="secondary" onClick={() => void navigate({ to: listPath })}>{t('security.cancel')}</Button>}
           />
         </Card>
         <LivePreview kind={kind} values={values} />

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect } from 'react';
@@ -10,64 +11,64 @@ import { DeviceLink, ScoreBadge, ScoreTrend } from './scoreParts';
 /** `/security-manager`: the company score and its trend, the worst profiles and devices, the most failed policies. */
 export function SecurityManager() {
   const overview = useQuery(overviewQuery());
-  useEffect(() => setBreadcrumb([{ label: 'Security manager' }]), []);
+  useEffect(() => setBreadcrumb([{ label: t('security.securityManager') }]), []);
   const links = (
     <span className="security-actions">
-      <Link to="/security-manager/asset-profile">Asset profiles</Link>
-      {hasPermission('securitymanager.view_securitypolicy') && <Link to="/security-manager/security-policy">Security policies</Link>}
+      <Link to="/security-manager/asset-profile">{t('security.assetProfiles')}</Link>
+      {hasPermission('securitymanager.view_securitypolicy') && <Link to="/security-manager/security-policy">{t('security.securityPolicies')}</Link>}
     </span>
   );
-  if (overview.isPending) return <Spinner label="Loading the security overview" />;
+  if (overview.isPending) return <Spinner label={t('security.loadingSecurityOverview')} />;
   if (overview.isError) return <ErrorState message={overview.error.message} onRetry={() => void overview.refetch()} />;
   const data: Overview = overview.data;
   return (
     <section className="security-page">
-      <PageHeader title="Security manager" description="Scores computed from the enabled security policies each time a discovery publishes its snapshot." actions={links} />
+      <PageHeader title={t('security.securityManager')} description={t('security.scoresComputedFromEnabled')} actions={links} />
       {data.index_id === null ? (
-        <EmptyState title="No scores yet" description="Enable security policies (the starter library is on the policy page), then run a discovery: every device is scored when its snapshot is published." />
+        <EmptyState title={t('security.noScoresYet')} description={t('security.enableSecurityPoliciesStarter')} />
       ) : (
         <>
           <div className="security-grid">
-            <Card title="Company score">
-              <p className="security-score" aria-label="Company score">{data.score ?? '-'}</p>
-              <p className="security-muted">{data.devices.toLocaleString()} devices scored in the latest snapshot</p>
-              <ScoreTrend points={data.trend} label="Company score per snapshot" />
+            <Card title={t('security.companyScore')}>
+              <p className="security-score" aria-label={t('security.companyScore')}>{data.score ?? '-'}</p>
+              <p className="security-muted">{t('security.devicesDevicesScoredLatest', { devices: data.devices.toLocaleString() })}</p>
+              <ScoreTrend points={data.trend} label={t('security.companyScorePerSnapshot')} />
             </Card>
-            <Card title="How scores are computed">
+            <Card title={t('security.howScoresComputed')}>
               <p>{data.formula}</p>
             </Card>
           </div>
           <div className="security-grid">
-            <Card title="Worst profiles">
+            <Card title={t('security.worstProfiles')}>
               <Table
-                caption="Worst profiles" rowKey={(row) => row.id} rows={data.worst_profiles}
+                caption={t('security.worstProfiles')} rowKey={(row) => row.id} rows={data.worst_profiles}
                 columns={[
-                  { id: 'name', header: 'Profile', cell: (row) => <Link to="/security-manager/asset-profile/edit/$id" params={{ id: String(row.id) }}>{row.name}</Link> },
-                  { id: 'score', header: 'Score', cell: (row) => (row.error ? <span className="security-error">{row.error}</span> : <ScoreBadge score={row.score === null ? null : Math.round(row.score)} />) },
-                  { id: 'devices', header: 'Devices', align: 'end', cell: (row) => row.devices.toLocaleString() },
+                  { id: 'name', header: t('security.profile'), cell: (row) => <Link to="/security-manager/asset-profile/edit/$id" params={{ id: String(row.id) }}>{row.name}</Link> },
+                  { id: 'score', header: t('security.score'), cell: (row) => (row.error ? <span className="security-error">{row.error}</span> : <ScoreBadge score={row.score === null ? null : Math.round(row.score)} />) },
+                  { id: 'devices', header: t('security.devices'), align: 'end', cell: (row) => row.devices.toLocaleString() },
                 ]}
-                empty={<EmptyState title="No profiles" description="Profiles group devices (Production servers, Laptops) to weigh and scope policies." />}
+                empty={<EmptyState title={t('security.noProfiles')} description={t('security.profilesGroupDevicesProduction')} />}
               />
             </Card>
-            <Card title="Most failed policies">
+            <Card title={t('security.mostFailedPolicies')}>
               <Table
-                caption="Most failed policies" rowKey={(row) => row.id} rows={data.most_failed_policies}
+                caption={t('security.mostFailedPolicies')} rowKey={(row) => row.id} rows={data.most_failed_policies}
                 columns={[
-                  { id: 'name', header: 'Policy', cell: (row) => <Link to="/security-manager/security-policy/edit/$id" params={{ id: String(row.id) }}>{row.name}</Link> },
-                  { id: 'failed', header: 'Failed', align: 'end', cell: (row) => (row.error ? <span className="security-error">{row.error}</span> : `${row.failed.toLocaleString()} of ${row.applicable.toLocaleString()}`) },
+                  { id: 'name', header: t('security.policy'), cell: (row) => <Link to="/security-manager/security-policy/edit/$id" params={{ id: String(row.id) }}>{row.name}</Link> },
+                  { id: 'failed', header: t('security.failed'), align: 'end', cell: (row) => (row.error ? <span className="security-error">{row.error}</span> : t('security.failedOfApplicable', { failed: row.failed.toLocaleString(), applicable: row.applicable.toLocaleString() })) },
                 ]}
               />
             </Card>
-            <Card title="Lowest scoring devices">
+            <Card title={t('security.lowestScoringDevices')}>
               <Table
-                caption="Lowest scoring devices" rowKey={(row) => row.asset_id} rows={data.worst_devices}
+                caption={t('security.lowestScoringDevices')} rowKey={(row) => row.asset_id} rows={data.worst_devices}
                 columns={[
-                  { id: 'hostname', header: 'Device', cell: (row) => <DeviceLink assetId={row.asset_id} indexId={data.index_id!} name={row.hostname} /> },
-                  { id: 'score', header: 'Score', cell: (row) => <ScoreBadge score={row.score} /> },
-                  { id: 'failed', header: 'Policies failed', align: 'end', cell: (row) => row.failed },
+                  { id: 'hostname', header: t('security.device'), cell: (row) => <DeviceLink assetId={row.asset_id} indexId={data.index_id!} name={row.hostname} /> },
+                  { id: 'score', header: t('security.score'), cell: (row) => <ScoreBadge score={row.score} /> },
+                  { id: 'failed', header: t('security.policiesFailed'), align: 'end', cell: (row) => row.failed },
                 ]}
               />
-              <p><Link to="/device-inventory" search={{ query: 'SecurityScore < 50' }}>Every device scoring below 50</Link></p>
+              <p><Link to="/device-inventory" search={{ query: 'SecurityScore < 50' }}>{t('security.everyDeviceScoringBelow')}</Link></p>
             </Card>
           </div>
         </>

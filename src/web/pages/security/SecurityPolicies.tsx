@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
@@ -21,14 +22,14 @@ export function SecurityPolicies() {
   const [sort, setSort] = useState<SortState>({ id: 'cis_safeguard', direction: 'asc' });
   const [deleting, setDeleting] = useState<SecurityPolicy | null>(null);
   const list = useQuery(policyListQuery({ page, size: pageSize, search, ordering: orderingOf(sort) }));
-  useEffect(() => setBreadcrumb([{ label: 'Security manager', to: '/security-manager' }, { label: 'Security policies' }]), []);
+  useEffect(() => setBreadcrumb([{ label: t('security.securityManager'), to: '/security-manager' }, { label: t('security.securityPolicies') }]), []);
   const canAdd = hasPermission('securitymanager.add_securitypolicy');
   const canChange = hasPermission('securitymanager.change_securitypolicy');
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['security-policies'] });
   const starter = useMutation({
     mutationFn: (enable: boolean) => apiFetch<{ added: number; enabled: number }>(`${policiesPath}/starter`, { method: 'POST', body: { enable } }),
     onSuccess: (answer) => {
-      notify('success', `${answer.added} starter polic${answer.added === 1 ? 'y' : 'ies'} added, ${answer.enabled} enabled. Scores follow at the next discovery.`);
+      notify('success', t(answer.added === 1 ? 'security.starterPolicyAdded' : 'security.starterPoliciesAdded', { added: answer.added, enabled: answer.enabled }));
       void refresh();
     },
   });
@@ -39,40 +40,40 @@ export function SecurityPolicies() {
   return (
     <section className="security-page">
       <PageHeader
-        title="Security policies"
-        description="Controls every device they apply to should meet, written in the query language: a device passes when it matches. Enabled policies are evaluated at each discovery."
+        title={t('security.securityPolicies')}
+        description={t('security.controlsEveryDeviceThey')}
         actions={
           <span className="security-actions">
-            {canAdd && <Button variant="secondary" loading={starter.isPending && starter.variables === false} onClick={() => starter.mutate(false)}>Add starter policies</Button>}
-            {canAdd && canChange && <Button variant="secondary" loading={starter.isPending && starter.variables === true} onClick={() => starter.mutate(true)}>Enable starter policies</Button>}
-            {canAdd && <Button onClick={() => void navigate({ to: '/security-manager/security-policy/create' })}>New policy</Button>}
+            {canAdd && <Button variant="secondary" loading={starter.isPending && starter.variables === false} onClick={() => starter.mutate(false)}>{t('security.addStarterPolicies')}</Button>}
+            {canAdd && canChange && <Button variant="secondary" loading={starter.isPending && starter.variables === true} onClick={() => starter.mutate(true)}>{t('security.enableStarterPolicies')}</Button>}
+            {canAdd && <Button onClick={() => void navigate({ to: '/security-manager/security-policy/create' })}>{t('security.newPolicy')}</Button>}
           </span>
         }
       />
-      <TextInput label="Search policies" type="search" value={search} debounce={300} onValueChange={(value) => { setSearch(value); setPage(1); }} />
+      <TextInput label={t('security.searchPolicies')} type="search" value={search} debounce={300} onValueChange={(value) => { setSearch(value); setPage(1); }} />
       <Table
-        caption="Security policies"
+        caption={t('security.securityPolicies')}
         rows={list.data?.results ?? []}
         rowKey={(row) => row.id}
         sort={sort}
         onSortChange={(next) => { setSort(next); setPage(1); }}
         loading={list.isFetching}
         columns={[
-          { id: 'enabled', header: 'Enabled', sortable: true, cell: (row) => <Switch label={`Enable ${row.name}`} checked={row.enabled} disabled={!canChange || toggle.isPending} onCheckedChange={() => toggle.mutate(row)} /> },
-          { id: 'name', header: 'Name', sortable: true, cell: (row) => (canChange ? <Link to="/security-manager/security-policy/edit/$id" params={{ id: String(row.id) }}>{row.name}</Link> : row.name) },
-          { id: 'severity', header: 'Severity', sortable: true, cell: (row) => <Badge tone={severityTone[row.severity]}>{row.severity}{row.weight ? ` (weight ${row.weight})` : ''}</Badge> },
-          { id: 'cis_safeguard', header: 'CIS v8', sortable: true, cell: (row) => (row.cis_safeguard ? <span title={row.cis_title}>{row.cis_safeguard}</span> : '-') },
+          { id: 'enabled', header: t('security.enabled'), sortable: true, cell: (row) => <Switch label={t('security.enableName', { name: row.name })} checked={row.enabled} disabled={!canChange || toggle.isPending} onCheckedChange={() => toggle.mutate(row)} /> },
+          { id: 'name', header: t('security.name'), sortable: true, cell: (row) => (canChange ? <Link to="/security-manager/security-policy/edit/$id" params={{ id: String(row.id) }}>{row.name}</Link> : row.name) },
+          { id: 'severity', header: t('security.severity'), sortable: true, cell: (row) => <Badge tone={severityTone[row.severity]}>{row.severity}{row.weight ? t('security.weightSuffix', { weight: row.weight }) : ''}</Badge> },
+          { id: 'cis_safeguard', header: t('security.cisV8'), sortable: true, cell: (row) => (row.cis_safeguard ? <span title={row.cis_title}>{row.cis_safeguard}</span> : '-') },
           {
-            id: 'last_result', header: 'Latest snapshot',
+            id: 'last_result', header: t('security.latestSnapshot'),
             cell: (row) => (!row.last_result ? '-' : row.last_result.error ? <span className="security-error">{row.last_result.error}</span>
-              : <Link to="/device-inventory" search={{ query: `FailedPolicies = "${row.name.replace(/"/g, '\\"')}"` }}>{`${row.last_result.failed.toLocaleString()} of ${row.last_result.applicable.toLocaleString()} failed`}</Link>),
+              : <Link to="/device-inventory" search={{ query: `FailedPolicies = "${row.name.replace(/"/g, '\\"')}"` }}>{t('security.failedApplicableFailed', { failed: row.last_result.failed.toLocaleString(), applicable: row.last_result.applicable.toLocaleString() })}</Link>),
           },
-          { id: 'actions', header: 'Actions', cell: (row) => hasPermission('securitymanager.delete_securitypolicy') && <Button variant="link" aria-label={`Delete ${row.name}`} onClick={() => setDeleting(row)}>Delete</Button> },
+          { id: 'actions', header: t('security.actions'), cell: (row) => hasPermission('securitymanager.delete_securitypolicy') && <Button variant="link" aria-label={t('security.deleteName', { name: row.name })} onClick={() => setDeleting(row)}>{t('security.delete')}</Button> },
         ]}
-        empty={<EmptyState title={search ? 'No policies match' : 'No policies yet'} description={search ? 'Change or clear the search.' : 'Add the starter library (about twenty CIS Controls v8 safeguards) or write your own.'} />}
+        empty={<EmptyState title={search ? t('security.noPoliciesMatch') : t('security.noPoliciesYet')} description={search ? t('security.changeClearSearch') : t('security.addStarterLibraryAbout')} />}
       />
       <Pagination page={page} pageSize={pageSize} count={list.data?.count ?? 0} onPageChange={setPage} />
-      {deleting && <DeleteDialog noun="policy" item={deleting} path={policiesPath} listKey="security-policies" consequence="Scores from the next discovery on leave it out." onClose={() => setDeleting(null)} />}
+      {deleting && <DeleteDialog noun="policy" item={deleting} path={policiesPath} listKey="security-policies" consequence={t('security.scoresFromNextDiscovery')} onClose={() => setDeleting(null)} />}
     </section>
   );
 }

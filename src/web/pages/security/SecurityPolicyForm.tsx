@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { useCallback } from 'react';
@@ -20,11 +21,11 @@ export function SecurityPolicyForm() {
       return {
         ...model,
         schema: { ...model.schema, properties: { ...model.schema.properties, profile_ids: { ...property, items } as never } },
-        uiSchema: { ...model.uiSchema, profile_ids: { ...(model.uiSchema.profile_ids as object), ...(choices.length ? { 'ui:widget': 'checkboxes' } : { 'ui:widget': 'hidden' }), 'ui:description': 'None chosen: every device.' } },
+        uiSchema: { ...model.uiSchema, profile_ids: { ...(model.uiSchema.profile_ids as object), ...(choices.length ? { 'ui:widget': 'checkboxes' } : { 'ui:widget': 'hidden' }), 'ui:description': t('security.noneChosenEveryDevice') } },
       };
     },
     [profiles.data],
   );
-  if (profiles.isPending) return <Spinner label="Loading profiles" />;
-  return <SecurityDocumentForm kind="policy" schema={policySchema} path={policiesPath} listPath="/security-manager/security-policy" listLabel="Security policies" id={id} adaptModel={adaptModel} />;
+  if (profiles.isPending) return <Spinner label={t('security.loadingProfiles')} />;
+  return <SecurityDocumentForm kind="policy" schema={policySchema} path={policiesPath} listPath="/security-manager/security-policy" listLabel={t('security.securityPolicies')} id={id} adaptModel={adaptModel} />;
 }

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { Link } from '@tanstack/react-router';
 import { Badge, type BadgeTone } from '../../ui';
 import type { TrendPoint } from './securityApi';
@@ -7,18 +8,18 @@ import './security.css';
 export const scoreTone = (score: number | null): BadgeTone => (score === null ? 'neutral' : score >= 80 ? 'success' : score >= 50 ? 'warning' : 'danger');
 
 export function ScoreBadge({ score }: { score: number | null }) {
-  return <Badge tone={scoreTone(score)}>{score === null ? 'No score' : `${score} / 100`}</Badge>;
+  return <Badge tone={scoreTone(score)}>{score === null ? t('security.noScore') : `${score} / 100`}</Badge>;
 }
 
 /** A score's trend across snapshots: one bar per snapshot, newest last, each labelled for screen readers. */
 export function ScoreTrend({ points, label }: { points: TrendPoint[]; label: string }) {
-  if (!points.length) return <p className="security-muted">No scored snapshot yet.</p>;
+  if (!points.length) return <p className="security-muted">{t('security.noScoredSnapshotYet')}</p>;
   return (
     <ol className="security-trend" aria-label={label}>
       {points.map((point) => (
-        <li key={point.index_id} title={`${new Date(point.start_time).toLocaleString()}: ${point.score ?? 'no score'} (${point.devices} devices)`}>
+        <li key={point.index_id} title={t('security.trendPointDevices', { date: new Date(point.start_time).toLocaleString(), score: point.score ?? t('security.noScoreInline'), devices: point.devices })}>
           <span className={`security-trend__bar security-trend__bar--${scoreTone(point.score)}`} style={{ height: `${Math.max(4, point.score ?? 0)}%` }} />
-          <span className="security-visually-hidden">{`${new Date(point.start_time).toLocaleString()}: ${point.score ?? 'no score'}`}</span>
+          <span className="security-visually-hidden">{t('security.trendPoint', { date: new Date(point.start_time).toLocaleString(), score: point.score ?? t('security.noScoreInline') })}</span>
         </li>
       ))}
     </ol>

@@ -1,8 +1,9 @@
+import { t } from '../../app/i18n/messages';
 import { Link, useRouter, useRouterState } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { product } from '../../../core/product';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
-import { mainMenu, settingsMenu, visibleItems } from '../../app/shell/menu';
+import { mainMenu, menuLabel, settingsMenu, visibleItems } from '../../app/shell/menu';
 import { useSession } from '../../app/session/session';
 
 /** The route home hands over to when the user may see it: the default dashboard (spec §2, "Go to Home" goes there too). */
@@ -32,25 +33,25 @@ function Welcome() {
   const areas = [...visibleItems(mainMenu, permissions), ...visibleItems(settingsMenu, permissions)].filter((item) => item.path !== '/');
   useEffect(() => {
     document.title = product.name;
-    setBreadcrumb([{ label: 'Home' }]);
+    setBreadcrumb([{ label: t('system.home') }]);
   }, []);
   return (
     <section className="home">
-      <h1>Welcome{user ? `, ${user.first_name || user.name || user.username}` : ''}</h1>
+      <h1>{user ? t('system.welcomeName', { name: user.first_name || user.name || user.username }) : t('system.welcome')}</h1>
       {company && <p className="home__company">{company.name}</p>}
       {areas.length > 0 ? (
         <>
-          <h2>Open</h2>
+          <h2>{t('system.open')}</h2>
           <ul className="home__areas">
             {areas.map((area) => (
               <li key={area.path}>
-                <Link to={area.path}>{area.label}</Link>
+                <Link to={area.path}>{menuLabel(area)}</Link>
               </li>
             ))}
           </ul>
         </>
       ) : (
-        <p>No area of the console is open to your account yet.</p>
+        <p>{t('system.noAreaConsoleOpen')}</p>
       )}
     </section>
   );

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import type { PageProps } from '../../app/pageModules';
@@ -13,8 +14,8 @@ export function GenericDetailPage({ route, schema: schemaId = route.schema }: Pa
   const { id } = useParams({ strict: false }) as { id?: string };
   const permissions = useSession().user?.permissions ?? [];
   const schema = useQuery({ ...entitySchemaQuery(schemaId ?? ''), enabled: Boolean(schemaId) });
-  if (!schemaId || !id) return <ErrorState message={`The route ${route.path} names no schema or id.`} />;
+  if (!schemaId || !id) return <ErrorState message={t('renderers.routePathNamesNo', { path: route.path })} />;
   if (schema.isError) return <ErrorState message={schema.error.message} />;
-  if (!schema.data) return <Spinner label="Loading page" />;
+  if (!schema.data) return <Spinner label={t('renderers.loadingPage')} />;
   return <SchemaDetail schema={schema.data} id={id} links={entityLinks(schemaId, permissions)} />;
 }

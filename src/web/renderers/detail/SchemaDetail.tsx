@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useQuery } from '@tanstack/react-query';
 import { Badge } from '../../ui/Badge/Badge';
 import { ButtonLink } from '../../ui/Button/ButtonLink';
@@ -26,16 +27,16 @@ function headingOf(schema: EntitySchema, item: Item | undefined, id: string | nu
   for (const key of ['name', 'username', 'title', 'domain', 'slug']) {
     if (item && typeof item[key] === 'string' && item[key]) return item[key] as string;
   }
-  return `${schema.title ?? 'Item'} ${id}`;
+  return `${schema.title ?? t('renderers.item')} ${id}`;
 }
 
 /** One item of an entity, every readable field with its title, in the schema's `x-group` sections and `x-order`. */
 export function SchemaDetail({ schema, id, links }: SchemaDetailProps) {
   const resource = schema['x-resource'];
   const item = useQuery({ ...resourceItemQuery<Item>(resource?.path ?? '', id), enabled: Boolean(resource) });
-  if (!resource) return <ErrorState title="This item cannot be shown" message={`${schema.title ?? schema.$id} has no API resource.`} />;
+  if (!resource) return <ErrorState title={t('renderers.itemCannotShown')} message={t('renderers.titleHasNoApi', { title: schema.title ?? schema.$id })} />;
   if (item.isError) return <ErrorState message={item.error.message} onRetry={() => void item.refetch()} retrying={item.isFetching} />;
-  if (!item.data) return <Spinner label={`Loading ${(schema.title ?? 'item').toLowerCase()}`} />;
+  if (!item.data) return <Spinner label={t('renderers.loadingTitle', { title: (schema.title ?? t('renderers.item')).toLowerCase() })} />;
   const data = item.data;
   const sections = groupedFields(detailFields(schema));
   return (
@@ -45,8 +46,8 @@ export function SchemaDetail({ schema, id, links }: SchemaDetailProps) {
         description={schema.title}
         actions={
           <>
-            {links.list ? <ButtonLink variant="secondary" href={hrefOf(links.list)}>Back to list</ButtonLink> : null}
-            {links.edit ? <ButtonLink href={hrefOf(links.edit(id))}>Edit</ButtonLink> : null}
+            {links.list ? <ButtonLink variant="secondary" href={hrefOf(links.list)}>{t('renderers.backToList')}</ButtonLink> : null}
+            {links.edit ? <ButtonLink href={hrefOf(links.edit(id))}>{t('renderers.edit')}</ButtonLink> : null}
           </>
         }
       />

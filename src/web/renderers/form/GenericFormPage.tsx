@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { apiFetch, useFieldErrors } from '../../app/http';
@@ -31,18 +32,18 @@ export function GenericFormPage({ route, schema: schemaId = route.schema ?? '', 
   const serverErrors = useFieldErrors(callPath);
   const queryClient = useQueryClient();
   const listPath = custom.listPath ?? entityLinks(schemaId, getSession().user?.permissions ?? []).list;
-  const title = `${id ? 'Edit' : 'Create'} ${(entity?.title ?? 'item').toLowerCase()}`;
+  const title = id ? t('renderers.editTitle', { title: (entity?.title ?? t('renderers.item')).toLowerCase() }) : t('renderers.createTitle', { title: (entity?.title ?? t('renderers.item')).toLowerCase() });
 
-  if (schemaQuery.isError) return <ErrorState title="This form cannot be shown" message={schemaQuery.error.message} />;
-  if (schemaQuery.isPending || (id && item.isPending)) return <Spinner label="Loading" />;
-  if (!model || !resourcePath) return <EmptyState title="This schema has no API path to save to" />;
-  if (id && item.isError) return <ErrorState title="This item could not be loaded" message={item.error.message} onRetry={() => void item.refetch()} />;
+  if (schemaQuery.isError) return <ErrorState title={t('renderers.formCannotShown')} message={schemaQuery.error.message} />;
+  if (schemaQuery.isPending || (id && item.isPending)) return <Spinner label={t('renderers.loading')} />;
+  if (!model || !resourcePath) return <EmptyState title={t('renderers.schemaHasNoApi')} />;
+  if (id && item.isError) return <ErrorState title={t('renderers.itemCouldNotLoaded')} message={item.error.message} onRetry={() => void item.refetch()} />;
 
   const save = async (body: Values) => {
     const saved = await apiFetch<Values>(callPath, { method: id ? 'PUT' : 'POST', body });
     await queryClient.invalidateQueries({ queryKey: ['resource-list', resourcePath] });
     if (id) queryClient.setQueryData(resourceItemQuery(resourcePath, id).queryKey, saved);
-    notify('success', id ? 'Changes saved.' : `${entity?.title ?? 'Item'} created.`);
+    notify('success', id ? t('renderers.changesSaved') : t('renderers.titleCreated', { title: entity?.title ?? t('renderers.item') }));
     if (listPath) navigateTo(listPath);
   };
 
@@ -55,9 +56,9 @@ export function GenericFormPage({ route, schema: schemaId = route.schema ?? '', 
         initialValues={id && item.data ? initialValuesOf(model, item.data) : {}}
         serverErrors={serverErrors}
         onSubmit={save}
-        submitLabel={id ? 'Save' : 'Create'}
+        submitLabel={id ? t('renderers.save') : t('renderers.create')}
         sendChangedOnly={Boolean(id)}
-        actions={listPath ? <Button variant="secondary" onClick={() => navigateTo(listPath)}>Cancel</Button> : null}
+        actions={listPath ? <Button variant="secondary" onClick={() => navigateTo(listPath)}>{t('renderers.cancel')}</Button> : null}
       />
     </section>
   );

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import Form from '@rjsf/core';
 import type { ErrorSchema, RegistryWidgetsType } from '@rjsf/utils';
 import { useMemo, useRef, useState, type ReactNode } from 'react';
@@ -58,7 +59,7 @@ function fieldOfId(fields: readonly string[], id: string): string | undefined {
  * and all of them on submit, never while typing; a field's first failing check wins: its rule string first, then the
  * schema. The server's field errors are listed under their fields until the field is changed again.
  */
-export function SchemaForm({ model, initialValues = {}, onSubmit, serverErrors = {}, submitLabel = 'Save', disabled = false, actions, validator = formValidator, sendChangedOnly = false, onValuesChange }: SchemaFormProps) {
+export function SchemaForm({ model, initialValues = {}, onSubmit, serverErrors = {}, submitLabel = t('renderers.save'), disabled = false, actions, validator = formValidator, sendChangedOnly = false, onValuesChange }: SchemaFormProps) {
   const [values, setValues] = useState<Values>(initialValues);
   const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
   const [changedSinceSubmit, setChangedSinceSubmit] = useState<ReadonlySet<string>>(new Set());

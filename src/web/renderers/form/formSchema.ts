@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { propertyLabel, rulesRequire } from '../../../core/validation/index.js';
 
@@ -80,7 +81,7 @@ export function formModelOf(entity: EntitySchema, mode: FormMode = 'create'): Fo
     const secret = property['x-secret'] === true;
     if (secret) secrets.push(name);
     const widget = secret ? 'password' : property['x-widget'] ? widgetFor[property['x-widget']] : idPickers[name];
-    uiSchema[name] = { 'ui:title': labels[name], ...(widget && { 'ui:widget': widget }), ...(secret && mode === 'edit' && { 'ui:placeholder': 'Leave empty to keep' }) };
+    uiSchema[name] = { 'ui:title': labels[name], ...(widget && { 'ui:widget': widget }), ...(secret && mode === 'edit' && { 'ui:placeholder': t('renderers.leaveEmptyToKeep') }) };
     // A secret is never sent back by the API, so editing without re-typing it keeps it: it is required on create only.
     const required = schemaRequired.has(name) && !(secret && mode === 'edit');
     const written = property['x-rules'];

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useQuery } from '@tanstack/react-query';
 import type { PageProps } from '../../app/pageModules';
 import { useSession } from '../../app/session/session';
@@ -22,8 +23,8 @@ export function GenericListPage({ route, schema: schemaId = route.schema, links 
   const permissions = useSession().user?.permissions ?? [];
   const schema = useQuery({ ...entitySchemaQuery(schemaId ?? ''), enabled: Boolean(schemaId) });
   const [view, changeView] = useUrlListView(listDefaults, listCodec);
-  if (!schemaId) return <ErrorState message={`The route ${route.path} names no schema.`} />;
+  if (!schemaId) return <ErrorState message={t('renderers.routePathNamesNoSchema', { path: route.path })} />;
   if (schema.isError) return <ErrorState message={schema.error.message} />;
-  if (!schema.data) return <Spinner label="Loading page" />;
+  if (!schema.data) return <Spinner label={t('renderers.loadingPage')} />;
   return <SchemaList schema={schema.data} links={links ?? entityLinks(schemaId, permissions)} view={view} onViewChange={changeView} />;
 }

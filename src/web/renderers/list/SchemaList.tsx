@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError } from '../../app/http';
@@ -31,7 +32,7 @@ export type SchemaListProps = {
 };
 
 /** Why the list could not be loaded, in the words of spec §8 (the HTTP client already notified the user). */
-const failureText = (error: unknown) => (error instanceof ApiError || error instanceof Error ? error.message : 'Unknown error');
+const failureText = (error: unknown) => (error instanceof ApiError || error instanceof Error ? error.message : t('error.unknown'));
 
 /**
  * A server-paged, sortable, searchable list of an entity, driven by its schema: columns from `x-list`, the API path
@@ -39,13 +40,13 @@ const failureText = (error: unknown) => (error instanceof ApiError || error inst
  */
 export function SchemaList({ schema, links, searchDebounce = 300, initialPageSize = defaultPageSize, view: shownView, onViewChange }: SchemaListProps) {
   const resource = schema['x-resource'];
-  const title = pluralTitle(schema.title ?? 'Item');
+  const title = pluralTitle(schema.title ?? t('renderers.item'));
   const [ownView, setOwnView] = useState<ListView>({ page: 1, size: initialPageSize, text: '', sort: null });
   const { page, size, text: search, sort } = shownView ?? ownView;
   const changeView: ViewChange = onViewChange ?? ((changes) => setOwnView((current) => ({ ...current, ...changes })));
   const list = useQuery({ ...resourceListQuery<Row>(resource?.path ?? '', { page, size, search, ordering: orderingOf(sort) }), enabled: Boolean(resource) });
 
-  if (!resource) return <ErrorState title="This list cannot be shown" message={`${schema.title ?? schema.$id} has no API resource.`} />;
+  if (!resource) return <ErrorState title={t('renderers.listCannotShown')} message={t('renderers.titleHasNoApi', { title: schema.title ?? schema.$id })} />;
 
   const rowLink = links.edit ?? links.detail;
   const columns = listColumns(schema, rowLink ? (row) => (row.id === undefined || row.id === null ? null : rowLink(row.id as string | number)) : null);
@@ -63,11 +64,11 @@ export function SchemaList({ schema, links, searchDebounce = 300, initialPageSiz
       <PageHeader
         title={title}
         description={schema.description}
-        actions={links.create ? <ButtonLink href={hrefOf(links.create)}>Create {(schema.title ?? 'item').toLowerCase()}</ButtonLink> : undefined}
+        actions={links.create ? <ButtonLink href={hrefOf(links.create)}>{t('renderers.createTitle', { title: (schema.title ?? t('renderers.item')).toLowerCase() })}</ButtonLink> : undefined}
       />
       <div className="generic-list__toolbar">
         {searchable ? (
-          <TextInput className="generic-list__search" type="search" label="Search" value={search} onValueChange={setSearch} debounce={searchDebounce} placeholder={`Search ${title.toLowerCase()}`} />
+          <TextInput className="generic-list__search" type="search" label={t('renderers.search')} value={search} onValueChange={setSearch} debounce={searchDebounce} placeholder={t('renderers.searchTitle', { title: title.toLowerCase() })} />
         ) : null}
       </div>
       {list.isError && !list.data ? (
@@ -84,9 +85,9 @@ export function SchemaList({ schema, links, searchDebounce = 300, initialPageSiz
             loading={list.isFetching}
             empty={
               search.trim() ? (
-                <EmptyState title="No data found" description={`Nothing matches “${search.trim()}”.`} action={<Button variant="secondary" onClick={() => setSearch('')}>Clear search</Button>} />
+                <EmptyState title={t('renderers.noDataFound')} description={t('renderers.nothingMatchesSearch', { search: search.trim() })} action={<Button variant="secondary" onClick={() => setSearch('')}>{t('renderers.clearSearch')}</Button>} />
               ) : (
-                <EmptyState title="No data found" />
+                <EmptyState title={t('renderers.noDataFound')} />
               )
             }
           />

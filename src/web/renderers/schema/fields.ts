@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { fieldLabel } from '../../../core/validation/index.js';
 import type { EntitySchema, PropertySchema } from './entitySchema';
 
@@ -44,7 +45,7 @@ export function listFields(schema: EntitySchema): SchemaField[] {
 export const detailFields = (schema: EntitySchema): SchemaField[] => orderedFields(schema).filter((field) => !field.property.writeOnly);
 
 /** Detail fields in their `x-group` sections, in order of first appearance; ungrouped fields go under `Details`. */
-export function groupedFields(fields: readonly SchemaField[], defaultGroup = 'Details'): { group: string; fields: SchemaField[] }[] {
+export function groupedFields(fields: readonly SchemaField[], defaultGroup = t('renderers.details')): { group: string; fields: SchemaField[] }[] {
   const groups = new Map<string, SchemaField[]>();
   for (const field of fields) {
     const group = field.property['x-group'] ?? defaultGroup;

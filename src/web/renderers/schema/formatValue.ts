@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { formatDate } from '../../../core/dates';
 import type { PropertySchema } from './entitySchema';
 
@@ -20,7 +21,7 @@ function formatObject(value: Record<string, unknown>): string {
 export function formatValue(value: unknown, property: PropertySchema = {}): string {
   if (property['x-secret']) return value === undefined || value === null || value === '' ? emptyText : secretText;
   if (value === undefined || value === null || value === '') return emptyText;
-  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  if (typeof value === 'boolean') return value ? t('renderers.yes') : t('renderers.no');
   if (typeof value === 'string') {
     if (property.format === 'date-time' || property.format === 'date') return formatDate(value, property.format);
     return value;

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import type { ReactNode } from 'react';
 import './Badge.css';
 
@@ -18,28 +19,28 @@ export type StatusLook = { tone: BadgeTone; label: string };
 
 /** Spec §4 adapter status: 1 done, 2 warning, 3 error, 4 none (not configured), 6 custom (shown as done). */
 export const adapterStatusLooks: Readonly<Record<number, StatusLook>> = {
-  1: { tone: 'success', label: 'Done' },
-  2: { tone: 'warning', label: 'Warning' },
-  3: { tone: 'danger', label: 'Error' },
-  4: { tone: 'neutral', label: 'Not configured' },
-  6: { tone: 'success', label: 'Done' },
+  1: { tone: 'success', get label() { return t('ui.done'); } },
+  2: { tone: 'warning', get label() { return t('ui.warning'); } },
+  3: { tone: 'danger', get label() { return t('ui.error'); } },
+  4: { tone: 'neutral', get label() { return t('ui.notConfigured'); } },
+  6: { tone: 'success', get label() { return t('ui.done'); } },
 };
 
 /** Spec §4 task and run status: 1 running, 2 done, 3 error. */
 export const taskStatusLooks: Readonly<Record<number, StatusLook>> = {
-  1: { tone: 'info', label: 'Running' },
-  2: { tone: 'success', label: 'Done' },
-  3: { tone: 'danger', label: 'Error' },
+  1: { tone: 'info', get label() { return t('ui.running'); } },
+  2: { tone: 'success', get label() { return t('ui.done'); } },
+  3: { tone: 'danger', get label() { return t('ui.error'); } },
 };
 
 /** Spec §4 discovery status. */
 export const discoveryStatusLooks: Readonly<Record<string, StatusLook>> = {
-  running: { tone: 'info', label: 'Running' },
-  done: { tone: 'success', label: 'Done' },
-  error: { tone: 'danger', label: 'Error' },
+  running: { tone: 'info', get label() { return t('ui.running'); } },
+  done: { tone: 'success', get label() { return t('ui.done'); } },
+  error: { tone: 'danger', get label() { return t('ui.error'); } },
 };
 
-const unknownLook = (status: number | string): StatusLook => ({ tone: 'neutral', label: `Unknown (${status})` });
+const unknownLook = (status: number | string): StatusLook => ({ tone: 'neutral', label: t('ui.unknownStatus', { status }) });
 
 /** The badge look of an adapter status; an unknown number is shown as neutral with the number. */
 export const adapterStatusLook = (status: number): StatusLook => adapterStatusLooks[status] ?? unknownLook(status);

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { createPortal } from 'react-dom';
 import { focusableIn } from './focusable';
@@ -90,7 +91,7 @@ export function Dialog({ open, onClose, title, description, children, footer, si
         <header className="ui-dialog__header">
           <h2 id={titleId} className="ui-dialog__title">{title}</h2>
           {dismissible ? (
-            <button type="button" className="ui-dialog__close" aria-label="Close" onClick={() => close.current()}>
+            <button type="button" className="ui-dialog__close" aria-label={t('ui.close')} onClick={() => close.current()}>
               ×
             </button>
           ) : null}

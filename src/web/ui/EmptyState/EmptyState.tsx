@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import type { ReactNode } from 'react';
 import './EmptyState.css';
 
@@ -11,7 +12,7 @@ export type EmptyStateProps = {
 };
 
 /** Shown where a list or panel has nothing to show. */
-export function EmptyState({ title = 'No data found', description, action, icon, className }: EmptyStateProps) {
+export function EmptyState({ title = t('ui.noDataFound'), description, action, icon, className }: EmptyStateProps) {
   return (
     <div className={`ui-empty${className ? ` ${className}` : ''}`}>
       {icon ? <div className="ui-empty__icon" aria-hidden="true">{icon}</div> : null}

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import type { ReactNode } from 'react';
 import { Button } from '../Button/Button';
 import './ErrorState.css';
@@ -13,14 +14,14 @@ export type ErrorStateProps = {
 };
 
 /** Shown in place of content that failed to load; announced at once to screen readers (role alert). */
-export function ErrorState({ title = 'An error occurred', message = 'Unknown error', onRetry, retrying = false, className }: ErrorStateProps) {
+export function ErrorState({ title = t('ui.anErrorOccurred'), message = t('ui.unknownError'), onRetry, retrying = false, className }: ErrorStateProps) {
   return (
     <div className={`ui-error-state${className ? ` ${className}` : ''}`} role="alert">
       <p className="ui-error-state__title">{title}</p>
       {message ? <p className="ui-error-state__message">{message}</p> : null}
       {onRetry ? (
         <Button variant="secondary" onClick={onRetry} loading={retrying}>
-          Try again
+          {t('ui.tryAgain')}
         </Button>
       ) : null}
     </div>

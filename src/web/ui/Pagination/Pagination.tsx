@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { useId } from 'react';
 import { pageCount, pageList, rangeText } from './pageList';
 import './Pagination.css';
@@ -24,11 +25,11 @@ export function Pagination({ page, pageSize, count, onPageChange, pageSizes, onP
     if (!disabled && target >= 1 && target <= total && target !== page) onPageChange(target);
   };
   return (
-    <nav className={`ui-pagination${className ? ` ${className}` : ''}`} aria-label="Pagination">
+    <nav className={`ui-pagination${className ? ` ${className}` : ''}`} aria-label={t('ui.pagination')}>
       <span className="ui-pagination__range" aria-live="polite">{rangeText(page, pageSize, count)}</span>
       {pageSizes && onPageSizeChange ? (
         <span className="ui-pagination__size">
-          <label htmlFor={sizeId}>Rows per page</label>
+          <label htmlFor={sizeId}>{t('ui.rowsPerPage')}</label>
           <select id={sizeId} className="ui-pagination__select" value={pageSize} disabled={disabled} onChange={(event) => onPageSizeChange(Number(event.target.value))}>
             {pageSizes.map((size) => (
               <option key={size} value={size}>{size}</option>
@@ -38,7 +39,7 @@ export function Pagination({ page, pageSize, count, onPageChange, pageSizes, onP
       ) : null}
       <ul className="ui-pagination__pages">
         <li>
-          <button type="button" className="ui-pagination__button" aria-label="Previous page" disabled={disabled || page <= 1} onClick={() => go(page - 1)}>
+          <button type="button" className="ui-pagination__button" aria-label={t('ui.previousPage')} disabled={disabled || page <= 1} onClick={() => go(page - 1)}>
             ‹
           </button>
         </li>
@@ -50,7 +51,7 @@ export function Pagination({ page, pageSize, count, onPageChange, pageSizes, onP
               <button
                 type="button"
                 className={`ui-pagination__button${item === page ? ' ui-pagination__button--current' : ''}`}
-                aria-label={`Page ${item}`}
+                aria-label={t('ui.pageItem', { item })}
                 aria-current={item === page ? 'page' : undefined}
                 disabled={disabled}
                 onClick={() => go(item)}
@@ -61,7 +62,7 @@ export function Pagination({ page, pageSize, count, onPageChange, pageSizes, onP
           ),
         )}
         <li>
-          <button type="button" className="ui-pagination__button" aria-label="Next page" disabled={disabled || page >= total} onClick={() => go(page + 1)}>
+          <button type="button" className="ui-pagination__button" aria-label={t('ui.nextPage')} disabled={disabled || page >= total} onClick={() => go(page + 1)}>
             ›
           </button>
         </li>

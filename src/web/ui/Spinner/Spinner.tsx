@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import './Spinner.css';
 
 export type SpinnerSize = 'small' | 'medium' | 'large';
@@ -9,7 +10,7 @@ export type SpinnerProps = {
 };
 
 /** A spinning ring; announced as a polite status unless its label is null. */
-export function Spinner({ size = 'medium', label = 'Loading', className }: SpinnerProps) {
+export function Spinner({ size = 'medium', label = t('ui.loading'), className }: SpinnerProps) {
   const classes = `ui-spinner ui-spinner--${size}${className ? ` ${className}` : ''}`;
   if (label === null) return <span className={classes} aria-hidden="true" />;
   return (

@@ -1,3 +1,4 @@
+import { t } from '../../app/i18n/messages';
 import { EmptyState } from '../EmptyState/EmptyState';
 import { Spinner } from '../Spinner/Spinner';
 import type { TableBaseProps } from './columns';
@@ -13,7 +14,7 @@ export type TableProps<Row> = TableBaseProps<Row> & {
 
 /** A data table whose columns are a configuration array; sorting is reported to the parent (server or sortRows). */
 export function Table<Row>({ columns, rows, rowKey, caption, sort = null, onSortChange, empty, loading = false, onRowClick, className }: TableProps<Row>) {
-  const placeholder = loading && rows.length === 0 ? <Spinner label="Loading rows" /> : rows.length === 0 ? (empty ?? <EmptyState />) : null;
+  const placeholder = loading && rows.length === 0 ? <Spinner label={t('ui.loadingRows')} /> : rows.length === 0 ? (empty ?? <EmptyState />) : null;
   return (
     <div className={`ui-table__scroll${className ? ` ${className}` : ''}`}>
       <table className={`ui-table${loading && rows.length > 0 ? ' ui-table--stale' : ''}`} aria-busy={loading || undefined}>

@@ -1,3 +1,4 @@
+import { t } from '../../../app/i18n/messages';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { hasPermission } from '../../../app/session/session';
@@ -23,10 +24,10 @@ function ConnectorField({ value, fallback, error, disabled, onChange }: { value:
   const connectors = useQuery({ ...connectorsQuery(), enabled: allowed });
   const rows = connectors.data?.results ?? [];
   const chosen = value ?? rows.find((row) => row.is_default)?.id ?? null;
-  if (!allowed || !rows.length) return <p className="connection-form__connector">Runs on the {fallback} connector.</p>;
+  if (!allowed || !rows.length) return <p className="connection-form__connector">{t('adapters.runsFallbackConnector', { fallback })}</p>;
   return (
-    <Select id="connection-connector" label="Connector" message="Where the fetches of this connection run." error={error} disabled={disabled}
-      options={rows.map((row) => ({ value: String(row.id), label: row.is_default ? `${row.name} (built in)` : row.name }))}
+    <Select id="connection-connector" label={t('adapters.connector')} message={t('adapters.whereFetchesConnectionRun')} error={error} disabled={disabled}
+      options={rows.map((row) => ({ value: String(row.id), label: row.is_default ? t('adapters.nameBuiltIn', { name: row.name }) : row.name }))}
       value={chosen === null ? '' : String(chosen)} onValueChange={(text) => onChange(Number(text))} />
   );
 }
@@ -37,7 +38,7 @@ function Outcome({ outcome }: { outcome: TestOutcome }) {
   const reason = failureReasons[outcome.title];
   return (
     <div className="connection-test connection-test--failure" role="alert">
-      <strong>Connection failed{reason ? `: ${reason}.` : '.'}</strong> {outcome.detail}
+      <strong>{reason ? t('adapters.connectionFailedReason', { reason }) : t('adapters.connectionFailedStop')}</strong> {outcome.detail}
     </div>
   );
 }
@@ -57,31 +58,30 @@ export function ConnectionEditor({ adapter, model, initialValues, connection }: 
     <div className="connection-form">
       {readOnly ? (
         <div className="connection-form__notice" role="note">
-          <strong>Cartograph cannot fetch from {adapter.name} yet.</strong> It has no engine for this adapter, so its connections cannot be saved or tested.
-          The settings below show what a connection will need.
+          <strong>{t('adapters.cartographCannotFetchFrom', { name: adapter.name })}</strong>{' '}{t('adapters.hasNoEngineAdapter')}
         </div>
       ) : null}
       <p className="connection-form__instructions">
-        Not sure what to fill in? Read the{' '}
-        <Link to="/adapters/connections/components/instructions/$tool" params={{ tool: adapter.slug }}>{adapter.name} instructions</Link>.
+        {t('adapters.notSureWhatFill')}{' '}
+        <Link to="/adapters/connections/components/instructions/$tool" params={{ tool: adapter.slug }}>{t('adapters.nameInstructions', { name: adapter.name })}</Link>.
       </p>
       {others.length ? (
         <div className="schema-form__alert" role="alert">
           {others.map(([field, messages]) => <p key={field}>{field === 'non_field_errors' ? messages.join(' ') : `${field}: ${messages.join(' ')}`}</p>)}
         </div>
       ) : null}
-      <Card title="Connection">
+      <Card title={t('adapters.connection')}>
         <div className="connection-form__general">
-          <TextInput id="connection-name" label="Name" required value={general.name} error={generalErrors.name} disabled={inert} maxLength={200}
+          <TextInput id="connection-name" label={t('adapters.name')} required value={general.name} error={generalErrors.name} disabled={inert} maxLength={200}
             onValueChange={(name) => change({ name })} onBlur={(event) => void editor.checkField('name', { ...general, name: event.target.value })} />
-          <Textarea id="connection-description" label="Description" message="Notes for other administrators." value={general.description} error={generalErrors.description} disabled={inert} rows={2}
+          <Textarea id="connection-description" label={t('adapters.description')} message={t('adapters.notesOtherAdministrators')} value={general.description} error={generalErrors.description} disabled={inert} rows={2}
             onValueChange={(description) => change({ description })} onBlur={(event) => void editor.checkField('description', { ...general, description: event.target.value })} />
-          <Switch id="connection-enabled" label="Fetched by discoveries" message="A disabled connection is kept but skipped by discoveries." checked={general.enabled} disabled={inert}
+          <Switch id="connection-enabled" label={t('adapters.fetchedByDiscoveries')} message={t('adapters.disabledConnectionKeptBut')} checked={general.enabled} disabled={inert}
             onCheckedChange={(enabled) => change({ enabled })} />
-          <ConnectorField value={general.connector} fallback={connection?.connector_name ?? 'Default'} error={generalErrors.connector} disabled={inert} onChange={(connector) => change({ connector })} />
+          <ConnectorField value={general.connector} fallback={connection?.connector_name ?? t('adapters.defaultConnector')} error={generalErrors.connector} disabled={inert} onChange={(connector) => change({ connector })} />
         </div>
       </Card>
-      <Card title={`${adapter.name} settings`}>
+      <Card title={t('adapters.nameSettings', { name: adapter.name })}>
         <Settings
           model={model}
           values={editor.values}
@@ -98,14 +98,14 @@ export function ConnectionEditor({ adapter, model, initialValues, connection }: 
       <div className="connection-form__actions">
         {readOnly ? null : (
           <>
-            <Button type="button" onClick={() => void editor.save()} loading={editor.busy === 'save'} disabled={editor.busy === 'test'}>{connection ? 'Save' : 'Create connection'}</Button>
-            <Button type="button" variant="secondary" onClick={() => void editor.test()} loading={editor.busy === 'test'} disabled={editor.busy === 'save'}>Test connection</Button>
+            <Button type="button" onClick={() => void editor.save()} loading={editor.busy === 'save'} disabled={editor.busy === 'test'}>{connection ? t('adapters.save') : t('adapters.createConnection')}</Button>
+            <Button type="button" variant="secondary" onClick={() => void editor.test()} loading={editor.busy === 'test'} disabled={editor.busy === 'save'}>{t('adapters.testConnection')}</Button>
           </>
         )}
         {connection ? (
-          <Link className="ui-button ui-button--secondary ui-button--medium" to="/adapters/connections/$id" params={{ id: String(connection.id) }}>Cancel</Link>
+          <Link className="ui-button ui-button--secondary ui-button--medium" to="/adapters/connections/$id" params={{ id: String(connection.id) }}>{t('adapters.cancel')}</Link>
         ) : (
-          <Link className="ui-button ui-button--secondary ui-button--medium" to="/adapters">Cancel</Link>
+          <Link className="ui-button ui-button--secondary ui-button--medium" to="/adapters">{t('adapters.cancel')}</Link>
         )}
       </div>
     </div>

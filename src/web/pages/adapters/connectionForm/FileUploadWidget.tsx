@@ -1,3 +1,4 @@
+import { t } from '../../../app/i18n/messages';
 import type { WidgetProps } from '@rjsf/utils';
 import { useEffect, useRef } from 'react';
 import type { ConnectionFormContext } from './SecretWidget';
@@ -18,19 +19,19 @@ export function FileUploadWidget({ id, value, label, disabled, readonly, schema,
   choose.current = upload?.onChoose;
   useEffect(() => () => choose.current?.(null), []);
   const status = progress !== null
-    ? `Uploading ${chosen?.name ?? 'the file'}: ${Math.round(progress * 100)}%`
+    ? (chosen ? t('adapters.uploadingFile', { name: chosen.name, percent: Math.round(progress * 100) }) : t('adapters.uploadingTheFile', { percent: Math.round(progress * 100) }))
     : chosen
-      ? `${chosen.name} (${megabytes(chosen.size)}) is uploaded when you save.`
+      ? t('adapters.fileUploadedWhenSave', { name: chosen.name, size: megabytes(chosen.size) })
       : typeof value === 'string' && value.startsWith('uploads/')
-        ? 'A file is uploaded: choose another to replace it.'
-        : 'No file uploaded yet.';
+        ? t('adapters.fileUploadedChooseAnother')
+        : t('adapters.noFileUploadedYet');
   return (
     <div className="ui-field connection-file">
       <label className="ui-field__label" htmlFor={id}>{label}</label>
       <input id={id} type="file" disabled={disabled || readonly || progress !== null} aria-describedby={`${id}-status`}
         onChange={(event) => upload?.onChoose(event.target.files?.[0] ?? null)} />
       <p id={`${id}-status`} className="ui-field__message" role="status">{status}</p>
-      {progress !== null ? <progress className="connection-file__progress" max={1} value={progress} aria-label={`Upload of ${chosen?.name ?? 'the file'}`} /> : null}
+      {progress !== null ? <progress className="connection-file__progress" max={1} value={progress} aria-label={chosen ? t('adapters.uploadOfFile', { name: chosen.name }) : t('adapters.uploadOfTheFile')} /> : null}
       {schema.description ? <p className="ui-field__message">{schema.description}</p> : null}
       {rawErrors?.length ? <p className="ui-field__error" role="alert">{rawErrors.join(' ')}</p> : null}
     </div>

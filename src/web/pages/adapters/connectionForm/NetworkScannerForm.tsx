@@ -1,3 +1,4 @@
+import { t } from '../../../app/i18n/messages';
 import { useState } from 'react';
 import { Checkbox, TextInput, Textarea } from '../../../ui';
 import type { ConnectionValues } from './connectionModel';
@@ -30,10 +31,10 @@ export function NetworkScannerForm({ model, values, onValuesChange, onFieldBlur,
   return (
     <div className="schema-form connection-scanner-form">
       <fieldset className="schema-form__section">
-        <legend className="schema-form__section-title">Targets</legend>
+        <legend className="schema-form__section-title">{t('adapters.targets')}</legend>
         <Textarea id="root_targets" label={label('targets')} message={help('targets')} error={errorOf('targets')} required monospace rows={3} disabled={disabled}
           value={textOf(values.targets)} onValueChange={(text) => set('targets', text === '' ? undefined : text)} onBlur={(event) => blur('targets', event.target.value || undefined)} />
-        <Textarea id="root_exclude" label={label('exclude')} message={`${help('exclude') ?? ''} One per line.`.trim()} error={errorOf('exclude')} monospace rows={3} disabled={disabled}
+        <Textarea id="root_exclude" label={label('exclude')} message={`${help('exclude') ?? ''} ${t('adapters.onePerLine')}`.trim()} error={errorOf('exclude')} monospace rows={3} disabled={disabled}
           value={exclusions}
           onValueChange={(text) => {
             setExclusions(text);
@@ -42,7 +43,7 @@ export function NetworkScannerForm({ model, values, onValuesChange, onFieldBlur,
           onBlur={(event) => blur('exclude', linesOf(event.target.value).length ? linesOf(event.target.value) : undefined)} />
       </fieldset>
       <fieldset className="schema-form__section">
-        <legend className="schema-form__section-title">Probes</legend>
+        <legend className="schema-form__section-title">{t('adapters.probes')}</legend>
         <TextInput id="root_ports" label={label('ports')} message={help('ports')} error={errorOf('ports')} disabled={disabled}
           value={textOf(values.ports)} onValueChange={(text) => set('ports', text === '' ? undefined : text)} onBlur={(event) => blur('ports', event.target.value || undefined)} />
         <TextInput id="root_rate" type="number" label={label('rate')} message={help('rate')} error={errorOf('rate')} disabled={disabled}
@@ -53,7 +54,7 @@ export function NetworkScannerForm({ model, values, onValuesChange, onFieldBlur,
           onCheckedChange={(checked) => set('resolve_hostnames', checked)} />
       </fieldset>
       <p className={`connection-scan-summary${summary.ok ? '' : ' connection-scan-summary--invalid'}`} role="status" aria-live="polite">
-        {summary.ok ? summaryText(summary) : summary.addresses === undefined ? 'Enter the targets to see how many probes the scan sends.' : summary.message}
+        {summary.ok ? summaryText(summary) : summary.addresses === undefined ? t('adapters.enterTargetsSeeHow') : summary.message}
       </p>
     </div>
   );

@@ -1,3 +1,4 @@
+import { t } from '../../../app/i18n/messages';
 import type { WidgetProps } from '@rjsf/utils';
 import { useState } from 'react';
 import { Button, TextInput } from '../../../ui';
@@ -33,19 +34,19 @@ export function SecretWidget({ id, value, label, required, disabled, readonly, s
         id={id}
         type="password"
         label={label}
-        message={cleared ? 'The stored secret is removed when you save.' : schema.description}
+        message={cleared ? t('adapters.storedSecretRemovedWhen') : schema.description}
         error={rawErrors?.length ? rawErrors : undefined}
         value={text}
         required={required && !stored}
         disabled={disabled || readonly}
         autoComplete="new-password"
-        placeholder={keeping ? 'Stored: leave empty to keep it' : undefined}
+        placeholder={keeping ? t('adapters.storedLeaveEmptyKeep') : undefined}
         onValueChange={(typed) => onChange(valueOf(typed))}
         onBlur={(event) => onBlur(id, valueOf(event.target.value))}
         onFocus={(event) => onFocus(id, event.target.value)}
       />
       {stored && !required && !(disabled || readonly) ? (
-        <Button variant="secondary" size="small" onClick={toggleCleared}>{cleared ? 'Keep the stored secret' : 'Clear the stored secret'}</Button>
+        <Button variant="secondary" size="small" onClick={toggleCleared}>{cleared ? t('adapters.keepStoredSecret') : t('adapters.clearStoredSecret')}</Button>
       ) : null}
     </div>
   );

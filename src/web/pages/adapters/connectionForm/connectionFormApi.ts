@@ -1,3 +1,4 @@
+import { t } from '../../../app/i18n/messages';
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../../../app/http';
 import type { SchemaNode } from './schemaCheck';
@@ -30,7 +31,7 @@ export const connectionSchemaQuery = (slug: string) =>
     queryKey: ['adapter-connection-schema', slug],
     queryFn: async () => {
       const load = connectionSchemaLoader(slug);
-      if (!load) throw new Error(`The adapter ${slug} has no connection schema.`);
+      if (!load) throw new Error(t('adapters.adapterHasNoConnectionSchema', { slug }));
       return load();
     },
     staleTime: Infinity,
@@ -38,15 +39,15 @@ export const connectionSchemaQuery = (slug: string) =>
 
 /** Why a connectivity check failed, in words (the server's ConnectivityFailureReason codes). */
 export const failureReasons: Record<string, string> = {
-  invalid_config: 'The settings are not valid',
-  dns: 'The host name does not resolve (DNS)',
-  refused: 'The connection was refused',
-  tls: 'The TLS handshake or certificate failed',
-  timeout: 'No answer before the timeout',
-  unauthorized: 'The credentials were refused (401)',
-  forbidden: 'The account lacks a permission (403)',
-  http: 'The server answered with an HTTP error',
-  protocol: 'The server answered something unexpected',
-  connector_offline: 'The remote connector that runs this test is offline',
-  connector_error: 'The remote connector could not run the test',
+  get invalid_config() { return t('adapters.settingsNotValid'); },
+  get dns() { return t('adapters.hostNameDoesNot'); },
+  get refused() { return t('adapters.connectionWasRefused'); },
+  get tls() { return t('adapters.tlsHandshakeCertificateFailed'); },
+  get timeout() { return t('adapters.noAnswerBeforeTimeout'); },
+  get unauthorized() { return t('adapters.credentialsWereRefused401'); },
+  get forbidden() { return t('adapters.accountLacksPermission403'); },
+  get http() { return t('adapters.serverAnsweredHttpError'); },
+  get protocol() { return t('adapters.serverAnsweredSomethingUnexpected'); },
+  get connector_offline() { return t('adapters.remoteConnectorOffline'); },
+  get connector_error() { return t('adapters.remoteConnectorCouldNotTest'); },
 };

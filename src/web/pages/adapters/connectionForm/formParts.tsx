@@ -1,3 +1,4 @@
+import { t } from '../../../app/i18n/messages';
 import type { FieldProps, ObjectFieldTemplateProps, RJSFSchema } from '@rjsf/utils';
 import { useState } from 'react';
 import { templates } from '../../../renderers/form/templates';
@@ -45,12 +46,12 @@ export function KeyValueField({ formData, onChange, fieldPathId, schema, uiSchem
       {schema.description ? <p className="connection-key-values__help">{schema.description}</p> : null}
       {rows.map(([key, value], index) => (
         <div key={index} className="connection-key-values__row">
-          <TextInput id={`${fieldPathId.$id}-key-${index}`} label="Source" value={key} disabled={inert} onValueChange={(text) => edit(index, text, value)} />
-          <TextInput id={`${fieldPathId.$id}-value-${index}`} label="Cartograph field" value={value} disabled={inert} onValueChange={(text) => edit(index, key, text)} />
-          <Button variant="secondary" size="small" disabled={inert} onClick={() => report(rows.filter((_row, at) => at !== index))}>Remove</Button>
+          <TextInput id={`${fieldPathId.$id}-key-${index}`} label={t('adapters.source')} value={key} disabled={inert} onValueChange={(text) => edit(index, text, value)} />
+          <TextInput id={`${fieldPathId.$id}-value-${index}`} label={t('adapters.cartographField')} value={value} disabled={inert} onValueChange={(text) => edit(index, key, text)} />
+          <Button variant="secondary" size="small" disabled={inert} onClick={() => report(rows.filter((_row, at) => at !== index))}>{t('adapters.remove')}</Button>
         </div>
       ))}
-      <Button variant="secondary" size="small" disabled={inert} onClick={() => report([...rows, ['', '']])}>Add a mapping</Button>
+      <Button variant="secondary" size="small" disabled={inert} onClick={() => report([...rows, ['', '']])}>{t('adapters.addAMapping')}</Button>
     </fieldset>
   );
 }

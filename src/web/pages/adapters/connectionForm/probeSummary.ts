@@ -1,3 +1,4 @@
+import { t } from '../../../app/i18n/messages';
 import { countAddresses, parsePortList, parseScannerTargets, parseTargetTerm, subtractRanges, type Ipv4Range } from '../../../../core/network/ipv4Targets.js';
 import { scanLimits } from '../../../../core/network/scanLimits.js';
 
@@ -23,16 +24,16 @@ export function probeSummary(values: Record<string, unknown>): ProbeSummary {
     excluded.push(range);
   }
   const addresses = countAddresses(subtractRanges(targets.ranges, excluded));
-  if (!addresses) return { ok: false, field: 'targets', message: 'Every target address is excluded: nothing is left to scan.', addresses };
+  if (!addresses) return { ok: false, field: 'targets', message: t('adapters.everyTargetAddressExcluded'), addresses };
   if (addresses > scanLimits.addresses) {
-    return { ok: false, field: 'targets', addresses, message: `The targets hold ${count(addresses)} addresses; one connection scans at most ${count(scanLimits.addresses)} (a /16). Split the range over several connections.` };
+    return { ok: false, field: 'targets', addresses, message: t('adapters.targetsHoldCountAddresses', { count: count(addresses), count2: count(scanLimits.addresses) }) };
   }
   const portText = typeof values.ports === 'string' && values.ports.trim() ? values.ports : scanLimits.defaultPorts;
   const ports = parsePortList(portText);
   if (typeof ports === 'string') return { ok: false, field: 'ports', message: ports, addresses };
   const probes = addresses * ports.length;
   if (probes > scanLimits.probes) {
-    return { ok: false, field: 'ports', addresses, ports: ports.length, probes, message: `${count(addresses)} addresses × ${count(ports.length)} ports make ${count(probes)} probes; the limit is ${count(scanLimits.probes)}. Narrow the targets or the ports.` };
+    return { ok: false, field: 'ports', addresses, ports: ports.length, probes, message: t('adapters.countAddressesCount2Ports', { count: count(addresses), count2: count(ports.length), count3: count(probes), count4: count(scanLimits.probes) }) };
   }
   const rate = typeof values.rate === 'number' && values.rate >= 1 ? Math.min(10_000, Math.round(values.rate)) : scanLimits.defaultRate;
   return { ok: true, addresses, ports: ports.length, probes, rate, seconds: Math.ceil(probes / rate) };

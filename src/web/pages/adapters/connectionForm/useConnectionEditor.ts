@@ -1,3 +1,4 @@
+import { t } from '../../../app/i18n/messages';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import connectionWriteSchema from '../../../../../schemas/api/connection-write.json';
@@ -61,9 +62,9 @@ export function useConnectionEditor({ adapter, model, connection, initialValues,
 
   const messagesFor = async (nextGeneral: GeneralValues, nextValues: ConnectionValues): Promise<Record<string, string>> => {
     const messages: Record<string, string> = {};
-    const nameMessage = await validateValue(nextGeneral.name, nameRules, { field: 'Name' });
+    const nameMessage = await validateValue(nextGeneral.name, nameRules, { field: t('adapters.name') });
     if (nameMessage) messages.name = nameMessage;
-    const descriptionMessage = await validateValue(nextGeneral.description, descriptionRules, { field: 'Description' });
+    const descriptionMessage = await validateValue(nextGeneral.description, descriptionRules, { field: t('adapters.description') });
     if (descriptionMessage) messages.description = descriptionMessage;
     const settings = await settingsMessages(model, nextValues);
     // A custom form's own check says precisely what is wrong (which target term); it follows the rule's message.
@@ -126,7 +127,7 @@ export function useConnectionEditor({ adapter, model, connection, initialValues,
       await queryClient.invalidateQueries({ queryKey: ['connections'] });
       queryClient.setQueryData(['connection', saved.id], saved);
       setDirty(false);
-      notify('success', connection ? `${saved.name} was saved.` : `${saved.name} was created.`);
+      notify('success', connection ? t('adapters.nameWasSaved', { name: saved.name }) : t('adapters.nameWasCreated', { name: saved.name }));
       navigateTo(`/adapters/connections/${saved.id}`);
     } catch (error) {
       showServerErrors(error);
@@ -164,7 +165,7 @@ export function useConnectionEditor({ adapter, model, connection, initialValues,
     const unsaved = !connection || dirty;
     if (unsaved && !(await checkAll(true))) return;
     if (file) {
-      setOutcome({ kind: 'notice', title: 'Save to upload the file', detail: `${file.name} is uploaded when the connection is saved: save, then test the connection.` });
+      setOutcome({ kind: 'notice', title: t('adapters.saveUploadFile'), detail: t('adapters.fileUploadedWhenConnectionSaved', { name: file.name }) });
       return;
     }
     setBusy('test');
@@ -175,11 +176,11 @@ export function useConnectionEditor({ adapter, model, connection, initialValues,
         : await apiFetch<ConnectivityResponse>(`/adapters/test/${connection!.id}`, { method: 'POST', silent: true });
       if (!unsaved) void queryClient.invalidateQueries({ queryKey: ['connection', connection!.id] });
       setOutcome(result.success
-        ? { kind: 'success', title: 'The connection works', detail: result.detail ?? `Cartograph reached ${adapter.name}.` }
-        : { kind: 'failure', title: result.reason ?? 'failed', detail: result.detail ?? 'The connection failed.' });
+        ? { kind: 'success', title: t('adapters.theConnectionWorks'), detail: result.detail ?? t('adapters.cartographReachedName', { name: adapter.name }) }
+        : { kind: 'failure', title: result.reason ?? t('adapters.failed'), detail: result.detail ?? t('adapters.theConnectionFailed') });
     } catch (error) {
       showServerErrors(error);
-      setOutcome({ kind: 'failure', title: 'request', detail: error instanceof Error ? error.message : String(error) });
+      setOutcome({ kind: 'failure', title: t('adapters.request'), detail: error instanceof Error ? error.message : String(error) });
     } finally {
       setBusy(null);
     }

@@ -1,3 +1,4 @@
+import { t } from '../../../app/i18n/messages';
 import type { WidgetProps } from '@rjsf/utils';
 import { useSession } from '../../../app/session/session';
 import { Switch } from '../../../ui';
@@ -24,12 +25,12 @@ export function AdaptersWidget(props: WidgetProps) {
     <div className="schema-form__adapters">
       <Switch
         id={`${id}-all`}
-        label="Every adapter, including those added later"
+        label={t('renderers.everyAdapterIncludingThose')}
         checked={all}
         disabled={disabled || readonly}
         onCheckedChange={(checked) => reportWidgetValue(props, checked ? [everyAdapter] : [])}
       />
-      {all ? null : <WidgetChoiceList widget={props} choices={choices} status={choices.length ? undefined : 'No adapters are available.'} />}
+      {all ? null : <WidgetChoiceList widget={props} choices={choices} status={choices.length ? undefined : t('renderers.noAdaptersAvailable')} />}
       {all && rawErrors?.length ? <p className="ui-field__error" role="alert">{rawErrors.join(' ')}</p> : null}
     </div>
   );

@@ -1,3 +1,4 @@
+import { t } from '../../../app/i18n/messages';
 import { useState, type ReactNode } from 'react';
 import { Checkbox, Field, TextInput } from '../../../ui';
 
@@ -29,7 +30,7 @@ export function ChoiceList<Value>({ id, label, message, error, required, disable
     <Field label={label} message={message} error={error?.length ? error : undefined} required={required} id={`${id}-label`}>
       {({ describedBy }) => (
         <div className="schema-form__choice-list">
-          {!status && choices.length > filterFrom ? <TextInput id={`${id}-filter`} type="search" label="Filter" value={filter} onValueChange={setFilter} /> : null}
+          {!status && choices.length > filterFrom ? <TextInput id={`${id}-filter`} type="search" label={t('renderers.filter')} value={filter} onValueChange={setFilter} /> : null}
           <div id={id} role="group" aria-describedby={describedBy} className="schema-form__choices">
             {status ??
               shown.map((choice, index) => (

@@ -1,3 +1,4 @@
+import { t } from '../../../app/i18n/messages';
 import type { WidgetProps } from '@rjsf/utils';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
@@ -38,9 +39,9 @@ export function PermissionsWidget({ id, value, label, required, disabled, readon
     <Field label={label} message={schema.description} error={rawErrors?.length ? rawErrors : undefined} required={required} id={`${id}-label`}>
       {({ describedBy }) => (
         <div id={id} className="schema-form__permissions" aria-describedby={describedBy}>
-          <TextInput id={`${id}-filter`} type="search" label="Filter permissions" value={filter} onValueChange={setFilter} />
-          {catalogue.isPending ? <p>Loading permissions…</p> : null}
-          {catalogue.isError ? <p role="alert">The permissions could not be loaded.</p> : null}
+          <TextInput id={`${id}-filter`} type="search" label={t('renderers.filterPermissions')} value={filter} onValueChange={setFilter} />
+          {catalogue.isPending ? <p>{t('renderers.loadingPermissions')}</p> : null}
+          {catalogue.isError ? <p role="alert">{t('renderers.permissionsCouldNotLoaded')}</p> : null}
           {apps.map(([app, rows]) => {
             const chosen = rows.filter((row) => selected.has(row.id)).length;
             return (
