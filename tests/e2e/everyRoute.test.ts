@@ -116,6 +116,7 @@ async function collectParameters(): Promise<void> {
     activityId: String((await api<{ results: { id: number }[] }>(server.baseUrl, '/activities/activities?size=1', { token })).body.results[0]!.id),
     scheduleId: await createdId('/reports/schedules', { name: 'Every route (e2e)', report: Number(reportId), formats: ['pdf'], recipients: ['ops@example.com'] }),
     '/settings/custom-adapter/{id}/edit#id': await createdId('/customs/adapters', { name: 'Every route (e2e)', entity: 'device', fields: [{ column: 'Host', type: 'string', field: 'Hostname', identifier: true }] }),
+    '/settings/connector/{id}/edit#id': await createdId('/connectors/connectors', { name: 'Every route (e2e)', description: '' }),
     '/settings/user/{id}/edit#id': '1',
     '/settings/company/{id}/edit#id': '1',
     '/settings/group/{id}/edit#id': '1',

@@ -40,7 +40,7 @@ describe('the security manager', () => {
   it('enables the starter policies, scores the demo at the next discovery, explains a device and previews a fix', async () => {
     await open('/security-manager/security-policy');
     await page.getByRole('button', { name: 'Enable starter policies' }).click();
-    await page.getByText(/starter polic.* added, 20 enabled/).waitFor();
+    await page.getByText(/starter polic.* added, 22 enabled/).waitFor();
     expect((await api<{ status: number }>(server.baseUrl, '/discoveries/discoveries', { method: 'POST', token })).status).toBe(202);
     await new Promise((resolve) => setTimeout(resolve, 2000));
     await waitForLastDiscovery(server.baseUrl, token, discoveryWait);

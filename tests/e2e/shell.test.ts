@@ -140,9 +140,11 @@ describe('the shell: installable app, updates, command palette, loading bar, sin
     });
     await page.evaluate(() => sessionStorage.setItem('cartograph.chunk-reload', JSON.stringify({ '/forbidden': Date.now() })));
     await page.evaluate(() => (window.location.hash = '#/forbidden'));
-    await page.locator('.loading-bar--loading').waitFor({ state: 'attached', timeout: 5000 });
+    // Polled on a timer: the locator's frame-driven polling missed the phase in Debian's Chromium 156.0.8078.108.
+    const reaches = (selector: string, timeout: number) => page.waitForFunction((wanted) => document.querySelector(wanted) !== null, selector, { polling: 50, timeout });
+    await reaches('.loading-bar--loading', 5000);
     const bar = page.locator('.loading-bar--error');
-    await bar.waitFor({ state: 'attached', timeout: 10_000 });
+    await reaches('.loading-bar--error', 10_000);
     expect(await bar.evaluate((element) => getComputedStyle(element).height)).toBe('3px');
     await page.getByRole('heading', { name: 'Something went wrong' }).waitFor();
     await page.close();

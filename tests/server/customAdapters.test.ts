@@ -149,7 +149,8 @@ describe.each(engines)('custom adapters on %s', (engine) => {
     const created = await server.request('POST', '/customs/adapters', { token: server.adminToken, body: definition });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body).toMatchObject({ slug: 'facilities-register', custom: true, status: 1, categories: ['device'], entity: 'device', connection_count: 0 });
-    expect((await server.request('POST', '/customs/adapters', { token: server.adminToken, body: definition })).body).toEqual({ slug: ['A custom adapter with the slug "facilities-register" already exists.'] });
+    expect((await server.request('POST', '/customs/adapters', { token: server.adminToken, body: definition })).body).toEqual({ name: ['A custom adapter with this name (slug "facilities-register") already exists: choose another name.'] });
+    expect((await server.request('POST', '/customs/adapters', { token: server.adminToken, body: { ...definition, name: 'Other', slug: 'facilities-register' } })).body).toEqual({ slug: ['A custom adapter with the slug "facilities-register" already exists.'] });
     const listed = await server.request('GET', '/customs/adapters?page=1&size=1000', { token: server.adminToken });
     expect(listed.body.results).toEqual([expect.objectContaining({ id: created.body.id, name: 'Facilities register', custom: true, status: 1 })]);
 

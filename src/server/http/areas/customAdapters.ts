@@ -111,6 +111,8 @@ export function registerCustomAdapterRoutes(routes: RouteCatalogue, context: App
       if (slug.length < 2) throw fieldError('slug', 'The name gives no usable slug: choose a slug of lower-case letters, digits and dashes.');
       if (context.adapters.catalogue.has(slug) || pseudoAdapters.some((adapter) => adapter.slug === slug)) throw fieldError('slug', `"${slug}" is the slug of a built-in adapter: choose another.`);
       const taken = await db.query('select 1 from custom_adapters where company_id = $1 and slug = $2', [caller.companyId, slug]);
+      // A slug made from the name is the name's to answer for: the form shows the name, not the slug.
+      if (taken.length && body.slug === undefined) throw fieldError('name', `A custom adapter with this name (slug "${slug}") already exists: choose another name.`);
       if (taken.length) throw fieldError('slug', `A custom adapter with the slug "${slug}" already exists.`);
       const [{ id }] = await db.query<{ id: number }>(
         `insert into custom_adapters (company_id, slug, name, description, categories, entity, file_type, delimiter, fields) values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id`,
