@@ -25,7 +25,7 @@ function fleet(size: number): MergedAsset[] {
   return Array.from({ length: size }, (_, index) => {
     const number = String(index).padStart(3, '0');
     const fields: Record<string, unknown[]> = {
-      Hostname: [...maybe(pick([`WS-${number}`, `ws-${number}`, `srv_%${number}`, `odd'${number}`, `Ünï-${number}`, `web-${number}.corp`, 443, true])), ...(index % 7 === 0 ? [`alias-${number}`] : [])],
+      Hostname: [...maybe(pick([`WS-${number}`, `ws-${number}`, `srv_%${number}`, `odd'${number}`, `Ünï-${number}`, `web-${number}.corp`, 443, true, false, 'TRUE', 'true'])), ...(index % 7 === 0 ? [`alias-${number}`] : [])],
       'OS.Type': maybe(pick(['Windows', 'windows', 'Linux', 'macOS', 'WINDOWS'])),
       'OS.Build': maybe(pick(['19045', '22631'])),
       AdapterCount: [pick([1, 2, 3, 4, '2', '3', 'n/a', 2.5])],
@@ -44,7 +44,7 @@ function fleet(size: number): MergedAsset[] {
 
 // Queries the typed columns answer.
 const typed = [
-  '', 'OS.Type = windows', 'OS.Type = Windows AND NOT Tags = pci', 'Hostname = ws*', 'Hostname = "WS-00*"', 'Hostname = *corp', 'Hostname = "srv_%*"',
+  '', 'OS.Type = windows', 'Hostname = true', 'Hostname = TRUE', 'Hostname = false', 'Hostname != true', 'Hostname = True AND OS.Type = windows', 'OS.Type = Windows AND NOT Tags = pci', 'Hostname = ws*', 'Hostname = "WS-00*"', 'Hostname = *corp', 'Hostname = "srv_%*"',
   'Hostname = "srv_%0*"', 'Hostname = 44*', 'Hostname = tr*', 'Hostname = *43', 'Hostname = *ue', 'Hostname = "odd\'001"', 'Hostname = "o%"', 'Hostname = *', 'Hostname != *', 'NOT Hostname = *', 'Hostname != ws*',
   'AdapterCount >= 2', 'AdapterCount > 2', 'AdapterCount < 2', 'AdapterCount <= 2', 'AdapterCount = 2', 'AdapterCount != 3', 'AdapterCount = 2.5',
   'LastSeen last now-15d/d', 'LastSeen last now-60d', 'LastSeen < 2026-10-15', 'LastSeen >= "2026-11-08"', 'LastSeen > 2026-11-08T00:00:00.000Z', 'LastSeen = *',
@@ -56,7 +56,7 @@ const typed = [
 // without a column): the index must step aside for them.
 const documentsOnly = [
   'Hostname = /^WS-\\d+$/', 'Hostname = /^ws/i', 'AdapterCount = "2"', 'SerialNumber = 0', 'Hostname = "ünï-*"', 'OS.Build = 19045', 'LastSeen = 2026-11-08*',
-  'Hostname = 443', 'Hostname = true', 'Hostname = TRUE', 'AdapterCount = *', 'InstalledSoftware.SoftwareName = chrome', 'Specifics.qualys.os = *jammy*', 'OS.Type = windows AND Specifics.qualys.os != *jammy*', 'Hostname > m',
+  'Hostname = 443', 'AdapterCount = *', 'InstalledSoftware.SoftwareName = chrome', 'Specifics.qualys.os = *jammy*', 'OS.Type = windows AND Specifics.qualys.os != *jammy*', 'Hostname > m',
 ];
 const orderings = [[], [{ field: 'Hostname' }], [{ field: 'Hostname', order: 'desc' }], [{ field: 'LastSeen', order: 'desc' }, { field: 'Hostname' }], [{ field: 'AdapterCount' }]];
 

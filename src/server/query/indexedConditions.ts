@@ -4,7 +4,7 @@ import { nonStringMark, valueSeparator } from '../inventory/snapshotIndex.js';
 
 // Conditions over a snapshot's typed columns (`snapshot_index`), answering exactly what the JSONB form of
 // compileQuery.ts answers for the same asset. Where the typed form could differ from it — regular expressions,
-// text that reads as a number or a boolean, letters beyond ASCII (whose case folding PostgreSQL's regular
+// text that reads as a number, letters beyond ASCII (whose case folding PostgreSQL's regular
 // expressions and lower() may not share), text compared with `<` (text columns are lower-cased) — there is no typed
 // form and the whole query reads the documents instead.
 
@@ -37,8 +37,15 @@ function comparison(field: IndexedField, operator: ComparisonOperator, value: Qu
     return operator === '=' || operator === '!=' ? negated(`${number} = any(${field.column})`) : `${number} ${mirrored[operator]} any(${field.column})`;
   }
   if (operator === '=' || operator === '!=') {
-    if (field.kind !== 'text' || !ascii.test(value.text) || jsonNumber.test(value.text) || booleanText.test(value.text)) return null;
-    if (!value.text.includes('*')) return negated(`(position(${parameter(`${valueSeparator}${value.text.toLowerCase()}${valueSeparator}`)} in ${field.column}) > 0)`);
+    if (field.kind !== 'text' || !ascii.test(value.text) || jsonNumber.test(value.text)) return null;
+    const holds = (stored: string) => `(position(${parameter(`${valueSeparator}${stored}${valueSeparator}`)} in ${field.column}) > 0)`;
+    // `true` finds the string in any case and the boolean a source reported (kept as written behind the mark);
+    // `TRUE` finds the string only, as the documents' jsonpath does.
+    if (booleanText.test(value.text)) {
+      const reported = value.text === 'true' || value.text === 'false' ? ` or ${holds(`${nonStringMark}${value.text}`)}` : '';
+      return negated(`(${holds(value.text.toLowerCase())}${reported})`);
+    }
+    if (!value.text.includes('*')) return negated(holds(value.text.toLowerCase()));
     return negated(`(${field.column} ~ ${parameter(wildcardPattern(value.text))})`);
   }
   // Text ordering compares values as written, which only dates keep.
