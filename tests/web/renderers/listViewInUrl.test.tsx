@@ -66,7 +66,7 @@ describe('a generic list page keeps its view in the URL', () => {
     await waitFor(() => expect(bodyRows()).toHaveLength(50));
     act(() => router.history.back());
     await screen.findByText('user51');
-    expect(listRequests().at(-1)).toEqual({ page: '2', size: '50' });
+    await waitFor(() => expect(listRequests().at(-1)).toEqual({ page: '2', size: '50' }));
     act(() => router.history.forward());
     await waitFor(() => expect(listRequests().at(-1)).toEqual({ page: '1', size: '50', ordering: 'username' }));
   });
