@@ -18,6 +18,9 @@ function* counter(seed: number) {
   }
 }
 
+const longRandom = counter(11);
+const longText = Array.from({ length: 6_000 }, () => String.fromCharCode(33 + (longRandom.next().value! % 90))).join('');
+
 function fleet(size: number): MergedAsset[] {
   const random = counter(7);
   const pick = <T>(choices: T[]): T => choices[random.next().value! % choices.length];
@@ -37,6 +40,9 @@ function fleet(size: number): MergedAsset[] {
       DeviceManufacturer: maybe(pick(['Dell Inc.', 'dell inc.', 'Lenovo', 'HP'])),
       'InstalledSoftware.SoftwareName': index % 2 ? ['openssl', pick(['nginx', 'Chrome'])] : [],
     };
+    // Two devices whose host name and last-seen text run to 6,000 characters that hardly compress, sharing their
+    // first 600: an ordering key must fit a B-tree entry without failing the publish, and order alike both ways.
+    if (index >= size - 2) fields.Hostname = fields.LastSeen = [`${longText.slice(0, 600)}${index}${longText.slice(600)}`];
     const present = Object.fromEntries(Object.entries(fields).filter(([, values]) => values.length));
     return { id: `asset-${number}`, fields: present as MergedAsset['fields'], specifics: { 'Specifics.qualys.os': [pick(['Ubuntu 22.04 (jammy)', 'Windows 11'])] } as MergedAsset['specifics'], preferred: {}, recordKeys: [`record-${number}`], adapters: [], reasons: [] };
   });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { flattenFields, normalizeRecord } from '../../src/server/discovery/normalize.js';
 import { recordKeyFor } from '../../src/server/discovery/recordKeys.js';
@@ -33,5 +34,11 @@ describe('record keys', () => {
   it('fall back to the strongest identifying field, then to the position', () => {
     expect(recordKeyFor(5, fetched({ name: 'x' }, { Email: ['jdoe@corp.example.com'] }), 3)).toBe('5:user:jdoe@corp.example.com');
     expect(recordKeyFor(5, fetched({}), 3)).toBe('5:user:#3');
+  });
+
+  it('keep an id too long for a key as its SHA-256, the same in every discovery', () => {
+    const long = 'x'.repeat(5_000);
+    expect(recordKeyFor(5, fetched({ id: long }), 0)).toBe(`5:user:sha256:${createHash('sha256').update(long).digest('hex')}`);
+    expect(recordKeyFor(5, fetched({ id: 'y'.repeat(256) }), 0)).toBe(`5:user:${'y'.repeat(256)}`);
   });
 });

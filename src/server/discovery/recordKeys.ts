@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FetchedRecord } from '../adapters/engine.js';
 
 // Vendor fields that hold a record's own id, most specific first.
@@ -11,6 +12,10 @@ const firstText = (value: unknown): string | null => {
   return typeof first === 'string' || typeof first === 'number' ? String(first) : null;
 };
 
+// Keys are a B-tree's entries (at most 2,704 bytes): an id longer than this is kept as its SHA-256, which is as
+// stable across discoveries and cannot fail the write.
+const longestIdLength = 256;
+
 /**
  * A key for a record that stays the same in later discoveries, so an analyst's merge or split of it sticks:
  * the vendor's own id when the record has one, else its strongest identifying field.
@@ -20,5 +25,6 @@ export function recordKeyFor(connectionId: number, record: FetchedRecord, positi
   const raw = (record.raw && typeof record.raw === 'object' ? record.raw : {}) as Record<string, unknown>;
   const rawId = rawIdFields.map((field) => firstText(raw[field])).find((value) => value !== null);
   const fieldId = fieldIdFields.map((field) => firstText(record.fields[field])).find((value) => value !== null);
-  return `${connectionId}:${record.entity}:${rawId ?? fieldId ?? `#${position}`}`;
+  const id = rawId ?? fieldId ?? `#${position}`;
+  return `${connectionId}:${record.entity}:${id.length > longestIdLength ? `sha256:${createHash('sha256').update(id).digest('hex')}` : id}`;
 }

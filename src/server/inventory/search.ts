@@ -9,7 +9,7 @@ import { loadSavedQueryText } from '../query/savedQueryStore.js';
 import type { IndexedField } from './indexedFields.js';
 import { connectionNameOf } from '../../core/connectionNames.js';
 import { snapshotConnections } from './snapshotConnections.js';
-import { snapshotIndexedFields } from './snapshotIndex.js';
+import { snapshotIndexedFields, sortKeyLength } from './snapshotIndex.js';
 import { resolveSnapshot, snapshotReadSettings } from './snapshots.js';
 
 export type InventorySearch = {
@@ -54,8 +54,8 @@ type Ordering = NonNullable<InventorySearch['ordering']>;
 function orderingSql(ordering: Ordering, firstParameter: number, table: SnapshotTable, indexed: ReadonlyMap<string, IndexedField>): { sql: string; params: string[] } {
   const direction = (key: Ordering[number]) => (key.order === 'desc' ? 'desc' : 'asc');
   if (table === 'snapshot_index') return { sql: [...ordering.map((key) => `${indexed.get(key.field)!.firstColumn} ${direction(key)} nulls last`), 'asset_id'].join(', '), params: [] };
-  // Over the documents, field names travel as parameters.
-  const keys = ordering.map((key, index) => `${fieldColumn(key.field)}->$${firstParameter + index}->>0 ${direction(key)} nulls last`);
+  // Over the documents, field names travel as parameters; text keys are cut as the index's are.
+  const keys = ordering.map((key, index) => `left(${fieldColumn(key.field)}->$${firstParameter + index}->>0, ${sortKeyLength}) ${direction(key)} nulls last`);
   return { sql: [...keys, 'asset_id'].join(', '), params: ordering.map((key) => key.field) };
 }
 

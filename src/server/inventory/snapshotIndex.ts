@@ -58,10 +58,17 @@ function valuesSql(field: IndexedField, parameter: string): string {
   return `coalesce((select chr(31) || string_agg(${text}, chr(31)) || chr(31) from jsonb_array_elements(fields->${parameter}) as field_value(value)), '')`;
 }
 
+/**
+ * Lists order by at most this many leading characters of a text value, on both read paths (search.ts): a B-tree
+ * entry holds at most 2,704 bytes, so one source's 6,000-character host name would otherwise fail the whole
+ * publish. 512 characters of up to 4 bytes each leave room for the rest of the entry.
+ */
+export const sortKeyLength = 512;
+
 /** SQL reading the preferred (first) value lists are ordered by: numbers as numbers (so 10 follows 9), the rest as written. */
 function firstValueSql(field: IndexedField, parameter: string): string {
   const first = `fields->${parameter}->>0`;
-  return field.kind === 'number' ? `case when ${first} ~ '${numericText}' then (${first})::float8 end` : first;
+  return field.kind === 'number' ? `case when ${first} ~ '${numericText}' then (${first})::float8 end` : `left(${first}, ${sortKeyLength})`;
 }
 
 /** The columns of an entity's index rows and the SQL deriving each from its document (field names from `$4` on). */
