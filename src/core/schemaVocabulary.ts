@@ -12,6 +12,7 @@ export const vocabularyKeywords: Record<string, object> = {
   'x-rules': { type: 'string', minLength: 1 },
   'x-unique': { const: true },
   'x-indexed': { enum: [true, 'sorted'] },
+  'x-covered': { const: true },
   'x-resource': {
     type: 'object',
     required: ['path', 'scope', 'permissions'],

@@ -4,7 +4,7 @@
 // filtered, sorted page of 50 with its count, a certificate's places and a device's certificates panel; beside the
 // same count and page of the unfiltered list sent as hand-written SQL over the snapshot's JSONB documents.
 import type { Database } from '../../src/server/db/database.js';
-import { buildSnapshotIndex } from '../../src/server/inventory/snapshotIndex.js';
+import { buildSnapshotIndex, settleSnapshotTables } from '../../src/server/inventory/snapshotIndex.js';
 import { newSnapshot, runAlone, seedAssets, withListBench } from './listBench.js';
 
 const sizes = { certificates: 100_000, devices: 100_000 };
@@ -29,7 +29,8 @@ async function seed(db: Database): Promise<number> {
     [id],
   );
   await buildSnapshotIndex(db, id);
-  await db.exec('analyze snapshot_assets, snapshot_index, snapshot_certificate_places');
+  await settleSnapshotTables(db);
+  await db.exec('analyze snapshot_certificate_places');
   return id;
 }
 

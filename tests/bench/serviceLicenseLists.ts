@@ -3,7 +3,7 @@
 // produce them is measured apart), then searched through the API as the console does: a filtered, sorted page of
 // 50 with its count, a device's services panel, and devices following their services.
 import type { Database } from '../../src/server/db/database.js';
-import { buildSnapshotIndex } from '../../src/server/inventory/snapshotIndex.js';
+import { buildSnapshotIndex, settleSnapshotTables } from '../../src/server/inventory/snapshotIndex.js';
 import { newSnapshot, runAlone, seedAssets, withListBench } from './listBench.js';
 
 const sizes = { devices: 100_000, services: 100_000, perDevice: 5, licenses: 100_000 };
@@ -25,7 +25,8 @@ async function seed(db: Database): Promise<number> {
     );
   }
   await buildSnapshotIndex(db, id);
-  await db.exec('analyze snapshot_assets, snapshot_index, snapshot_service_instances');
+  await settleSnapshotTables(db);
+  await db.exec('analyze snapshot_service_instances');
   return id;
 }
 

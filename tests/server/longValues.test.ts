@@ -43,4 +43,12 @@ describe.each(engines)('values too long for an index entry on %s', (engine) => {
     const found = await search({ query: `SerialNumber = "${odd.fields.SerialNumber.slice(0, 200)}*"` });
     expect(found.body).toMatchObject({ count: 1, results: [{ Hostname: [odd.fields.Hostname] }] });
   });
+
+  it('leaves the snapshot out of the covering index its long OS type cannot enter, and counts from the rows', async () => {
+    const [{ covered }] = await server.context.db.query<{ covered: boolean }>("select (indexed_fields->>'device.covered')::boolean as covered from discoveries where status = 'done'");
+    expect(covered).toBe(false);
+    for (const query of ['OS.Type = "os-*"', 'OS.Type = windows', 'AdapterCount = 1']) {
+      expect((await search({ query })).body.count, query).toBe(query === 'AdapterCount = 1' ? 2 : 1);
+    }
+  });
 });

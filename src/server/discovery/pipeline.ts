@@ -4,7 +4,7 @@ import type { Queryable } from '../db/database.js';
 import { withRetries } from '../db/retry.js';
 import type { SnapshotPublished } from '../jobs/published.js';
 import { inventorySchemas } from '../inventory/indexedFields.js';
-import { buildSnapshotIndex } from '../inventory/snapshotIndex.js';
+import { buildSnapshotIndex, settleSnapshotTables } from '../inventory/snapshotIndex.js';
 import { followFindingStatuses } from '../inventory/softwareLinks.js';
 import { refreshDeviceTags } from '../inventory/tags.js';
 import { pruneSecurityRows, scoreSnapshot } from '../security/scoring.js';
@@ -198,8 +198,7 @@ export async function runPublishStep(context: CoreContext, queue: PgBoss, job: S
     lease.release();
   }
   await pruneSnapshots(context, discovery.company_id, settings.snapshotsToKeep);
-  // Statistics that know the new snapshot, so lists and charts get plans made for its size (PGlite has no autovacuum).
-  await db.exec('analyze snapshot_assets, snapshot_index');
+  await settleSnapshotTables(db);
 }
 
 /** Keeps the newest published snapshots of a company and deletes the rows of older ones (their summaries stay). */

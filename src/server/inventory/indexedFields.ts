@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { schemaById } from '../http/validators.js';
 
 // The fields of each inventory entity that a snapshot also keeps as typed columns of `snapshot_index`, read from
@@ -12,7 +13,7 @@ export type IndexedKind = 'text' | 'number' | 'date';
  * `firstColumn` (`ix_os_type_first`), for the fields marked `"sorted"` only, holds the preferred (first) value as
  * written, which lists are ordered by.
  */
-export type IndexedField = { field: string; kind: IndexedKind; column: string; firstColumn: string | null };
+export type IndexedField = { field: string; kind: IndexedKind; column: string; firstColumn: string | null; covered: boolean };
 
 /** The entity schema of each inventory a discovery writes (the snapshot's `entity` → schema id). */
 export const inventorySchemas: Record<string, string> = {
@@ -25,7 +26,7 @@ export const inventorySchemas: Record<string, string> = {
   certificate: 'cartograph:entities/certificate',
 };
 
-type PropertySchema = { type?: string; format?: string; items?: PropertySchema; 'x-indexed'?: true | 'sorted' };
+type PropertySchema = { type?: string; format?: string; items?: PropertySchema; 'x-indexed'?: true | 'sorted'; 'x-covered'?: true };
 
 function kindOf(property: PropertySchema): IndexedKind {
   const item = property.items ?? property;
@@ -49,7 +50,14 @@ export function indexedFieldsOf(entity: string): IndexedField[] {
   const properties = (schemaId ? schemaById(schemaId).properties : {}) as Record<string, PropertySchema>;
   const fields = Object.entries(properties)
     .filter(([, property]) => property['x-indexed'])
-    .map(([field, property]) => ({ field, kind: kindOf(property), column: columnFor(field), firstColumn: property['x-indexed'] === 'sorted' ? `${columnFor(field)}_first` : null }));
+    .map(([field, property]) => ({
+      field, kind: kindOf(property), column: columnFor(field), firstColumn: property['x-indexed'] === 'sorted' ? `${columnFor(field)}_first` : null, covered: property['x-covered'] === true,
+    }));
+  const covered = fields.filter((field) => field.covered);
+  // A covering index entry must fit a B-tree page's third (coveringIndexOf); dates are arrays of any text.
+  if (covered.length > 8 || covered.some((field) => field.kind === 'date')) throw new Error(`${entity}: x-covered takes at most 8 number or text fields`);
+  const stray = Object.entries(properties).find(([, property]) => property['x-covered'] && !property['x-indexed']);
+  if (stray) throw new Error(`${entity}: ${stray[0]} is x-covered without x-indexed`);
   cache.set(entity, fields);
   return fields;
 }
@@ -66,4 +74,18 @@ export function allIndexedFields(): IndexedField[] {
     if (!other || field.firstColumn) byColumn.set(field.column, field);
   }
   return [...byColumn.values()];
+}
+
+/**
+ * The covering index of an entity's `x-covered` fields, or null: its name (which changes with its columns, so a
+ * schema change replaces it), its columns, and the guard every row in it meets — text of at most 256 bytes, at
+ * most 16 numbers — which keeps each entry far below a B-tree's 2,704 bytes whatever a source reported.
+ */
+export function coveringIndexOf(entity: string): { name: string; columns: string[]; guard: string } | null {
+  const covered = indexedFieldsOf(entity).filter((field) => field.covered);
+  if (!covered.length) return null;
+  const columns = covered.map((field) => field.column);
+  const name = `ix_covered_${entity}_${createHash('sha256').update(columns.join(',')).digest('hex').slice(0, 8)}`;
+  const guard = covered.map((field) => (field.kind === 'text' ? `octet_length(${field.column}) <= 256` : `cardinality(${field.column}) <= 16`)).join(' and ');
+  return { name, columns, guard };
 }

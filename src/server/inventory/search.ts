@@ -9,7 +9,7 @@ import { loadSavedQueryText } from '../query/savedQueryStore.js';
 import type { IndexedField } from './indexedFields.js';
 import { connectionNameOf } from '../../core/connectionNames.js';
 import { snapshotConnections } from './snapshotConnections.js';
-import { snapshotIndexedFields, sortKeyLength } from './snapshotIndex.js';
+import { snapshotCoverage, snapshotIndexedFields, sortKeyLength } from './snapshotIndex.js';
 import { resolveSnapshot, snapshotReadSettings } from './snapshots.js';
 
 export type InventorySearch = {
@@ -69,7 +69,10 @@ export async function planSnapshotQuery(db: Queryable, companyId: number, discov
   const indexed = ordering.every((key) => available.get(key.field)?.firstColumn) ? available : undefined;
   const condition = await queryCondition(db, companyId, text, 3, indexed, text?.trim() ? await relationOptions(db, companyId, discoveryId, entity) : undefined);
   const order = orderingSql(ordering, 3 + condition.params.length, condition.table, available);
-  return { table: condition.table, where: `discovery_id = $1 and entity = $2 and ${condition.sql}`, params: [discoveryId, entity, ...condition.params, ...order.params], orderSql: order.sql };
+  const where = `discovery_id = $1 and entity = $2 and ${condition.sql}`;
+  // Every row of a covered snapshot meets its covering index's guard: saying so lets a count read that index alone.
+  const guard = condition.table === 'snapshot_index' ? await snapshotCoverage(db, discoveryId, entity) : null;
+  return { table: condition.table, where, countWhere: guard ? `${where} and ${guard}` : where, params: [discoveryId, entity, ...condition.params, ...order.params], orderSql: order.sql };
 }
 
 /** What a query of `entity` needs to follow its relations to other inventories of the snapshot (`$1` holds its id). */
@@ -111,7 +114,7 @@ export async function searchInventory(db: Database, companyId: number, entity: s
       const documents = await readDocuments(ids);
       return { results: ids.map((id) => project(id, documents.get(id) ?? {}, search.fields)), scroll_id: ids.at(-1) ?? after, index_id: discoveryId };
     }
-    const countSql = `select count(*)::int as count from ${plan.table} where ${plan.where}`;
+    const countSql = `select count(*)::int as count from ${plan.table} where ${plan.countWhere}`;
     let page: { asset_id: string }[];
     let count: number;
     if (plan.table === 'snapshot_index') {

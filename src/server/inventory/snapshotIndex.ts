@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database.js';
-import { allIndexedFields, indexedFieldsOf, inventorySchemas, type IndexedField, type IndexedKind } from './indexedFields.js';
+import { allIndexedFields, coveringIndexOf, indexedFieldsOf, inventorySchemas, type IndexedField, type IndexedKind } from './indexedFields.js';
 
 // The typed columns of `snapshot_index` (migration 0013): added from the entity schemas at start-up, filled from
 // the assets' documents when a snapshot is published, and kept in step when tags or an analyst's merge change
@@ -45,7 +45,47 @@ export async function ensureSnapshotIndexColumns(db: Queryable): Promise<void> {
         await db.exec(`create index if not exists ${column}_${entity}_${direction} on snapshot_index (discovery_id, ${firstColumn} ${direction} nulls last, asset_id) where entity = '${entity}'`);
       }
     }
+    await ensureCoveringIndex(db, entity);
   }
+}
+
+/**
+ * The entity's covering index (indexedFields.ts), replacing one left by other `x-covered` fields. Its entries hold
+ * only the covered columns, so counting a snapshot's matches reads a few narrow entries per page instead of every
+ * wide row (which, with every other entity's columns null in it, costs a walk over a hundred columns each).
+ */
+async function ensureCoveringIndex(db: Queryable, entity: string): Promise<void> {
+  const covering = coveringIndexOf(entity);
+  const existing = await db.query<{ name: string }>("select indexname as name from pg_indexes where tablename = 'snapshot_index' and indexname like $1", [`ix_covered_${entity}_%`]);
+  for (const { name } of existing.filter((index) => index.name !== covering?.name)) await db.exec(`drop index ${name}`);
+  if (covering) {
+    await db.exec(`create index if not exists ${covering.name} on snapshot_index (discovery_id, asset_id) include (${covering.columns.join(', ')}) where entity = '${entity}' and ${covering.guard}`);
+  }
+}
+
+/**
+ * Records whether every index row of the entity in the snapshot is in its covering index (`indexed_fields` holds
+ * `"<entity>.covered": true`), which lets counts add the index's guard and read it alone; rewriting `assets` can
+ * only take that away.
+ */
+async function recordCoverage(db: Queryable, discoveryId: number, entity: string, assets: string[] | null): Promise<void> {
+  const covering = coveringIndexOf(entity);
+  if (!covering) return;
+  const onlyAssets = assets ? 'and asset_id = any($3::text[])' : '';
+  const [{ fits }] = await db.query<{ fits: boolean }>(
+    `select not exists (select 1 from snapshot_index where discovery_id = $1 and entity = $2 ${onlyAssets} and not (${covering.guard})) as fits`,
+    [discoveryId, entity, ...(assets ? [assets] : [])],
+  );
+  if (assets && fits) return;
+  await db.query('update discoveries set indexed_fields = indexed_fields || jsonb_build_object($2::text, $3::boolean) where id = $1', [discoveryId, `${entity}.covered`, fits]);
+}
+
+/** The guard of the entity's covering index when every row of the snapshot is in it (a count may add it), else null. */
+export async function snapshotCoverage(db: Queryable, discoveryId: number, entity: string): Promise<string | null> {
+  const covering = coveringIndexOf(entity);
+  if (!covering) return null;
+  const [row] = await db.query<{ covered: boolean | null }>("select (indexed_fields->>($2 || '.covered'))::boolean as covered from discoveries where id = $1", [discoveryId, entity]);
+  return row?.covered ? covering.guard : null;
 }
 
 /** SQL reading one indexed field's values out of an asset's `fields`, the field's name being `parameter`. */
@@ -126,6 +166,7 @@ export async function buildSnapshotIndex(db: Queryable, discoveryId: number, ent
   const held: Record<string, string[]> = {};
   for (const entity of entities) {
     await writeIndexRows(db, discoveryId, entity, null);
+    await recordCoverage(db, discoveryId, entity, null);
     held[entity] = indexedFieldsOf(entity).map((field) => field.field);
   }
   await db.query('update discoveries set indexed_fields = indexed_fields || $2::jsonb where id = $1', [discoveryId, JSON.stringify(held)]);
@@ -135,7 +176,10 @@ export async function buildSnapshotIndex(db: Queryable, discoveryId: number, ent
 export async function refreshSnapshotIndex(db: Queryable, discoveryId: number, entity: string, assets: string[]): Promise<void> {
   const [snapshot] = await db.query<{ indexed: boolean }>('select indexed_fields ? $2 as indexed from discoveries where id = $1', [discoveryId, entity]);
   // A snapshot still being published gets its whole index at the publish; an older one has none to keep.
-  if (snapshot?.indexed && assets.length) await writeIndexRows(db, discoveryId, entity, assets);
+  if (snapshot?.indexed && assets.length) {
+    await writeIndexRows(db, discoveryId, entity, assets);
+    await recordCoverage(db, discoveryId, entity, assets);
+  }
 }
 
 /** The indexed fields a snapshot holds for an entity, by field name: what its queries may read from the index. */
@@ -163,4 +207,14 @@ export async function refreshIndexedColumns(db: Queryable, discoveryId: number, 
       where i.discovery_id = $1 and i.entity = $2 and a.discovery_id = $1 and a.entity = $2 and a.asset_id = i.asset_id`,
     [discoveryId, entity, ...fields.map((field) => field.field)],
   );
+  if (fields.some((field) => field.covered)) await recordCoverage(db, discoveryId, entity, null);
+}
+
+/**
+ * Statistics that know the new snapshot, so lists and charts get plans made for its size (PGlite has no autovacuum);
+ * the vacuum marks the snapshot's index pages all-visible, so counts read its covering indexes without the rows.
+ */
+export async function settleSnapshotTables(db: Queryable): Promise<void> {
+  await db.exec('vacuum (analyze) snapshot_index');
+  await db.exec('analyze snapshot_assets');
 }
