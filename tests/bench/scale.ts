@@ -24,10 +24,15 @@ const ownPeakRssMb = () => Math.round(Number(/VmHWM:\s+(\d+) kB/.exec(readFileSy
 // Fetch lanes per worker: one worker runs two of the five connections at once, two workers four, as on two machines.
 const fetchLanes = 2;
 
-/** Waits until the jobs that follow a publish (src/server/subscribers.ts) have all run. */
-async function subscribersDone(api: RunningCartograph) {
+/**
+ * Waits until the publish step's job has ended (the vacuum and statistics after the publish itself) and the jobs
+ * that follow a publish (src/server/subscribers.ts) have all run.
+ */
+async function publishJobsDone(api: RunningCartograph) {
   const pending = () =>
-    api.context.db.query<{ count: number }>("select count(*)::int as count from pgboss.job where name like 'published-%' and state in ('created', 'retry', 'active')");
+    api.context.db.query<{ count: number }>(
+      "select count(*)::int as count from pgboss.job where (name = 'discovery-publish' or name like 'published-%') and state in ('created', 'retry', 'active')",
+    );
   while ((await pending())[0].count > 0) await new Promise((resolve) => setTimeout(resolve, 500));
 }
 
@@ -40,7 +45,7 @@ async function discoverWith(api: RunningCartograph, token: string, databaseUrl: 
     const done = await discover(api, token);
     const wallMs = performance.now() - started;
     // The workers run what follows a publish (the dashboards' warming): stopping them first would leave it undone.
-    await subscribersDone(api);
+    await publishJobsDone(api);
     const steps = await api.context.db.query<{ step: string; worker: string }>('select step, worker from discovery_steps where discovery_id = $1 order by position', [done.id]);
     return {
       workers: count,
