@@ -189,7 +189,7 @@ export async function benchList(running: RunningCartograph, token: string, disco
     return percentiles(samples);
   };
   const direct = await timed(async (offset) => {
-    await db.query(`select count(*)::int from ${plan.table} where ${plan.where}`, plan.params);
+    await db.query(`select count(*)::int from ${plan.table} where ${plan.countWhere}`, plan.params);
     const page = await db.query<{ asset_id: string }>(`select asset_id from ${plan.table} where ${plan.where} order by ${plan.orderSql} limit 50 offset ${offset}`, plan.params);
     await db.query("select asset_id, fields from snapshot_assets where discovery_id = $1 and entity = 'device' and asset_id = any($2::text[])", [discoveryId, page.map((row) => row.asset_id)]);
   });
