@@ -45,7 +45,7 @@ describe.each(engines)('values too long for an index entry on %s', (engine) => {
   });
 
   it('leaves the snapshot out of the covering index its long OS type cannot enter, and counts from the rows', async () => {
-    const [{ covered }] = await server.context.db.query<{ covered: boolean }>("select (indexed_fields->>'device.covered')::boolean as covered from discoveries where status = 'done'");
+    const [{ covered }] = await server.context.db.query<{ covered: unknown }>("select indexed_fields->'device.covered' as covered from discoveries where status = 'done'");
     expect(covered).toBe(false);
     for (const query of ['OS.Type = "os-*"', 'OS.Type = windows', 'AdapterCount = 1']) {
       expect((await search({ query })).body.count, query).toBe(query === 'AdapterCount = 1' ? 2 : 1);

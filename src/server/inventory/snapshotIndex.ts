@@ -65,8 +65,8 @@ async function ensureCoveringIndex(db: Queryable, entity: string): Promise<void>
 
 /**
  * Records whether every index row of the entity in the snapshot is in its covering index (`indexed_fields` holds
- * `"<entity>.covered": true`), which lets counts add the index's guard and read it alone; rewriting `assets` can
- * only take that away.
+ * `"<entity>.covered"`: the index's name, or false), which lets counts add the index's guard and read it alone; the
+ * name, because another index (other `x-covered` fields) has another guard. Rewriting `assets` can only take it away.
  */
 async function recordCoverage(db: Queryable, discoveryId: number, entity: string, assets: string[] | null): Promise<void> {
   const covering = coveringIndexOf(entity);
@@ -77,15 +77,15 @@ async function recordCoverage(db: Queryable, discoveryId: number, entity: string
     [discoveryId, entity, ...(assets ? [assets] : [])],
   );
   if (assets && fits) return;
-  await db.query('update discoveries set indexed_fields = indexed_fields || jsonb_build_object($2::text, $3::boolean) where id = $1', [discoveryId, `${entity}.covered`, fits]);
+  await db.query('update discoveries set indexed_fields = indexed_fields || jsonb_build_object($2::text, $3::jsonb) where id = $1', [discoveryId, `${entity}.covered`, JSON.stringify(fits && covering.name)]);
 }
 
 /** The guard of the entity's covering index when every row of the snapshot is in it (a count may add it), else null. */
 export async function snapshotCoverage(db: Queryable, discoveryId: number, entity: string): Promise<string | null> {
   const covering = coveringIndexOf(entity);
   if (!covering) return null;
-  const [row] = await db.query<{ covered: boolean | null }>("select (indexed_fields->>($2 || '.covered'))::boolean as covered from discoveries where id = $1", [discoveryId, entity]);
-  return row?.covered ? covering.guard : null;
+  const [row] = await db.query<{ covered: string | null }>("select indexed_fields->>($2 || '.covered') as covered from discoveries where id = $1", [discoveryId, entity]);
+  return row?.covered === covering.name ? covering.guard : null;
 }
 
 /** SQL reading one indexed field's values out of an asset's `fields`, the field's name being `parameter`. */
