@@ -3,10 +3,12 @@ import { fileURLToPath } from 'node:url';
 import { exportNameForSchemaId, loadSchemas } from './loadSchemas.js';
 import { generateTypes } from './types.js';
 import { patchVariant } from '../src/core/schemaVariants.js';
+import { writeSchemaMessages } from './schemaMessages.js';
 import { generateValidatorModule, isCoercedSchema } from './validators.js';
 
 const schemasFolder = fileURLToPath(new URL('../schemas', import.meta.url));
 const outputFolder = fileURLToPath(new URL('../src/generated', import.meta.url));
+const localesFolder = fileURLToPath(new URL('../src/web/public/locales', import.meta.url));
 
 function write(name: string, contents: string): void {
   writeFileSync(`${outputFolder}/${name}`, contents);
@@ -52,4 +54,6 @@ if (existsSync(fileURLToPath(validationRulesModule))) {
   const { generateValidationRuleTypes, loadValidationRuleCatalogue } = await import(validationRulesModule.href);
   write('validationRules.ts', generateValidationRuleTypes(loadValidationRuleCatalogue()));
 }
+// The schemas' titles, descriptions, sections and option labels are messages: the en-US files hold their English.
+for (const changed of writeSchemaMessages(loaded, localesFolder)) console.log(`codegen: schema texts written to ${changed}`);
 console.log(`codegen: ${schemas.length} schemas → src/generated`);

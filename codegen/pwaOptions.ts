@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
 import type { VitePWAOptions } from 'vite-plugin-pwa';
 import { product } from '../src/core/product.js';
+
+// The manifest is written once per build, in the default locale; its description is a message like any other text.
+const defaultMessages = JSON.parse(readFileSync(new URL('../src/web/public/locales/en-US.json', import.meta.url), 'utf8')) as Record<string, string>;
 
 /**
  * The installable app: a web app manifest and a Workbox service worker that precaches the console's own files.
@@ -17,7 +21,7 @@ export const pwaOptions: Partial<VitePWAOptions> = {
     id: './',
     name: product.name,
     short_name: product.name,
-    description: 'IT asset discovery and cyber-asset inventory',
+    description: defaultMessages['shell.appDescription'],
     lang: 'en-US',
     dir: 'ltr',
     start_url: './',

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { consoleFiles, consoleRoot, lineOf, parseConsoleFile } from './consoleSources';
+import { schemaMessagePrefix } from '../../../src/core/schemaMessages';
+import { consoleFiles, consoleRoot, lineOf, parseConsoleFile, parseSource } from './consoleSources';
 
 const messages = JSON.parse(readFileSync(path.join(consoleRoot, 'public/locales/en-US.json'), 'utf8')) as Record<string, string>;
 
@@ -36,15 +37,22 @@ function keysUsed(): KeyUse[] {
   return uses;
 }
 
-/** The string literals of the console that are exactly a key of the file. */
+// Build code that reads the message file too: the web app manifest takes its description from it.
+const buildFilesReadingMessages = ['../../codegen/pwaOptions.ts'];
+
+/** The string literals of the console (and of the build code that reads the file) that are exactly a key of the file. */
 function keysNamedInStrings(): string[] {
   const named: string[] = [];
-  for (const file of consoleFiles(['.ts', '.tsx'])) {
+  const sources = [
+    ...consoleFiles(['.ts', '.tsx']).map(parseConsoleFile),
+    ...buildFilesReadingMessages.map((file) => parseSource(file, readFileSync(path.join(consoleRoot, file), 'utf8'))),
+  ];
+  for (const source of sources) {
     const visit = (node: ts.Node) => {
       if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && Object.hasOwn(messages, node.text)) named.push(node.text);
       ts.forEachChild(node, visit);
     };
-    visit(parseConsoleFile(file));
+    visit(source);
   }
   return named;
 }
@@ -60,10 +68,11 @@ describe('the en-US message file', () => {
 
   it('holds no key the console never asks for', () => {
     // A key counts as asked for when a t() call names it, or when the source names it as a string that is handed
-    // to t() later (a table of status keys, a list of unit keys).
+    // to t() later (a table of status keys, a list of unit keys). The schemas' texts (`schema.*`) are asked for by
+    // the schema renderers, key by key of the schema: schemaMessages.test.ts checks those against the schemas.
     const literal = new Set([...uses.filter((use) => !use.dynamic).map((use) => use.key), ...keysNamedInStrings()]);
     const prefixes = uses.filter((use) => use.dynamic).map((use) => use.key);
-    const unused = Object.keys(messages).filter((key) => !literal.has(key) && !prefixes.some((prefix) => key.startsWith(prefix)));
+    const unused = Object.keys(messages).filter((key) => !key.startsWith(schemaMessagePrefix) && !literal.has(key) && !prefixes.some((prefix) => key.startsWith(prefix)));
     expect(unused).toEqual([]);
   });
 

@@ -2,9 +2,10 @@
 // locale has no prefix, and with en-US the only locale no route ever carries one. The chosen locale is remembered in
 // the i18n_redirected cookie for 365 days; message files are cached for 24 hours.
 export type LocaleCode = 'en-US';
-export type LocaleInfo = { code: LocaleCode; dir: 'ltr' | 'rtl'; file: string };
+/** A locale's messages: `file` for the console, fetched at start; `adapterFile` for the adapters' connection forms. */
+export type LocaleInfo = { code: LocaleCode; dir: 'ltr' | 'rtl'; file: string; adapterFile: string };
 
-export const locales: readonly LocaleInfo[] = [{ code: 'en-US', dir: 'ltr', file: 'en-US.json' }];
+export const locales: readonly LocaleInfo[] = [{ code: 'en-US', dir: 'ltr', file: 'en-US.json', adapterFile: 'en-US.adapters.json' }];
 export const defaultLocale: LocaleCode = 'en-US';
 export const localeCookie = 'i18n_redirected';
 export const localeCookieDays = 365;

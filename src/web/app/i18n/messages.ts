@@ -1,9 +1,13 @@
-import { messageCacheMs, type LocaleInfo } from './locales';
+import { defaultLocale, messageCacheMs, supportedLocale, type LocaleInfo } from './locales';
 
 export type Messages = Record<string, string>;
 type CachedMessages = { at: number; build: string; messages: Messages };
+/** A locale's messages come in two files: the console's (fetched at start) and the adapters' connection forms'. */
+type MessagePart = 'console' | 'adapters';
 
-let current: Messages = {};
+const installed: Record<MessagePart, Messages> = { console: {}, adapters: {} };
+let chosenLocale: LocaleInfo | undefined;
+let adapterMessagesLoading: Promise<Messages> | undefined;
 const cachePrefix = 'cartograph.messages.';
 
 /**
@@ -12,46 +16,73 @@ const cachePrefix = 'cartograph.messages.';
  * after: "Sign in".
  */
 export function t(key: string, values: Record<string, string | number> = {}, fallback?: string): string {
-  const text = current[key] ?? fallback ?? key;
+  const text = installed.console[key] ?? installed.adapters[key] ?? fallback ?? key;
   return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
 }
 
 /** Installs a message file (the console does it once before mounting; tests do it from the file on disk). */
-export function installMessages(messages: Messages): void {
-  current = messages;
+export function installMessages(messages: Messages, part: MessagePart = 'console'): void {
+  installed[part] = messages;
 }
 
 /** The build the messages belong to: a new deploy may add keys, so the cache never outlives its build. */
 const buildId = (): string => (typeof __CARTOGRAPH_BUILD_ID__ === 'string' ? __CARTOGRAPH_BUILD_ID__ : 'dev');
+const cacheKey = (locale: LocaleInfo, part: MessagePart) => cachePrefix + locale.code + (part === 'console' ? '' : `.${part}`);
 
-function readCache(locale: LocaleInfo): CachedMessages | null {
+function readCache(locale: LocaleInfo, part: MessagePart): CachedMessages | null {
   try {
-    return JSON.parse(localStorage.getItem(cachePrefix + locale.code) ?? 'null') as CachedMessages | null;
+    return JSON.parse(localStorage.getItem(cacheKey(locale, part)) ?? 'null') as CachedMessages | null;
   } catch {
     return null;
   }
 }
 
+function writeCache(locale: LocaleInfo, part: MessagePart, entry: CachedMessages): void {
+  try {
+    localStorage.setItem(cacheKey(locale, part), JSON.stringify(entry));
+  } catch (error) {
+    // A full storage quota costs the next start a fetch, not this start its messages.
+    console.warn(`The ${locale.code} messages could not be cached`, error);
+  }
+}
+
 /**
- * Loads a locale's message file, lazily (fetched at start, not bundled) and cached for 24 hours per build. When the
- * file cannot be fetched an older cached copy is used; with none, keys show and the failure is logged.
+ * Loads one message file of a locale, lazily (fetched, not bundled) and cached for 24 hours per build. When the file
+ * cannot be fetched an older cached copy is used; with none, keys show and the failure is logged.
  */
-export async function loadMessages(locale: LocaleInfo, now = Date.now()): Promise<Messages> {
-  const cached = readCache(locale);
+async function loadPart(locale: LocaleInfo, part: MessagePart, now: number): Promise<Messages> {
+  const cached = readCache(locale, part);
   if (cached && cached.build === buildId() && now - cached.at < messageCacheMs) {
-    installMessages(cached.messages);
+    installMessages(cached.messages, part);
     return cached.messages;
   }
+  const file = part === 'console' ? locale.file : locale.adapterFile;
   try {
-    const response = await fetch(`./locales/${locale.file}`, { cache: 'no-cache' });
+    const response = await fetch(`./locales/${file}`, { cache: 'no-cache' });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     const messages = (await response.json()) as Messages;
-    localStorage.setItem(cachePrefix + locale.code, JSON.stringify({ at: now, build: buildId(), messages } satisfies CachedMessages));
-    installMessages(messages);
+    writeCache(locale, part, { at: now, build: buildId(), messages });
+    installMessages(messages, part);
     return messages;
   } catch (error) {
-    console.error(`The ${locale.code} message file could not be loaded`, error);
-    installMessages(cached?.messages ?? {});
-    return current;
+    console.error(`The ${locale.code} message file ${file} could not be loaded`, error);
+    installMessages(cached?.messages ?? {}, part);
+    return installed[part];
   }
+}
+
+/** Loads the console's message file of a locale (before the first render). */
+export async function loadMessages(locale: LocaleInfo, now = Date.now()): Promise<Messages> {
+  chosenLocale = locale;
+  adapterMessagesLoading = undefined;
+  return loadPart(locale, 'console', now);
+}
+
+/**
+ * Loads the messages of the adapters' connection forms (thousands of texts no other page needs), once, the first time
+ * such a form opens; in the locale of the console's messages.
+ */
+export function loadAdapterMessages(now = Date.now()): Promise<Messages> {
+  adapterMessagesLoading ??= loadPart(chosenLocale ?? supportedLocale(defaultLocale)!, 'adapters', now);
+  return adapterMessagesLoading;
 }

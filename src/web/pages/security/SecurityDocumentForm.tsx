@@ -10,6 +10,7 @@ import { SchemaForm } from '../../renderers/form/SchemaForm';
 import { Button, Card, ErrorState, PageHeader, Spinner } from '../../ui';
 import { previewQuery, type Preview } from './securityApi';
 import { DeviceLink } from './scoreParts';
+import { localizedSchema } from '../../renderers/schema/localizedSchema';
 
 type Values = Record<string, unknown>;
 
@@ -91,7 +92,7 @@ export function SecurityDocumentForm({ kind, schema, path, listPath, listLabel, 
   const title = id !== null ? t('security.editName', { name: name ?? '' }) : kind === 'profile' ? t('security.newAssetProfile') : t('security.newSecurityPolicy');
   return (
     <section className="security-page">
-      <PageHeader title={title} description={(schema as { description?: string }).description} />
+      <PageHeader title={title} description={localizedSchema(schema as EntitySchema).description} />
       <div className="security-grid">
         <Card>
           <SchemaForm

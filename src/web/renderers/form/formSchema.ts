@@ -1,6 +1,8 @@
 import { t } from '../../app/i18n/messages';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { propertyLabel, rulesRequire } from '../../../core/validation/index.js';
+import { enumNamesUi } from './enumNames';
+import { localizedSchema } from '../schema/localizedSchema';
 
 type Property = RJSFSchema & {
   readOnly?: boolean;
@@ -53,12 +55,14 @@ const widgetFor: Record<string, string> = {
 const idPickers: Record<string, string> = { user_ids: 'users', group_ids: 'groups' };
 
 /**
- * The form view of an entity schema: read-only properties dropped, order from `x-order`, widgets from `x-secret` and
- * `x-widget`, labels from the property names, rules from `x-rules`.
+ * The form view of an entity schema, its texts from the message files (localizedSchema): read-only properties
+ * dropped, order from `x-order`, widgets from `x-secret` and `x-widget`, labels from the titles (a property without
+ * one has its name's label), option labels from the enum's messages, rules from `x-rules`.
  * Before: `{ properties: { id: { readOnly: true }, username: { 'x-order': 1, 'x-rules': 'required|max:150' } } }`;
  * after: fields ['username'], rules { username: 'required|max:150' }.
  */
-export function formModelOf(entity: EntitySchema, mode: FormMode = 'create'): FormModel {
+export function formModelOf(written: EntitySchema, mode: FormMode = 'create'): FormModel {
+  const entity = localizedSchema(written);
   const all = entity.properties ?? {};
   // An edit cannot show a write-only `<name>_ids` list unless the API answers `<name>s` to fill it from: shown empty,
   // saving would replace the real list (a group's members). Such a field is left out of edit forms.
@@ -81,7 +85,12 @@ export function formModelOf(entity: EntitySchema, mode: FormMode = 'create'): Fo
     const secret = property['x-secret'] === true;
     if (secret) secrets.push(name);
     const widget = secret ? 'password' : property['x-widget'] ? widgetFor[property['x-widget']] : idPickers[name];
-    uiSchema[name] = { 'ui:title': labels[name], ...(widget && { 'ui:widget': widget }), ...(secret && mode === 'edit' && { 'ui:placeholder': t('renderers.leaveEmptyToKeep') }) };
+    uiSchema[name] = {
+      'ui:title': labels[name],
+      ...(widget && { 'ui:widget': widget }),
+      ...(secret && mode === 'edit' && { 'ui:placeholder': t('renderers.leaveEmptyToKeep') }),
+      ...enumNamesUi(property),
+    };
     // A secret is never sent back by the API, so editing without re-typing it keeps it: it is required on create only.
     const required = schemaRequired.has(name) && !(secret && mode === 'edit');
     const written = property['x-rules'];

@@ -40,7 +40,7 @@ const failureText = (error: unknown) => (error instanceof ApiError || error inst
  */
 export function SchemaList({ schema, links, searchDebounce = 300, initialPageSize = defaultPageSize, view: shownView, onViewChange }: SchemaListProps) {
   const resource = schema['x-resource'];
-  const title = pluralTitle(schema.title ?? t('renderers.item'));
+  const title = schema['x-plural-title'] ?? pluralTitle(schema.title ?? t('renderers.item'));
   const [ownView, setOwnView] = useState<ListView>({ page: 1, size: initialPageSize, text: '', sort: null });
   const { page, size, text: search, sort } = shownView ?? ownView;
   const changeView: ViewChange = onViewChange ?? ((changes) => setOwnView((current) => ({ ...current, ...changes })));

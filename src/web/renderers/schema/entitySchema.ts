@@ -1,4 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
+import { localizedSchema } from './localizedSchema';
 
 /** The part of a property schema the renderers read (see schemas/README.md for the x- vocabulary). */
 export type PropertySchema = {
@@ -16,6 +17,8 @@ export type PropertySchema = {
   'x-group'?: string;
   'x-widget'?: string;
   'x-list'?: boolean;
+  /** Option labels by value, from the message files (added by localizedSchema, never written in a schema file). */
+  'x-enum-labels'?: Record<string, string>;
 };
 
 export type ResourceSchema = {
@@ -34,6 +37,8 @@ export type EntitySchema = {
   properties: Record<string, PropertySchema>;
   required?: string[];
   'x-resource'?: ResourceSchema;
+  /** The list heading, from the message files (added by localizedSchema to schemas with `x-resource`). */
+  'x-plural-title'?: string;
 };
 
 type SchemaModule = { default: EntitySchema } | EntitySchema;
@@ -47,13 +52,16 @@ export function schemaFileKey(schemaId: string): string | null {
   return match ? `../../../../schemas/${match[1]}/${match[2]}.json` : null;
 }
 
-/** Loads an entity schema by its $id; fails with a clear message for an id that names no schema file. */
+/**
+ * Loads an entity schema by its $id, its texts in the console's language (localizedSchema); fails with a clear message
+ * for an id that names no schema file.
+ */
 export async function loadEntitySchema(schemaId: string, loaders: Record<string, () => Promise<SchemaModule>> = schemaLoaders): Promise<EntitySchema> {
   const key = schemaFileKey(schemaId);
   const load = key ? loaders[key] : undefined;
   if (!load) throw new Error(`Unknown schema: ${schemaId}`);
   const module = await load();
-  return 'default' in module ? module.default : module;
+  return localizedSchema('default' in module ? module.default : module);
 }
 
 /** Schemas are part of the build: loaded once, never stale. */

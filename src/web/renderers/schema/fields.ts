@@ -66,9 +66,5 @@ export function sortableFields(schema: EntitySchema): Set<string> {
   return new Set(candidates.filter((name) => /^[a-z_]+$/.test(name) && name in (schema.properties ?? {})));
 }
 
-/** The plural heading of a list. Before: `User`, `Company`, `Saved query`; after: `Users`, `Companies`, `Saved queries`. */
-export function pluralTitle(title: string): string {
-  if (/[^aeiou]y$/i.test(title)) return `${title.slice(0, -1)}ies`;
-  if (/(s|x|z|ch|sh)$/i.test(title)) return `${title}es`;
-  return `${title}s`;
-}
+/** The plural heading of a list (English; a localized schema carries its own in `x-plural-title`). */
+export { pluralTitle } from '../../../core/schemaMessages.js';

@@ -1,6 +1,7 @@
-import { t } from '../../../app/i18n/messages';
+import { loadAdapterMessages, t } from '../../../app/i18n/messages';
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch } from '../../../app/http';
+import { localizedSchema } from '../../../renderers/schema/localizedSchema';
 import type { SchemaNode } from './schemaCheck';
 
 /** One adapter as `GET /adapters/adapters/{slug}` answers it; `can_fetch` is false while Cartograph has no engine for it. */
@@ -32,7 +33,9 @@ export const connectionSchemaQuery = (slug: string) =>
     queryFn: async () => {
       const load = connectionSchemaLoader(slug);
       if (!load) throw new Error(t('adapters.adapterHasNoConnectionSchema', { slug }));
-      return load();
+      // The form's texts are in the adapters' message file, fetched with the first connection form opened.
+      const [schema] = await Promise.all([load(), loadAdapterMessages()]);
+      return localizedSchema(schema);
     },
     staleTime: Infinity,
   });

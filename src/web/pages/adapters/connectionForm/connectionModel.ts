@@ -1,6 +1,8 @@
 import { getDefaultFormState, type RJSFSchema, type UiSchema } from '@rjsf/utils';
 import { validateValue } from '../../../../core/validation/index.js';
+import { enumNamesUi } from '../../../renderers/form/enumNames';
 import { formModelOf, type EntitySchema, type FormModel, type FormMode } from '../../../renderers/form/formSchema';
+import { localizedSchema } from '../../../renderers/schema/localizedSchema';
 import { connectionValidator, messagesOf, pathKey } from './connectionValidator';
 import type { SchemaNode } from './schemaCheck';
 
@@ -30,6 +32,7 @@ function uiOf(node: SchemaNode): UiSchema {
   else if (node['x-widget'] && widgetFor[node['x-widget']]) ui['ui:widget'] = widgetFor[node['x-widget']];
   // A string map (a column mapping) is edited as key and value rows.
   if (node.type === 'object' && !node.properties && typeof node.additionalProperties === 'object') ui['ui:field'] = 'keyValue';
+  Object.assign(ui, enumNamesUi(node as Parameters<typeof enumNamesUi>[0]));
   for (const [name, child] of Object.entries(node.properties ?? {})) ui[name] = uiOf(child);
   if (node.oneOf) {
     ui.oneOf = node.oneOf.map(uiOf);
@@ -48,10 +51,12 @@ function walkPaths(node: SchemaNode, path: string[], visit: (path: string[], nod
 }
 
 /**
- * The form model of an adapter's connection schema. The top level comes from the generic renderer (x-order, x-group,
- * labels, x-rules, secrets as passwords); nested objects keep their schema, with secrets and discriminators marked.
+ * The form model of an adapter's connection schema, its texts from the message files (localizedSchema). The top
+ * level comes from the generic renderer (x-order, x-group, labels, x-rules, secrets as passwords); nested objects keep
+ * their schema, with secrets and discriminators marked.
  */
-export function connectionFormModel(connectionSchema: SchemaNode, mode: FormMode): ConnectionFormModel {
+export function connectionFormModel(writtenSchema: SchemaNode, mode: FormMode): ConnectionFormModel {
+  const connectionSchema = localizedSchema(writtenSchema);
   const base = formModelOf(connectionSchema as unknown as EntitySchema, mode);
   const uiSchema: UiSchema = { ...base.uiSchema };
   for (const [name, property] of Object.entries(connectionSchema.properties ?? {})) {
