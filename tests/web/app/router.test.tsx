@@ -1,5 +1,5 @@
 import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pageSourceFor } from '../../../src/web/app/pageModules';
 import { createConsoleRouter } from '../../../src/web/app/router';
@@ -87,5 +87,31 @@ describe('the console router', () => {
   it('refuses to build a route table that names an unknown middleware', () => {
     const entries = [{ ...routeTable[0]!, middleware: ['teleport'] }];
     expect(() => createConsoleRouter({ history: createMemoryHistory(), entries })).toThrow('Unknown route middleware "teleport"');
+  });
+});
+
+describe('a fatal route error', () => {
+  // A route whose validity check names no known check fails in its beforeLoad with a plain Error: a fatal error other
+  // than a 404, which shows the error page to people.
+  const brokenRoute = (): RouteEntry => ({ ...routeTable.find((route) => route.path === '/forbidden')!, path: '/broken/{id}', name: 'broken', validate: { id: 'no-such-check' as never } });
+  const googlebot = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+
+  it('shows the error page to a person', async () => {
+    signedInAsAdmin();
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    await renderAt('/broken/1', [...routeTable, brokenRoute()]);
+    expect(await screen.findByRole('heading', { name: 'Something went wrong' })).toBeTruthy();
+    expect(screen.getByText('Unknown route validity check: no-such-check')).toBeTruthy();
+  });
+
+  it('is logged and shows no error page when a search-engine bot meets it (spec §4)', async () => {
+    signedInAsAdmin();
+    vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue(googlebot);
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const router = await renderAt('/broken/1', [...routeTable, brokenRoute()]);
+    await waitFor(() => expect(logged).toHaveBeenCalledWith('Error met by a search-engine or preview bot', expect.objectContaining({ message: 'Unknown route validity check: no-such-check' })));
+    expect(router.state.location.pathname).toBe('/broken/1');
+    expect(screen.queryByRole('heading', { name: 'Something went wrong' })).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 });

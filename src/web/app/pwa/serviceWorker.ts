@@ -24,7 +24,7 @@ function reloadOnce(): void {
 
 /**
  * Registers the service worker that precaches the console. The first install announces offline readiness; a new
- * version activating here or in another tab reloads the page once. A failed registration sets the flag, emits
+ * version activating here or in another tab, or taking the page over, reloads the page once. A failed registration sets the flag, emits
  * `registration-failed` and is logged; the console works on without it.
  */
 export async function registerServiceWorker(url = './sw.js'): Promise<void> {
@@ -39,6 +39,12 @@ export async function registerServiceWorker(url = './sw.js'): Promise<void> {
   });
   workbox.addEventListener('activated', (event) => {
     emit('activated', { isUpdate: Boolean(event.isUpdate), isExternal: Boolean(event.isExternal) });
+    if (event.isUpdate || event.isExternal) reloadOnce();
+  });
+  // The page's controller changed (controllerchange): a new worker, activated in another tab (this page may never
+  // have seen it install) or updating this one, took the page over and serves files of another build. The first
+  // worker taking a page nobody controlled is neither, and does not reload.
+  workbox.addEventListener('controlling', (event) => {
     if (event.isUpdate || event.isExternal) reloadOnce();
   });
   try {
