@@ -133,10 +133,33 @@ describe.each(engines)('LDAP sign-in against slapd on %s', (engine) => {
       expect(answer.status).toBe(401);
       expect(answer.body.code).toBe('invalid_credentials');
     }
-    for (let attempt = 0; attempt < 4; attempt += 1) await server.request('POST', '/api/token/ldap', { body: { username: 'bob', password: 'wrong' } });
+    // Four more guesses, each a different password: the same one repeated at once would count once (see below).
+    for (let attempt = 0; attempt < 4; attempt += 1) await server.request('POST', '/api/token/ldap', { body: { username: 'bob', password: `wrong ${attempt}` } });
     const locked = await server.request('POST', '/api/token/ldap', { body: { username: 'bob', password: 'bob-directory-pass' } });
     expect(locked.status).toBe(403);
     expect(locked.body.code).toBe('account_locked');
+  });
+
+  it("counts the console's retry of a refused sign-in once toward lockout, and stores no password", async () => {
+    // Spec §7: the console sends a refused LDAP sign-in once more. Four wrong passwords, each sent twice at once, are
+    // four failures: the account is not locked (it would be after five requests if each counted).
+    // A sign-in that succeeds first starts the count from none.
+    expect((await server.request('POST', '/api/token/ldap', { body: { username: 'alice', password: 'alice-directory-pass' } })).status).toBe(200);
+    for (let click = 0; click < 4; click += 1) {
+      for (let send = 0; send < 2; send += 1) {
+        const answer = await server.request('POST', '/api/token/ldap', { body: { username: 'alice', password: `mistyped ${click}` } });
+        expect(answer).toMatchObject({ status: 401, body: { code: 'invalid_credentials' } });
+      }
+    }
+    const failures = await server.context.db.query<{ attempt_digest: string }>("select attempt_digest from sign_in_failures where username = 'alice' order by id");
+    expect(failures).toHaveLength(4);
+    for (const failure of failures) expect(failure.attempt_digest).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(JSON.stringify(failures)).not.toContain('mistyped');
+    expect((await server.request('POST', '/api/token/ldap', { body: { username: 'alice', password: 'alice-directory-pass' } })).status).toBe(200);
+    // Five different wrong passwords still lock, as for passwords.
+    const answers = [];
+    for (let guess = 0; guess < 5; guess += 1) answers.push(await server.request('POST', '/api/token/ldap', { body: { username: 'alice', password: `guess ${guess}` } }));
+    expect(answers.map((answer) => answer.body.code)).toEqual(['invalid_credentials', 'invalid_credentials', 'invalid_credentials', 'invalid_credentials', 'account_locked']);
   });
 
   it('never takes over a local account of the same name', async () => {

@@ -1,3 +1,4 @@
+import { createHmac, randomBytes } from 'node:crypto';
 import { verifyPassword } from '../auth/passwords.js';
 import { logSystemEvent } from '../activities/activityLog.js';
 import type { AppContext } from '../context.js';
@@ -23,9 +24,29 @@ export async function recentFailures(context: AppContext, username: string): Pro
   return row?.failures ?? 0;
 }
 
-/** Records a failure; the answer is "locked" once this failure reaches the threshold, "invalid" before. */
-export async function failSignIn(context: AppContext, username: string, sourceIp: string, answer: () => Error): Promise<never> {
-  await context.db.query('insert into sign_in_failures (username, source_ip) values ($1, $2)', [username, sourceIp]);
+// Keys the digests of failed attempts. It never leaves this process, so a stored digest cannot be tested against
+// guessed passwords, and every digest becomes meaningless when the process stops.
+const attemptDigestKey = randomBytes(32);
+// A repeat of the very same failed attempt within this long is the same attempt sent again, not another guess.
+const repeatWindowSeconds = 10;
+
+/** The keyed hash of an attempt: username (as sign-in compares it), client address and what was typed. */
+export function attemptDigest(username: string, sourceIp: string, typed: string): string {
+  return createHmac('sha256', attemptDigestKey).update(JSON.stringify([username.toLowerCase(), sourceIp, typed])).digest('base64url');
+}
+
+/**
+ * Records a failure; the answer is "locked" once this failure reaches the threshold, "invalid" before. With `typed`
+ * (the password or code tried), the same attempt repeated within 10 s is answered alike but counted once.
+ */
+export async function failSignIn(context: AppContext, username: string, sourceIp: string, answer: () => Error, typed?: string): Promise<never> {
+  const digest = typed === undefined ? null : attemptDigest(username, sourceIp, typed);
+  await context.db.query(
+    `insert into sign_in_failures (username, source_ip, attempt_digest) select $1, $2, $3::text
+      where $3::text is null or not exists (
+        select 1 from sign_in_failures where lower(username) = lower($1) and attempt_digest = $3 and created_at > now() - make_interval(secs => $4))`,
+    [username, sourceIp, digest, repeatWindowSeconds],
+  );
   if ((await recentFailures(context, username)) >= lockoutThreshold) {
     await logSystemEvent(context.db, 'warning', 'account_locked', `Sign-in locked for "${username}" after ${lockoutThreshold} failures`, { source_ip: sourceIp });
     throw lockedAnswer();

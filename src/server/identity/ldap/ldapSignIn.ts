@@ -74,11 +74,12 @@ export async function signInWithLdap(context: AppContext, credentials: Credentia
   const found = await authenticate(configurations, credentials);
   const user = found && (await provisionUser(context, found.configuration, found.user));
   const [company] = user ? await context.db.query<{ is_active: boolean }>('select is_active from companies where id = $1', [found!.configuration.company_id]) : [];
-  if (!found || !user || !user.active || !company?.is_active) return failSignIn(context, credentials.username, sourceIp, invalidCredentials);
+  // The console sends a refused LDAP sign-in once more (spec §7): the same attempt again counts once toward lockout.
+  if (!found || !user || !user.active || !company?.is_active) return failSignIn(context, credentials.username, sourceIp, invalidCredentials, `password:${credentials.password}`);
   if (user.otp_secret) {
     if (!credentials.otp) return { otp_required: true };
     if (!(await verifyOtpCode(context.keys.secretsKey, user.otp_secret, credentials.otp))) {
-      return failSignIn(context, credentials.username, sourceIp, () => detailError(401, 'Invalid one-time password.', 'invalid_otp'));
+      return failSignIn(context, credentials.username, sourceIp, () => detailError(401, 'Invalid one-time password.', 'invalid_otp'), `otp:${credentials.otp}`);
     }
   }
   await context.db.query('delete from sign_in_failures where lower(username) = lower($1)', [credentials.username]);
