@@ -1,10 +1,12 @@
 import { logSystemEvent } from './activities/activityLog.js';
+import { activityRetentionQueueWorkers } from './activities/activityRetention.js';
 import { warmDashboards } from './dashboards/warmDashboards.js';
 import type { PublishedSubscriber } from './jobs/published.js';
 import type { QueueWorker } from './jobs/queueWorkers.js';
 import { reportQueueWorkers } from './reports/reportJobs.js';
 import { actionQueueWorkers, runDiscoveryActions } from './actions/actionJobs.js';
 import { feedDownloadQueueWorkers } from './avm/feedSchedule.js';
+import { accountMailQueueWorkers } from './identity/accountMail.js';
 
 /** What runs after every published snapshot, each as a job of its own (src/server/jobs/published.ts). */
 export const publishedSubscribers: PublishedSubscriber[] = [
@@ -16,5 +18,8 @@ export const publishedSubscribers: PublishedSubscriber[] = [
   { name: 'activity', handle: (context, event) => logSystemEvent(context.db, 'info', 'discovery_published', `Discovery ${event.discoveryId} completed and was published`, { company_id: event.companyId, discovery_id: event.discoveryId }) },
 ];
 
-/** Queues worked beside the discovery steps: report runs, deliveries and schedules; action runs and schedules; feed downloads. */
-export const queueWorkers: QueueWorker[] = [...reportQueueWorkers, ...actionQueueWorkers, ...feedDownloadQueueWorkers];
+/**
+ * Queues worked beside the discovery steps: report runs, deliveries and schedules; action runs and schedules; feed
+ * downloads; the hourly pruning of the activity and system logs; account notices by e-mail.
+ */
+export const queueWorkers: QueueWorker[] = [...reportQueueWorkers, ...actionQueueWorkers, ...feedDownloadQueueWorkers, ...activityRetentionQueueWorkers, ...accountMailQueueWorkers];

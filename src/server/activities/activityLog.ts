@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/database.js';
 import { activityForwarderOf } from './activityForwarder.js';
+import { storableValue } from './activityChanges.js';
 
 const mutatingMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -11,9 +12,11 @@ function attemptedUsername(request: FastifyRequest): string {
 
 /**
  * Records every mutation and every sign-in attempt (who, what, target, when, source address, result) once its
- * answer is sent. Sign-ins record the username typed; no body value other than that is ever stored.
+ * answer is sent. Sign-ins record the username typed; no body value other than that is ever stored. A mutation that
+ * succeeded also keeps what its handler noted it changed (activityChanges.ts), secrets redacted.
  */
 export function recordActivities(app: FastifyInstance, db: Queryable): void {
+  app.decorateRequest('activityChange', null);
   app.addHook('onResponse', async (request, reply) => {
     const action = request.routeOptions.config.routeName;
     if (!action || !mutatingMethods.has(request.method)) return;
@@ -21,38 +24,47 @@ export function recordActivities(app: FastifyInstance, db: Queryable): void {
     if (action.startsWith('connector_api.')) return;
     const caller = request.caller;
     const params = request.params as { id?: unknown } | undefined;
-    const targetType = request.routeOptions.url?.split('/').filter(Boolean).slice(0, 2).join('/') ?? '';
-    // A sign-in has no caller yet: it is the activity of the company whose username was typed.
-    const activity = {
-      companyId: caller?.companyId ?? null,
-      username: caller?.username ?? attemptedUsername(request),
-      action,
-      targetType,
-      targetId: params?.id === undefined ? '' : String(params.id).slice(0, 100),
-      sourceIp: request.ip,
-      statusCode: reply.statusCode,
-    };
-    forwardActivity(db, activity);
+    const change = reply.statusCode < 400 ? request.activityChange : null;
+    const targetId = change?.targetId ?? params?.id;
     try {
-      await db.query(
-        `insert into activities (company_id, user_id, username, action, target_type, target_id, source_ip, result, status_code)
-         values (coalesce($1, (select company_id from users where lower(username) = lower($3))), $2, $3, $4, $5, $6, $7, $8, $9)`,
-        [
-          activity.companyId,
-          caller?.userId ?? null,
-          activity.username,
-          action,
-          targetType,
-          activity.targetId,
-          request.ip,
-          reply.statusCode < 400 ? 'success' : 'failure',
-          reply.statusCode,
-        ],
-      );
+      await recordActivity(db, {
+        // A sign-in has no caller yet: it is the activity of the company whose username was typed.
+        companyId: caller?.companyId ?? null,
+        userId: caller?.userId ?? null,
+        username: caller?.username ?? attemptedUsername(request),
+        action,
+        targetType: request.routeOptions.url?.split('/').filter(Boolean).slice(0, 2).join('/') ?? '',
+        targetId: targetId === undefined ? '' : String(targetId).slice(0, 100),
+        sourceIp: request.ip,
+        statusCode: reply.statusCode,
+        before: change?.before,
+        after: change?.after,
+      });
     } catch (error) {
       request.log.error({ err: error }, 'could not record activity');
     }
   });
+}
+
+/** One activity: who (the company is the username's when there is no caller, as for a sign-in), what, and the change. */
+export type NewActivity = {
+  companyId: number | null; userId: number | null; username: string; action: string; targetType: string; targetId: string; sourceIp: string; statusCode: number;
+  before?: unknown; after?: unknown;
+};
+
+/** Writes an activity (a request's, or work's such as an action run) and sends it to the company's syslog receiver. */
+export async function recordActivity(db: Queryable, activity: NewActivity): Promise<void> {
+  forwardActivity(db, activity);
+  const [before, after] = [storableValue(activity.before), storableValue(activity.after)];
+  await db.query(
+    `insert into activities (company_id, user_id, username, action, target_type, target_id, source_ip, result, status_code, value_before, value_after)
+     values (coalesce($1, (select company_id from users where lower(username) = lower($3))), $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    [
+      activity.companyId, activity.userId, activity.username, activity.action, activity.targetType, activity.targetId, activity.sourceIp,
+      activity.statusCode < 400 ? 'success' : 'failure', activity.statusCode,
+      before === null ? null : JSON.stringify(before), after === null ? null : JSON.stringify(after),
+    ],
+  );
 }
 
 export type SystemLogLevel = 'info' | 'warning' | 'error';
@@ -63,14 +75,12 @@ export async function logSystemEvent(db: Queryable, level: SystemLogLevel, event
   forwardSystemEvent(db, level, event, message, detail);
 }
 
-type RecordedActivity = { companyId: number | null; username: string; action: string; targetType: string; targetId: string; sourceIp: string; statusCode: number };
-
 // Syslog severities: 3 error, 4 warning, 6 informational.
 const severityOfStatus = (status: number) => (status >= 500 ? 3 : status >= 400 ? 4 : 6);
 const severityOfLevel: Record<SystemLogLevel, number> = { error: 3, warning: 4, info: 6 };
 
 /** Sends a recorded activity to its company's syslog receiver, in the background: the request never waits for it. */
-function forwardActivity(db: Queryable, activity: RecordedActivity): void {
+function forwardActivity(db: Queryable, activity: NewActivity): void {
   const forwarder = activityForwarderOf(db);
   if (!forwarder) return;
   const result = activity.statusCode < 400 ? 'success' : 'failure';

@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { errorCodes, type FastifyError, type FastifyInstance } from 'fastify';
 import type { ErrorObject } from 'ajv';
 import { recordActivities } from '../activities/activityLog.js';
+import { alwaysSecretFields, redactedValue } from '../activities/secretRedaction.js';
 import type { AppContext } from '../context.js';
 import { samlCallbackPath } from '../sso/samlClient.js';
 import { registerGenericResources } from '../resources/genericResources.js';
@@ -44,17 +45,7 @@ const consoleFolder = fileURLToPath(new URL('../../../dist/web', import.meta.url
 export const bodyLimitBytes = 1024 * 1024;
 
 // Paths (and fields) pino must never print: tokens, passwords and anything marked secret.
-const redactedPaths = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  '*.password',
-  '*.new_password',
-  '*.old_password',
-  '*.token',
-  '*.access',
-  '*.secret',
-  '*.otp',
-];
+const redactedPaths = ['req.headers.authorization', 'req.headers.cookie', ...alwaysSecretFields.map((field) => `*.${field}`)];
 
 export type CartographApp = FastifyInstance & { routeCatalogue: RouteCatalogue };
 
@@ -78,7 +69,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     logger:
       options.logger === false
         ? false
-        : { level: context.config.logLevel, redact: { paths: redactedPaths, censor: '[redacted]' }, ...(options.logStream && { stream: options.logStream }) },
+        : { level: context.config.logLevel, redact: { paths: redactedPaths, censor: redactedValue }, ...(options.logStream && { stream: options.logStream }) },
     bodyLimit: bodyLimitBytes,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',

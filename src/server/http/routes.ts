@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { verifyAccessToken } from '../auth/accessTokens.js';
+import { runNotingChanges } from '../activities/activityChanges.js';
 import type { AppContext } from '../context.js';
 import { loadCaller, type Caller } from '../identity/callers.js';
 import { detailError } from './errors.js';
@@ -85,7 +86,8 @@ export class RouteCatalogue {
       // After the schema's checks: the rules its form applies (x-rules), so an API client cannot save what it refuses.
       preHandler: definition.body ? (request) => enforceFormRules(definition.body!, request.body) : undefined,
       handler: async (request, reply) => {
-        const result = await definition.handler(request, reply);
+        // The activity of a mutation keeps what it changed (settings documents before and after, a create's id).
+        const result = await runNotingChanges(this.context.db, definition, request, () => definition.handler(request, reply));
         if (reply.sent) return reply;
         if (result === undefined) return reply.code(204).send();
         return reply.code(definition.status ?? 200).send(result);

@@ -1,3 +1,4 @@
+import { noteChange } from '../activities/activityChanges.js';
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/database.js';
 import type { Caller } from '../identity/callers.js';
@@ -102,7 +103,9 @@ function registerResource(routes: RouteCatalogue, context: AppContext, resource:
       const [row] = await db.query<ResourceRow>('insert into resources (kind, company_id, document) values ($1, $2, $3) returning id, document, created_at, updated_at', [
         resource.kind, scopeOf(resource, caller), JSON.stringify(document),
       ]);
-      return describe(resource, row);
+      const created = describe(resource, row);
+      noteChange(request, { targetId: row.id, before: null, after: created });
+      return created;
     },
   });
   routes.add({
@@ -122,7 +125,9 @@ function registerResource(routes: RouteCatalogue, context: AppContext, resource:
         const [row] = await db.query<ResourceRow>('update resources set document = $2, updated_at = now() where id = $1 returning id, document, created_at, updated_at', [
           existing.id, JSON.stringify(document),
         ]);
-        return describe(resource, row);
+        const changed = describe(resource, row);
+        noteChange(request, { before: describe(resource, existing), after: changed });
+        return changed;
       },
     });
   }
@@ -131,6 +136,7 @@ function registerResource(routes: RouteCatalogue, context: AppContext, resource:
     handler: async (request) => {
       const existing = await load(callerOf(request), (request.params as { id: number }).id);
       await db.query('delete from resources where id = $1', [existing.id]);
+      noteChange(request, { before: describe(resource, existing), after: null });
     },
   });
 }

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { loadActivityRetention, saveActivityRetention, type ActivityRetention } from '../../activities/activityRetention.js';
 import type { AppContext } from '../../context.js';
 import { csvField, neutralizeFormula } from '../../inventory/exports.js';
 import { detailError, notFound } from '../errors.js';
@@ -43,7 +44,10 @@ async function requireProvider(context: AppContext, request: FastifyRequest): Pr
   if (!company?.is_constant) throw detailError(403, 'The system log belongs to the provider company.', 'permission_denied');
 }
 
-/** `/activities/*`: who did what in the company (filter, detail, CSV export) and the system log. */
+/**
+ * `/activities/*`: who did what in the company (filter, detail, CSV export) and the system log; and how long both are
+ * kept (a company settings document, shown on the company settings page).
+ */
 export function registerActivityRoutes(routes: RouteCatalogue, context: AppContext): void {
   const { db } = context;
   routes.add({
@@ -69,12 +73,23 @@ export function registerActivityRoutes(routes: RouteCatalogue, context: AppConte
     },
   });
   routes.add({
-    method: 'GET', url: '/activities/activities/:id', name: 'activities.read', summary: 'One activity', access: 'activities.view_activity', params: 'cartograph:api/id-params',
+    method: 'GET', url: '/activities/activities/:id', name: 'activities.read', summary: 'One activity, with the change before and after where stored', access: 'activities.view_activity', params: 'cartograph:api/id-params',
     handler: async (request) => {
-      const [row] = await db.query(`select ${activityColumns} from activities where id = $1 and company_id = $2`, [(request.params as { id: number }).id, callerOf(request).companyId]);
+      // The change's values (secrets already redacted when stored) are read one activity at a time, never in lists.
+      const [row] = await db.query(`select ${activityColumns}, value_before, value_after from activities where id = $1 and company_id = $2`, [(request.params as { id: number }).id, callerOf(request).companyId]);
       if (!row) throw notFound();
       return row;
     },
+  });
+  routes.add({
+    method: 'GET', url: '/configurations/activity-retention', name: 'activity_retention.read', summary: 'How long the activity log and the system log keep their entries',
+    access: 'configurations.view_companysettings',
+    handler: async (request) => loadActivityRetention(db, callerOf(request).companyId),
+  });
+  routes.add({
+    method: 'PUT', url: '/configurations/activity-retention', name: 'activity_retention.update', summary: 'Change how long the activity log and the system log keep their entries',
+    access: 'configurations.change_companysettings', body: 'cartograph:settings/activity-retention',
+    handler: async (request) => saveActivityRetention(db, callerOf(request).companyId, request.body as ActivityRetention),
   });
   routes.add({
     method: 'GET', url: '/activities/system', name: 'activities.system', summary: 'The system log: start-ups, discoveries, jobs, lockouts and errors', access: 'activities.view_system_log', query: 'cartograph:api/activity-list-query',

@@ -1,3 +1,4 @@
+import { noteChange } from '../../activities/activityChanges.js';
 import type { AppContext } from '../../context.js';
 import { classifyDirectoryError } from '../../adapters/ldap/directoryConnection.js';
 import { bindServiceAccount, findDirectoryUser, mappedGroupIds } from '../../identity/ldap/directoryUsers.js';
@@ -50,7 +51,9 @@ export function registerLdapConfigurationRoutes(routes: RouteCatalogue, context:
       const body = request.body as LdapConfiguration;
       if (!body.bind_password) throw fieldError('bind_password', 'This field is required.');
       await checkMappings(context, companyId, body);
-      return saveLdapConfiguration(db, key, companyId, null, body);
+      const created = await saveLdapConfiguration(db, key, companyId, null, body);
+      noteChange(request, { before: null, after: created });
+      return created;
     },
   });
   routes.add({
@@ -60,15 +63,20 @@ export function registerLdapConfigurationRoutes(routes: RouteCatalogue, context:
       const companyId = callerOf(request).companyId;
       const body = request.body as LdapConfiguration;
       await checkMappings(context, companyId, body);
+      const before = await readLdapConfiguration(db, key, companyId, idOf(request));
       const saved = await saveLdapConfiguration(db, key, companyId, idOf(request), { ...body, bind_password: body.bind_password ?? '**********' });
-      if (!saved) throw notFound();
+      if (!saved || !before) throw notFound();
+      noteChange(request, { before: maskLdapConfiguration(before), after: saved });
       return saved;
     },
   });
   routes.add({
     method: 'DELETE', url: `${base}/:id`, name: 'ldap_configurations.delete', summary: 'Remove an LDAP directory', access: 'configurations.change_ldapconfiguration', params: 'cartograph:api/id-params',
     handler: async (request) => {
-      if (!(await deleteLdapConfiguration(db, callerOf(request).companyId, idOf(request)))) throw notFound();
+      const companyId = callerOf(request).companyId;
+      const before = await readLdapConfiguration(db, key, companyId, idOf(request));
+      if (!before || !(await deleteLdapConfiguration(db, companyId, idOf(request)))) throw notFound();
+      noteChange(request, { before: maskLdapConfiguration(before), after: null });
       return undefined;
     },
   });

@@ -1,3 +1,4 @@
+import { noteChange } from '../../activities/activityChanges.js';
 import type { AppContext } from '../../context.js';
 import { keepUnchangedSecrets, maskedSecret, maskSecrets, openSecrets, sealSecrets } from '../../adapters/secretFields.js';
 import type { Caller } from '../../identity/callers.js';
@@ -86,7 +87,9 @@ export function registerSealedDocuments(routes: RouteCatalogue, context: AppCont
       const caller = callerOf(request);
       const document = await prepare(caller, request.body as Document, null);
       const [row] = await db.query<Row>('insert into resources (kind, company_id, document) values ($1, $2, $3) returning id, document, created_at, updated_at', [kind, caller.companyId, JSON.stringify(document)]);
-      return (await describe([row]))[0];
+      const [created] = await describe([row]);
+      noteChange(request, { targetId: row.id, before: null, after: created });
+      return created;
     },
   });
   routes.add({
@@ -100,14 +103,18 @@ export function registerSealedDocuments(routes: RouteCatalogue, context: AppCont
       const existing = await load(caller, (request.params as { id: number }).id);
       const document = await prepare(caller, request.body as Document, existing);
       const [row] = await db.query<Row>('update resources set document = $2, updated_at = now() where id = $1 returning id, document, created_at, updated_at', [existing.id, JSON.stringify(document)]);
-      return (await describe([row]))[0];
+      const [before, after] = await describe([existing, row]);
+      noteChange(request, { before, after });
+      return after;
     },
   });
   routes.add({
     method: 'DELETE', url: `${path}/:id`, name: `${name}.delete`, summary: `Delete a ${title.toLowerCase()}`, access: permissions.delete, params: 'cartograph:api/id-params',
     handler: async (request) => {
       const existing = await load(callerOf(request), (request.params as { id: number }).id);
+      const [before] = await describe([existing]);
       await db.query('delete from resources where id = $1', [existing.id]);
+      noteChange(request, { before, after: null });
     },
   });
 }

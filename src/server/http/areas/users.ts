@@ -1,6 +1,9 @@
+import { noteChange } from '../../activities/activityChanges.js';
+import { redactedValue } from '../../activities/secretRedaction.js';
 import { hashPassword, passwordPolicyErrors } from '../../auth/passwords.js';
 import type { AppContext } from '../../context.js';
 import type { Database, Queryable } from '../../db/database.js';
+import { queueAccountMail } from '../../identity/accountMail.js';
 import type { Caller } from '../../identity/callers.js';
 import { describeUser, userById, userColumns, type UserRow } from '../../identity/users.js';
 import { detailError, fieldError, HttpError, notFound } from '../errors.js';
@@ -63,6 +66,9 @@ export async function createUser(db: Database, companyId: number, body: UserBody
   });
 }
 
+/** A user as the activity log keeps them: a password set by the change shows as set, never its value. */
+const withPasswordNoted = (user: ReturnType<typeof describeUser>, body: UserBody) => (body.password === undefined ? user : { ...user, password: redactedValue });
+
 /** Users of the caller's company (reference API `/users/users`). */
 export function registerUserRoutes(routes: RouteCatalogue, context: AppContext): void {
   const { db } = context;
@@ -90,7 +96,11 @@ export function registerUserRoutes(routes: RouteCatalogue, context: AppContext):
       const caller = callerOf(request);
       const body = request.body as UserBody;
       const id = await createUser(db, caller.companyId, body);
-      return describeUser(await userById(db, caller.companyId, id));
+      const created = describeUser(await userById(db, caller.companyId, id));
+      noteChange(request, { targetId: id, before: null, after: withPasswordNoted(created, body) });
+      await queueAccountMail(context.discoveries.sendJob, { companyId: caller.companyId, userId: id, kind: 'account_created', by: caller.username, email: created.email })
+        .catch((error) => request.log.error({ err: error }, 'could not queue the account notice'));
+      return created;
     },
   });
   routes.add({
@@ -105,11 +115,18 @@ export function registerUserRoutes(routes: RouteCatalogue, context: AppContext):
         const caller = callerOf(request);
         const { id } = request.params as { id: number };
         const body = request.body as UserBody;
-        await userById(db, caller.companyId, id);
+        const before = describeUser(await userById(db, caller.companyId, id));
         if (id === caller.userId && body.is_active === false) throw fieldError('is_active', 'You cannot deactivate your own account.');
         await checkUserBody(db, body, caller.companyId, id);
         await db.transaction((connection) => writeUser(connection, id, body));
-        return read(caller, id);
+        const after = await read(caller, id);
+        noteChange(request, { before, after: withPasswordNoted(after, body) });
+        // An administrator setting someone else's password: that person hears of it (the password is not in the mail).
+        if (body.password !== undefined && id !== caller.userId) {
+          await queueAccountMail(context.discoveries.sendJob, { companyId: caller.companyId, userId: id, kind: 'password_changed', by: caller.username, email: after.email })
+            .catch((error) => request.log.error({ err: error }, 'could not queue the account notice'));
+        }
+        return after;
       },
     });
   }
@@ -119,8 +136,10 @@ export function registerUserRoutes(routes: RouteCatalogue, context: AppContext):
       const caller = callerOf(request);
       const { id } = request.params as { id: number };
       if (id === caller.userId) throw detailError(400, 'You cannot delete your own account.');
+      const before = describeUser(await userById(db, caller.companyId, id));
       const deleted = await db.query('delete from users where id = $1 and company_id = $2 returning id', [id, caller.companyId]);
       if (!deleted.length) throw notFound();
+      noteChange(request, { before, after: null });
     },
   });
 }
