@@ -1,3 +1,4 @@
+import { recordActivity } from '../activities/activityLog.js';
 import type { CoreContext } from '../context.js';
 import type { Queryable } from '../db/database.js';
 import { resolveSnapshot } from '../inventory/snapshots.js';
@@ -5,6 +6,7 @@ import { loadActionSettings } from './actionSettings.js';
 import { actionRunners } from './actionRunners.js';
 import { messageOf, type TargetResult } from './actionTypes.js';
 import { loadAction, openParameters } from './actionStore.js';
+import { logRunFailed, logRunFinished, logRunStarted } from './runEvents.js';
 import { resolveTargets } from './targets.js';
 import type { Target } from './template.js';
 
@@ -41,11 +43,11 @@ async function writeResults(db: Queryable, runId: number, targets: Target[], res
 
 /** Who, what and which assets (the run holds them): one activity per run, SSH commands under their own name. */
 async function recordRunActivity(db: Queryable, run: RunRow, type: string, status: string): Promise<void> {
-  await db.query(
-    `insert into activities (company_id, user_id, username, action, target_type, target_id, source_ip, result, status_code)
-     values ($1, $2, $3, $4, 'actions/runs', $5, '', $6, $7)`,
-    [run.company_id, run.started_by, run.started_by_name || `(${run.trigger})`, type === 'ssh_command' ? 'action.ssh_command' : `action.${run.dry_run ? 'dry_run' : 'run'}`, String(run.id), status === 'done' ? 'success' : 'failure', status === 'done' ? 200 : 500],
-  );
+  await recordActivity(db, {
+    companyId: run.company_id, userId: run.started_by, username: run.started_by_name || `(${run.trigger})`,
+    action: type === 'ssh_command' ? 'action.ssh_command' : `action.${run.dry_run ? 'dry_run' : 'run'}`,
+    targetType: 'actions/runs', targetId: String(run.id), sourceIp: '', statusCode: status === 'done' ? 200 : 500,
+  });
 }
 
 /** The assets "only new assets" leaves out: the targets of the action's previous finished run that acted. */
@@ -67,6 +69,7 @@ export async function executeRun(context: CoreContext, runId: number): Promise<v
   const { db } = context;
   const [run] = await db.query<RunRow>("update action_runs set status = 'running', started_at = now() where id = $1 and status = 'queued' returning *", [runId]);
   if (!run) return;
+  await logRunStarted(db, run);
   let type = '';
   let status = 'done';
   try {
@@ -91,10 +94,12 @@ export async function executeRun(context: CoreContext, runId: number): Promise<v
     await writeResults(db, run.id, targets, results);
     const count = (wanted: string) => results.filter((result) => result.status === wanted).length;
     await db.query("update action_runs set status = 'done', finished_at = now(), succeeded = $2, failed = $3, skipped = $4 where id = $1", [run.id, count('succeeded'), count('failed'), count('skipped')]);
+    await logRunFinished(db, run, { targets: targets.length, succeeded: count('succeeded'), failed: count('failed'), skipped: count('skipped') });
     await db.query("delete from action_runs where company_id = $1 and created_at < now() - make_interval(days => $2) and status <> 'running'", [run.company_id, settings.history_days]);
   } catch (error) {
     status = 'error';
     await db.query("update action_runs set status = 'error', finished_at = now(), error = $2 where id = $1", [run.id, messageOf(error).slice(0, 2000)]);
+    await logRunFailed(db, run, messageOf(error));
   }
   await recordRunActivity(db, run, type, status);
 }

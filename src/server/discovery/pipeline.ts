@@ -11,6 +11,7 @@ import { pruneSecurityRows, scoreSnapshot } from '../security/scoring.js';
 import { writeMergedAssets } from './assetStage.js';
 import { correlate, type Cluster, type CorrelationRules, type ManualDecisions, type SourceRecord } from './correlation/correlate.js';
 import { deviceCorrelationRules } from './correlation/deviceRules.js';
+import { logDiscoveryFailed } from './discoveryEvents.js';
 import { deviceMergeRecommendations, type RecommendationPolicy } from './correlation/recommendations.js';
 import { userCorrelationRules } from './correlation/userRules.js';
 import { connectionRowColumns, fetchConnection, readHeldRecords, type ConnectionRow } from './fetchStage.js';
@@ -61,7 +62,9 @@ async function failDiscovery(db: Queryable, discoveryId: number, error: unknown,
       ? db.query("update discoveries set status = 'error', end_time = now(), error = $2, progress = $3 where id = $1 and status = 'running' returning id", [discoveryId, message, JSON.stringify(progress)])
       : db.query("update discoveries set status = 'error', end_time = now(), error = $2 where id = $1 and status = 'running' returning id", [discoveryId, message]),
   );
-  if (failed.length) await withRetries(() => deleteSnapshotRows(db, discoveryId));
+  if (!failed.length) return;
+  await withRetries(() => deleteSnapshotRows(db, discoveryId));
+  await logDiscoveryFailed(db, discoveryId, message);
 }
 
 /**

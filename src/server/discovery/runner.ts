@@ -10,6 +10,7 @@ import { announcePublished, publishedQueueOf, type PublishedSubscriber, type Sna
 import { runFetchStep, runPublishStep, type Announce } from './pipeline.js';
 import { begin, newProgress } from './progress.js';
 import { deleteSnapshotRows } from './snapshotWriter.js';
+import { logDiscoveryFailed, logDiscoveryStarted, logScheduledDiscoveryStarted } from './discoveryEvents.js';
 import { loadDiscoverySettings } from './settings.js';
 import { abandonFetch, advance, attemptsPerStep, fetchStepQueue, planSteps, publishStep, publishStepQueue, requeueStale, takeStaleSteps, type StepJob } from './steps.js';
 
@@ -116,7 +117,8 @@ export class DiscoveryRunner {
   /** A scheduled slot: starts the company's discovery unless one is still running (the slot is then skipped). */
   private async startScheduled({ companyId, slot }: ScheduledDiscoveryJob): Promise<void> {
     try {
-      await this.startDiscovery(companyId, null, 'schedule');
+      const discoveryId = await this.startDiscovery(companyId, null, 'schedule');
+      await logScheduledDiscoveryStarted(this.context.db, companyId, discoveryId, slot);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       await logSystemEvent(this.context.db, 'warning', 'scheduled_discovery_skipped', `Scheduled discovery of ${slot} skipped: ${message}`);
@@ -161,7 +163,10 @@ export class DiscoveryRunner {
       return stale;
     });
     for (const step of taken) {
-      if (step.step === publishStep && step.attempt >= attemptsPerStep) await deleteSnapshotRows(db, step.discovery_id);
+      if (step.step === publishStep && step.attempt >= attemptsPerStep) {
+        await deleteSnapshotRows(db, step.discovery_id);
+        await logDiscoveryFailed(db, step.discovery_id, `Publishing failed: ${lostMessage}`);
+      }
       await logSystemEvent(db, 'warning', 'discovery_step_taken_over', `Step ${step.step} of discovery ${step.discovery_id} lost its worker (attempt ${step.attempt})`);
     }
     if (taken.length) this.wake();
@@ -188,6 +193,8 @@ export class DiscoveryRunner {
     });
     if (discoveryId === null) throw detailError(409, 'A discovery is already running for this company.', 'discovery_running');
     this.wake();
+    // A scheduled start is logged by startScheduled, which knows its slot.
+    if (trigger === 'manual') await logDiscoveryStarted(db, companyId, discoveryId, userId);
     return discoveryId;
   }
 

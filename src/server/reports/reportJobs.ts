@@ -1,3 +1,4 @@
+import { logSystemEvent } from '../activities/activityLog.js';
 import type { CoreContext } from '../context.js';
 import type { JobSend, QueueWorker } from '../jobs/queueWorkers.js';
 import { sendCompanyMail, type MailAttachment } from '../outbound/smtp.js';
@@ -24,12 +25,19 @@ async function runJob(context: CoreContext, data: unknown, send: JobSend): Promi
   const { runId } = data as RunJob;
   const succeeded = await renderRun(context, runId);
   const [run] = await context.db.query<RunRow>('select * from report_runs where id = $1', [runId]);
+  if (!succeeded && run?.status === 'error') await logReportRunFailed(context, run);
   if (!run?.schedule_id) return;
   if (succeeded) {
     await send(reportDeliveryQueue, { runId } satisfies RunJob, deliveryRetry);
   } else {
     await recordOnSchedule(context, run.schedule_id, { last_status: 'failed', last_error: run.error }, true);
   }
+}
+
+/** Every failed run (by hand or by schedule) is in the system log and reaches the company's syslog receiver. */
+async function logReportRunFailed(context: CoreContext, run: RunRow): Promise<void> {
+  const detail = { company_id: run.company_id, report_id: run.report_id, run_id: run.id, ...(run.schedule_id && { schedule_id: run.schedule_id }) };
+  await logSystemEvent(context.db, 'error', 'report_run_failed', `Report run ${run.id} failed: ${run.error}`.slice(0, 2000), detail).catch(() => undefined);
 }
 
 async function recordOnSchedule(context: CoreContext, scheduleId: number, state: Partial<ScheduleDocument>, failed: boolean): Promise<void> {
