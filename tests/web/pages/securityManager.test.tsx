@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AssetProfileForm } from '../../../src/web/pages/security/AssetProfileForm';
 import { DeviceSecurityScore } from '../../../src/web/pages/security/DeviceSecurityScore';
 import { SecurityManager } from '../../../src/web/pages/security/SecurityManager';
 import { SecurityPolicies } from '../../../src/web/pages/security/SecurityPolicies';
@@ -81,6 +82,37 @@ describe('the security manager pages', () => {
     fireEvent.change(query, { target: { value: 'Colour = red' } });
     expect(await screen.findByText(/Unknown field "Colour"/, {}, { timeout: 3000 })).toBeTruthy();
     expect(calls.filter((call) => call.url.endsWith('/preview')).at(-1)?.body).toEqual({ query: 'Colour = red', profile_ids: [] });
+  });
+
+  it("shows a profile's devices in the latest scored snapshot and, per snapshot, its size, who joined and left, and its score", async () => {
+    const profile = { id: 2, name: 'Servers', description: '', owner: 'Ops', criticality: 4, query: 'Hostname = srv-*', created_at: '2026-11-20T10:00:00Z', updated_at: '2026-11-20T10:00:00Z' };
+    const calls = serveApi({
+      'GET /securitymanager/asset-profiles/2': { body: profile },
+      'GET /securitymanager/asset-profiles/2/members': {
+        body: {
+          index_id: 9, count: 41,
+          results: [{ asset_id: 'd-7', hostname: 'srv-000007', os: 'Linux', score: 38 }, { asset_id: 'd-9', hostname: null, os: null, score: null }],
+          history: [
+            { index_id: 7, start_time: '2026-11-23T10:00:00Z', score: 60.4, devices: 40, added: null, removed: null },
+            { index_id: 8, start_time: '2026-11-24T10:00:00Z', score: 58, devices: 42, added: 3, removed: 1 },
+            { index_id: 9, start_time: '2026-11-25T10:00:00Z', score: 55.2, devices: 41, added: 0, removed: 1 },
+          ],
+        },
+      },
+      'POST /securitymanager/asset-profiles/preview': { body: { index_id: 9, matching: 41, sample: [] } },
+    });
+    renderPage(AssetProfileForm, '/security-manager/asset-profile/edit/$id', '/security-manager/asset-profile/edit/2');
+    expect(await screen.findByText('Devices in the latest scored snapshot (41)')).toBeTruthy();
+    const devices = screen.getByRole('table', { name: 'Profile devices' });
+    const deviceRows = within(devices).getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent));
+    expect(deviceRows).toEqual([['srv-000007', 'Linux', '38 / 100'], ['d-9', '-', 'No score']]);
+    expect(within(devices).getByRole('link', { name: 'srv-000007' }).getAttribute('href')).toBe('/device-inventory/detail/d-7/9');
+    // Newest snapshot first; the oldest has no snapshot before it to compare with.
+    const history = screen.getByRole('table', { name: 'Profile history' });
+    expect(within(history).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Snapshot', 'Devices', 'Joined', 'Left', 'Score']);
+    const historyRows = within(history).getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell').slice(1).map((cell) => cell.textContent));
+    expect(historyRows).toEqual([['41', '0', '1', '55 / 100'], ['42', '3', '1', '58 / 100'], ['40', '-', '-', '60 / 100']]);
+    expect(calls.filter((call) => call.url.startsWith('/securitymanager/asset-profiles/2/members')).map((call) => new URL(call.url, 'http://console').searchParams.get('page'))).toEqual(['1']);
   });
 
   it("explains a device's score: each policy's result, weight and the values that decided", async () => {
