@@ -5,12 +5,14 @@ import { apiFetch } from '../../app/http';
 import type { PageProps } from '../../app/pageModules';
 import { routeParams } from '../../renderers/form/routeParams';
 import { Card, ErrorState, PageHeader, Spinner } from '../../ui';
-import type { Activity } from './activityApi';
+import { ActivityChange } from './ActivityChange';
+import type { ActivityDetail } from './activityApi';
+import './activities.css';
 
-/** `/activities/user/{activityId}`: one recorded activity. Bodies are not stored (they may hold secrets), so no before/after. */
+/** `/activities/user/{activityId}`: one recorded activity, and the change it made before and after where it was kept. */
 export function UserActivityDetail(props: PageProps) {
   const id = routeParams(props.route.path).activityId ?? '';
-  const item = useQuery({ queryKey: ['/activities/activities', id], queryFn: () => apiFetch<Activity>(`/activities/activities/${encodeURIComponent(id)}`) });
+  const item = useQuery({ queryKey: ['/activities/activities', id], queryFn: () => apiFetch<ActivityDetail>(`/activities/activities/${encodeURIComponent(id)}`) });
   if (item.isError) return <ErrorState title={t('activities.activityCouldNotLoaded')} message={item.error.message} />;
   if (!item.data) return <Spinner label={t('activities.loading')} />;
   const activity = item.data;
@@ -25,6 +27,7 @@ export function UserActivityDetail(props: PageProps) {
       <Card title={t('activities.whatHappened')}>
         <dl className="activities__detail">{rows.map(([label, value]) => <div key={label}><dt>{label}</dt><dd>{value}</dd></div>)}</dl>
       </Card>
+      <ActivityChange before={activity.value_before ?? null} after={activity.value_after ?? null} />
     </section>
   );
 }

@@ -1,7 +1,15 @@
 import type { PageProps } from '../../app/pageModules';
 import { SettingsDocumentForm } from './avm/SettingsDocumentForm';
 
-/** `/settings/company-settings`: the company's own settings — its OpenID Connect provider, client and group mapping. */
+/**
+ * `/settings/company-settings`: the company's own settings — its single sign-on provider, client and group mapping —
+ * and how long its activity log (and, for the provider company, the system log) is kept.
+ */
 export function CompanySettings(_props: PageProps) {
-  return <SettingsDocumentForm schemaId="cartograph:settings/sso-configuration" path="/configurations/sso-configuration" changePermission="configurations.change_companysettings" />;
+  return (
+    <>
+      <SettingsDocumentForm schemaId="cartograph:settings/sso-configuration" path="/configurations/sso-configuration" changePermission="configurations.change_companysettings" />
+      <SettingsDocumentForm schemaId="cartograph:settings/activity-retention" path="/configurations/activity-retention" changePermission="configurations.change_companysettings" asSection />
+    </>
+  );
 }

@@ -7,7 +7,7 @@ import { getSession } from '../../../app/session/session';
 import { formModelOf, initialValuesOf, type EntitySchema as FormEntitySchema } from '../../../renderers/form/formSchema';
 import { SchemaForm } from '../../../renderers/form/SchemaForm';
 import { entitySchemaQuery } from '../../../renderers/schema/entitySchema';
-import { ErrorState, PageHeader, Spinner } from '../../../ui';
+import { Card, ErrorState, PageHeader, Spinner } from '../../../ui';
 import './avm.css';
 
 type Values = Record<string, unknown>;
@@ -19,10 +19,10 @@ export const settingsDocumentQuery = <T extends Values = Values>(path: string) =
  * A settings page's document (one per company) rendered from its schema in schemas/settings: read with GET `path`,
  * saved whole with PUT `path`. Read-only for a caller without `changePermission` (or, `providerOnly`, of another company than the provider).
  * `children` (a test button) follow the form. `omit` leaves properties to an editor of their own on the page: the form
- * saves them as loaded.
+ * saves them as loaded. `asSection` renders a second document of a page under a card heading instead of the page's.
  */
-export function SettingsDocumentForm({ schemaId, path, changePermission, savedMessage = t('settings.document.saved'), providerOnly = false, omit, children }: {
-  schemaId: string; path: string; changePermission: string; savedMessage?: string; providerOnly?: boolean; omit?: string[]; children?: ReactNode;
+export function SettingsDocumentForm({ schemaId, path, changePermission, savedMessage = t('settings.document.saved'), providerOnly = false, omit, asSection = false, children }: {
+  schemaId: string; path: string; changePermission: string; savedMessage?: string; providerOnly?: boolean; omit?: string[]; asSection?: boolean; children?: ReactNode;
 }) {
   const schemaQuery = useQuery(entitySchemaQuery(schemaId));
   const documentQuery = useQuery(settingsDocumentQuery(path));
@@ -43,10 +43,20 @@ export function SettingsDocumentForm({ schemaId, path, changePermission, savedMe
     notify('success', savedMessage);
   };
 
+  const form = <SchemaForm model={model} initialValues={initialValuesOf(model, documentQuery.data)} serverErrors={serverErrors} onSubmit={save} submitLabel={t('settings.document.save')} disabled={!mayChange} />;
+  if (asSection) {
+    return (
+      <Card title={schema?.title ?? t('settings.document.title')} className="settings-document">
+        {schema?.description ? <p>{schema.description}</p> : null}
+        {form}
+        {children}
+      </Card>
+    );
+  }
   return (
     <section className="settings-document">
       <PageHeader title={schema?.title ?? t('settings.document.title')} description={schema?.description} />
-      <SchemaForm model={model} initialValues={initialValuesOf(model, documentQuery.data)} serverErrors={serverErrors} onSubmit={save} submitLabel={t('settings.document.save')} disabled={!mayChange} />
+      {form}
       {children}
     </section>
   );
