@@ -41,9 +41,9 @@ async function freshModule() {
   return { ...module, seen };
 }
 
-let reload: ReturnType<typeof vi.fn>;
+let reload: ReturnType<typeof vi.fn<() => void>>;
 beforeEach(() => {
-  reload = vi.fn();
+  reload = vi.fn<() => void>();
   vi.spyOn(window.location, 'reload').mockImplementation(reload);
 });
 afterEach(() => {
