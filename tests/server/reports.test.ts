@@ -1,10 +1,10 @@
-import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSmtpSettings, saveSmtpSettings } from '../../src/server/outbound/smtp.js';
 import { sendDueSchedules } from '../../src/server/reports/reportJobs.js';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtpServer.js';
 import { latestSnapshotAssets, publishSnapshot, snapshotB } from './dashboardsFixtures.js';
 import { createUserWithGroups, engines, startTestServer, type TestServer } from './harness.js';
+import { download, openWorkbook, pdfPageTexts, sheetRows, waitFor } from './reportsSupport.js';
 
 const unmanaged = {
   name: 'Unmanaged devices', description: 'Devices no EDR reports', is_public: true, format: 'pdf', time_zone: 'Europe/Istanbul',
@@ -15,22 +15,6 @@ const unmanaged = {
     { type: 'comparison', title: 'Since last time', inventory: 'device', columns: ['Hostname', 'Adapters'] },
   ],
 };
-
-async function waitFor<T>(check: () => Promise<T | null | undefined | false>, what: string, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-async function download(server: TestServer, token: string, url: string): Promise<Buffer> {
-  const response = await server.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
-  expect(response.statusCode).toBe(200);
-  return response.rawPayload;
-}
 
 describe.each(engines)('reports on %s', (engine) => {
   let server: TestServer;
@@ -94,8 +78,7 @@ describe.each(engines)('reports on %s', (engine) => {
     expect((pdf.toString('latin1').match(/\/Type \/Page\b/g) ?? []).length).toBeGreaterThanOrEqual(5);
     const zip = await download(server, server.adminToken, `/reports/runs/${run.id}/files/csv`);
     expect(zip.subarray(0, 2).toString()).toBe('PK');
-    const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(await download(server, server.adminToken, `/reports/runs/${run.id}/files/xlsx`) as unknown as ArrayBuffer);
+    const workbook = await openWorkbook(await download(server, server.adminToken, `/reports/runs/${run.id}/files/xlsx`));
     expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(['Devices', 'By OS', 'Since last time']);
     const devices = workbook.getWorksheet('Devices')!;
     expect(devices.getRow(1).values).toEqual([undefined, 'Hostname', 'OS type', 'Security score']);
@@ -189,10 +172,16 @@ describe.each(engines)('reports on %s', (engine) => {
     const monday = new Date(schedule.body.next_run_at);
     const sent = await sendDueSchedules(server.context, server.context.discoveries.sendJob, new Date(monday.getTime() - 60_000), new Date(monday.getTime() + 1000));
     expect(sent).toBe(1);
-    const message = await waitFor(async () => smtp.messages.find((mail) => mail.raw.includes('Unmanaged devices this week')), 'the e-mail');
+    const message = await waitFor(async () => smtp.messages.find((mail) => mail.parsed.subject === 'Unmanaged devices this week'), 'the e-mail');
     expect(message.to).toEqual(['it@example.test']);
-    expect(message.raw).toMatch(/filename=Unmanaged-devices\.xlsx/);
-    expect(message.raw).toMatch(/filename=Unmanaged-devices\.pdf/);
+    expect(message.parsed.text).toContain('See attached.');
+    const attached = (filename: string) => message.parsed.attachments.find((file) => file.filename === filename)!.content;
+    expect(message.parsed.attachments.map((file) => file.filename).sort()).toEqual(['Unmanaged-devices.pdf', 'Unmanaged-devices.xlsx']);
+    const workbook = await openWorkbook(attached('Unmanaged-devices.xlsx'));
+    expect(sheetRows(workbook.getWorksheet('Devices')!).map((row) => row[0])).toEqual(['mac-1', 'printer 6', 'srv-1']);
+    const pdf = attached('Unmanaged-devices.pdf');
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    expect((await pdfPageTexts(pdf)).join(' ')).toContain('Unmanaged devices');
     const read = await waitFor(async () => ((await call('GET', `/reports/schedules/${schedule.body.id}`)).body.last_status === 'sent' ? true : null), 'the schedule state');
     expect(read).toBe(true);
   }, 120_000);
