@@ -1,5 +1,5 @@
 import { documentSql, fieldColumn } from '../query/fieldColumns.js';
-import { compileCondition, latestSnapshot, andQueries } from './snapshotScope.js';
+import { compileCondition, widgetSnapshot, andQueries } from './snapshotScope.js';
 import { equalsQuery, missingQuery, segmentQuery } from './segmentQueries.js';
 import { namedSegments } from './sourceSegments.js';
 import { emptyResult, noSnapshotMessage, withTimeout, type WidgetContext, type WidgetData } from './widgetData.js';
@@ -26,7 +26,7 @@ export function chartQueryText(chart: Pick<ChartSettings, 'query' | 'group_by_qu
  */
 export async function computeChart(context: WidgetContext, chart: ChartSettings): Promise<WidgetData> {
   const header = { kind: chart.kind, inventory: chart.inventory };
-  const snapshot = await latestSnapshot(context.db, context.companyId);
+  const snapshot = await widgetSnapshot(context);
   if (!snapshot) return emptyResult(header, chart.kind === 'table' ? 'table' : 'number', noSnapshotMessage);
   const text = chartQueryText(chart);
   const condition = await compileCondition(context.db, context.companyId, text, 3);

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/database.js';
 import { HttpError } from '../http/errors.js';
-import { compileCondition, latestSnapshot, recentSnapshots, savedQueryText, snapshotDaysBefore, type Snapshot } from './snapshotScope.js';
+import { compileCondition, widgetSnapshot, recentSnapshots, savedQueryText, snapshotDaysBefore, type Snapshot } from './snapshotScope.js';
 import { emptyResult, noSnapshotMessage, withTimeout, type WidgetContext, type WidgetData, type WidgetSettings } from './widgetData.js';
 
 type Series = { name: string; text: string };
@@ -29,7 +29,7 @@ async function countsPerSnapshot(connection: Queryable, companyId: number, snaps
 
 /** Time-series rows, one per snapshot and series; a snapshot where nothing matched counts 0. */
 async function seriesOverSnapshots(context: WidgetContext, settings: WidgetSettings, series: Series[], entityOf: (serie: Series) => string): Promise<WidgetData> {
-  const snapshots = await recentSnapshots(context.db, context.companyId, settings.days);
+  const snapshots = await recentSnapshots(context.db, context.companyId, settings.days, context.snapshot);
   if (!snapshots.length) return emptyResult(settings, 'line', `No discovery completed in the last ${settings.days} days: run discoveries (or set a schedule) to draw this history.`);
   const rows = await withTimeout(context.db, async (connection) => {
     const countsOf = new Map<Series, Map<number, number>>();
@@ -76,7 +76,7 @@ const trendEntities = [
 
 /** The size of each inventory across the snapshots of the last `days` days; inventories never seen are left out. */
 export async function trend(context: WidgetContext, settings: WidgetSettings): Promise<WidgetData> {
-  const snapshots = await recentSnapshots(context.db, context.companyId, settings.days);
+  const snapshots = await recentSnapshots(context.db, context.companyId, settings.days, context.snapshot);
   if (!snapshots.length) return emptyResult(settings, 'line', `No discovery completed in the last ${settings.days} days: run discoveries (or set a schedule) to draw this trend.`);
   const counts = await withTimeout(context.db, (connection) =>
     connection.query<{ discovery_id: number; entity: string; count: number }>(
@@ -100,7 +100,7 @@ export async function trend(context: WidgetContext, settings: WidgetSettings): P
  * and disappeared between them (asset ids are stable across discoveries, so they can be compared).
  */
 export async function timeDifferential(context: WidgetContext, settings: WidgetSettings): Promise<WidgetData> {
-  const current = await latestSnapshot(context.db, context.companyId);
+  const current = await widgetSnapshot(context);
   if (!current) return emptyResult(settings, 'number', noSnapshotMessage);
   const previous = await snapshotDaysBefore(context.db, context.companyId, current.start_time, settings.days);
   if (!previous) return emptyResult(settings, 'number', `No snapshot is ${settings.days} days older than the latest one yet: the comparison appears once discoveries have run for that long.`, current.id);

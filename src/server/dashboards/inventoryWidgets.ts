@@ -1,5 +1,5 @@
 import { fieldColumn } from '../query/fieldColumns.js';
-import { compileCondition, latestSnapshot, snapshotDaysBefore } from './snapshotScope.js';
+import { compileCondition, widgetSnapshot, snapshotDaysBefore } from './snapshotScope.js';
 import { compareQuery, equalsQuery, existsQuery, missingQuery, segmentQuery } from './segmentQueries.js';
 import { namedSegments, sourceFieldOf } from './sourceSegments.js';
 import { emptyResult, noSnapshotMessage, withTimeout, type WidgetContext, type WidgetData, type WidgetSettings } from './widgetData.js';
@@ -40,7 +40,7 @@ async function valueCounts(context: WidgetContext, snapshotId: number, entity: s
 
 /** Counts of the inventory's records per value of one field, the largest first, plus the records with no value. */
 export async function groupBy(context: WidgetContext, settings: WidgetSettings): Promise<WidgetData> {
-  const snapshot = await latestSnapshot(context.db, context.companyId);
+  const snapshot = await widgetSnapshot(context);
   if (!snapshot) return emptyResult(settings, 'pie', noSnapshotMessage);
   const { rows, total, missing } = await valueCounts(context, snapshot.id, settings.inventory, settings.field, settings.query, settings.limit);
   if (!total) return { ...emptyResult(settings, 'pie', 'No record of this inventory matches the query in the latest snapshot.', snapshot.id), total: 0 };
@@ -51,7 +51,7 @@ export async function groupBy(context: WidgetContext, settings: WidgetSettings):
 
 /** Devices and users in the latest snapshot, beside the snapshot `days` before it. */
 export async function totals(context: WidgetContext, settings: WidgetSettings): Promise<WidgetData> {
-  const snapshot = await latestSnapshot(context.db, context.companyId);
+  const snapshot = await widgetSnapshot(context);
   if (!snapshot) return emptyResult(settings, 'number', noSnapshotMessage);
   const previous = await snapshotDaysBefore(context.db, context.companyId, snapshot.start_time, settings.days);
   const counts = await withTimeout(context.db, (connection) =>
@@ -77,7 +77,7 @@ export async function totals(context: WidgetContext, settings: WidgetSettings): 
  * number of unique (correlated) devices.
  */
 export async function deviceDiscovery(context: WidgetContext, settings: WidgetSettings): Promise<WidgetData> {
-  const snapshot = await latestSnapshot(context.db, context.companyId);
+  const snapshot = await widgetSnapshot(context);
   if (!snapshot) return emptyResult(settings, 'bar', noSnapshotMessage);
   const field = sourceFieldOf(settings.sources);
   const { rows: sources, total } = await valueCounts(context, snapshot.id, 'device', field, '', null);
@@ -94,7 +94,7 @@ const noScoreMessage =
 
 /** The devices with the lowest security scores of the latest snapshot. */
 export async function lowestSecurityScore(context: WidgetContext, settings: WidgetSettings): Promise<WidgetData> {
-  const snapshot = await latestSnapshot(context.db, context.companyId);
+  const snapshot = await widgetSnapshot(context);
   if (!snapshot) return emptyResult(settings, 'table', noSnapshotMessage);
   const condition = await compileCondition(context.db, context.companyId, settings.query, 2);
   // The lowest scores are found on ids and scores alone; only those few devices are read again for their names.
@@ -120,7 +120,7 @@ export async function lowestSecurityScore(context: WidgetContext, settings: Widg
 
 /** The average security score of the scored devices, how many are scored and how many score below 50. */
 export async function securityScore(context: WidgetContext, settings: WidgetSettings): Promise<WidgetData> {
-  const snapshot = await latestSnapshot(context.db, context.companyId);
+  const snapshot = await widgetSnapshot(context);
   if (!snapshot) return emptyResult(settings, 'number', noSnapshotMessage);
   const condition = await compileCondition(context.db, context.companyId, settings.query, 2);
   const [summary] = await withTimeout(context.db, (connection) =>
@@ -144,7 +144,7 @@ export async function securityScore(context: WidgetContext, settings: WidgetSett
 /** Certificates of the latest snapshot by how soon they expire: expired, within 30 days, within 90 days, later. */
 export async function certificateExpiry(context: WidgetContext, settings: WidgetSettings): Promise<WidgetData> {
   const scoped = { ...settings, inventory: 'certificate' };
-  const snapshot = await latestSnapshot(context.db, context.companyId);
+  const snapshot = await widgetSnapshot(context);
   if (!snapshot) return emptyResult(scoped, 'bar', noSnapshotMessage);
   const day = 86_400_000;
   const moments = [0, 30, 90].map((days) => new Date(context.now.getTime() + days * day).toISOString());

@@ -17,11 +17,24 @@ export async function latestSnapshot(db: Queryable, companyId: number): Promise<
   return row ?? null;
 }
 
-/** The company's published snapshots that started at most `days` days ago, oldest first. */
-export async function recentSnapshots(db: Queryable, companyId: number, days: number): Promise<Snapshot[]> {
+/**
+ * The snapshot a widget reads as "the latest": the one its context names (a report run against an older snapshot)
+ * or else the company's newest.
+ */
+export async function widgetSnapshot(context: { db: Queryable; companyId: number; snapshot?: Snapshot }): Promise<Snapshot | null> {
+  return context.snapshot ?? latestSnapshot(context.db, context.companyId);
+}
+
+/**
+ * The company's published snapshots that started at most `days` days ago, oldest first; with `upTo` (a report on an
+ * older snapshot), those of the `days` days up to and including that snapshot instead.
+ */
+export async function recentSnapshots(db: Queryable, companyId: number, days: number, upTo?: Snapshot): Promise<Snapshot[]> {
   return db.query<Snapshot>(
-    "select id, start_time from discoveries where company_id = $1 and status = 'done' and start_time >= now() - make_interval(days => $2) order by id",
-    [companyId, days],
+    `select id, start_time from discoveries
+      where company_id = $1 and status = 'done' and ($3::int is null or id <= $3) and start_time >= coalesce($4::timestamptz, now()) - make_interval(days => $2)
+      order by id`,
+    [companyId, days, upTo?.id ?? null, upTo?.start_time.toISOString() ?? null],
   );
 }
 

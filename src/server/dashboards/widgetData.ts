@@ -1,5 +1,5 @@
 import type { Database, Queryable } from '../db/database.js';
-import { widgetStatementTimeoutMs } from './snapshotScope.js';
+import { widgetStatementTimeoutMs, type Snapshot } from './snapshotScope.js';
 import { snapshotReadSettings } from '../inventory/snapshots.js';
 import type { WidgetDataResponse, WidgetDisplay } from '../../core/dashboards/widgetData.js';
 import type { SourceGrouping } from './sourceSegments.js';
@@ -22,8 +22,11 @@ export type WidgetSettings = {
   sources: SourceGrouping;
 };
 
-/** What every computation is given. */
-export type WidgetContext = { db: Database; companyId: number; now: Date };
+/**
+ * What every computation is given. `snapshot` is read as the latest (a report run against an older snapshot); the
+ * company's newest published one when absent, as on dashboards.
+ */
+export type WidgetContext = { db: Database; companyId: number; now: Date; snapshot?: Snapshot };
 
 /** Runs a computation's SQL in one read transaction under the widget statement timeout. */
 export async function withTimeout<T>(db: Database, work: (connection: Queryable) => Promise<T>): Promise<T> {

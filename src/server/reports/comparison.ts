@@ -35,7 +35,7 @@ export async function comparisonRows(scope: ReportScope, entity: string, query: 
   const [{ company_id: owner } = { company_id: -1 }] = await scope.db.query<{ company_id: number }>("select company_id from discoveries where id = $1 and status = 'done'", [earlierId]);
   if (owner !== scope.companyId) throw notFound();
   const before = await matchingIds(scope, earlierId, entity, query);
-  const after = await matchingIds(scope, scope.discoveryId, entity, query);
+  const after = await matchingIds(scope, scope.snapshot.id, entity, query);
   const appeared = [...after].filter((id) => !before.has(id));
   const disappeared = [...before].filter((id) => !after.has(id));
   const kept = [...after].filter((id) => before.has(id));
@@ -45,7 +45,7 @@ export async function comparisonRows(scope: ReportScope, entity: string, query: 
     fields.every((field) => JSON.stringify(left?.[field] ?? []) === JSON.stringify(right?.[field] ?? []));
   async function* rows(): AsyncGenerator<Cell[]> {
     let written = 0;
-    const groups: [string, string[], number][] = [['Appeared', appeared, scope.discoveryId], ['Disappeared', disappeared, earlierId]];
+    const groups: [string, string[], number][] = [['Appeared', appeared, scope.snapshot.id], ['Disappeared', disappeared, earlierId]];
     for (const [change, ids, snapshot] of groups) {
       for (let start = 0; start < ids.length && written < limit; start += chunkSize) {
         const chunk = ids.slice(start, start + chunkSize);
@@ -55,7 +55,7 @@ export async function comparisonRows(scope: ReportScope, entity: string, query: 
     }
     for (let start = 0; start < kept.length; start += chunkSize) {
       const chunk = kept.slice(start, start + chunkSize);
-      const [earlier, later] = [await fieldsOf(scope.db, earlierId, entity, chunk), await fieldsOf(scope.db, scope.discoveryId, entity, chunk)];
+      const [earlier, later] = [await fieldsOf(scope.db, earlierId, entity, chunk), await fieldsOf(scope.db, scope.snapshot.id, entity, chunk)];
       for (const id of chunk) {
         if (same(earlier.get(id), later.get(id))) continue;
         if (written < limit) { written += 1; yield cellsOf('Changed', id, later.get(id)); }

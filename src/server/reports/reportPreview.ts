@@ -1,9 +1,8 @@
 import type { Database } from '../db/database.js';
-import { resolveSnapshot } from '../inventory/snapshots.js';
 import { HttpError } from '../http/errors.js';
 import { cellDisplay, dateFormatterFor } from './cells.js';
 import type { ReportDocument } from './reportDocuments.js';
-import { isProblem, resolveSection } from './sections.js';
+import { isProblem, reportSnapshot, resolveSection } from './sections.js';
 
 // Rows of each table the builder's preview shows.
 export const previewRows = 20;
@@ -13,14 +12,10 @@ export const previewRows = 20;
  * data and Vega-Lite spec, text's Markdown tree; a section that cannot be computed says why instead.
  */
 export async function previewReport(db: Database, companyId: number, report: ReportDocument) {
-  let discoveryId: number;
-  try {
-    discoveryId = await resolveSnapshot(db, companyId, report.index_id);
-  } catch {
-    throw new HttpError(400, { index_id: ['No published snapshot to preview: run a discovery first, or choose another snapshot.'] });
-  }
+  const snapshot = await reportSnapshot(db, companyId, report.index_id);
+  if (!snapshot) throw new HttpError(400, { index_id: ['No published snapshot to preview: run a discovery first, or choose another snapshot.'] });
   const formatDate = dateFormatterFor(report.time_zone);
-  const scope = { db, companyId, discoveryId, now: new Date() };
+  const scope = { db, companyId, snapshot, now: new Date() };
   const sections = [];
   for (const [index, section] of report.sections.entries()) {
     const resolved = await resolveSection(scope, section, index);
@@ -39,5 +34,5 @@ export async function previewReport(db: Database, companyId: number, report: Rep
       sections.push({ type: 'text', title: resolved.title, blocks: resolved.blocks });
     }
   }
-  return { index_id: discoveryId, sections };
+  return { index_id: snapshot.id, sections };
 }

@@ -8,7 +8,7 @@ import { writeCsv } from './csvOutput.js';
 import { writePdf } from './pdfOutput.js';
 import { loadCompanyReport, type ReportFormat } from './reportDocuments.js';
 import { loadReportLogo } from './reportLogo.js';
-import { isProblem, resolveSection, type ResolvedSection } from './sections.js';
+import { isProblem, reportSnapshot, resolveSection, type ResolvedSection } from './sections.js';
 import type { RenderInput } from './output.js';
 import { writeXlsx } from './xlsxOutput.js';
 
@@ -53,12 +53,14 @@ export async function renderRun(context: CoreContext, runId: number): Promise<bo
   try {
     const report = await loadCompanyReport(db, run.company_id, run.report_id);
     if (!report) return failRun(db, runId, 'The report was deleted.').then(() => false);
-    const [snapshot] = await db.query<{ id: number; start_time: Date }>(
-      "select id, start_time from discoveries where company_id = $1 and status = 'done' and ($2::int is null or id = $2) order by id desc limit 1", [run.company_id, run.index_id ?? report.document.index_id],
-    );
-    if (!snapshot) return failRun(db, runId, 'No discovery has completed yet: there is no snapshot to report on.').then(() => false);
+    const requested = run.index_id ?? report.document.index_id;
+    const snapshot = await reportSnapshot(db, run.company_id, requested);
+    if (!snapshot) {
+      const message = requested ? `Snapshot ${requested} does not exist any more: choose another one.` : 'No discovery has completed yet: there is no snapshot to report on.';
+      return failRun(db, runId, message).then(() => false);
+    }
     const now = new Date();
-    const scope = { db, companyId: run.company_id, discoveryId: snapshot.id, now };
+    const scope = { db, companyId: run.company_id, snapshot, now };
     const resolved = await Promise.all(report.document.sections.map((section, index) => resolveSection(scope, section, index)));
     const problems = resolved.filter(isProblem);
     if (problems.length) return failRun(db, runId, problems.map((problem) => `${problem.title}: ${problem.message}`).join(' ')).then(() => false);

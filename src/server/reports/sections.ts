@@ -1,8 +1,8 @@
 import { parseMarkdown, type MarkdownBlock } from '../../core/markdown/parseMarkdown.js';
 import { vegaSpecFor, type VegaLiteSpec } from '../../core/dashboards/widgetSpecs.js';
-import type { Database } from '../db/database.js';
+import type { Database, Queryable } from '../db/database.js';
 import { computeWidget, widgetSettingsOf } from '../dashboards/computeWidget.js';
-import { andQueries } from '../dashboards/snapshotScope.js';
+import { andQueries, type Snapshot } from '../dashboards/snapshotScope.js';
 import type { WidgetData } from '../dashboards/widgetData.js';
 import { HttpError } from '../http/errors.js';
 import { fieldLabelOf } from '../inventory/fieldMaps.js';
@@ -24,7 +24,16 @@ export type ResolvedSection =
 /** A section that cannot be computed, and why (shown in the builder's preview and failing a run). */
 export type SectionProblem = { index: number; title: string; message: string };
 
-export type ReportScope = { db: Database; companyId: number; discoveryId: number; now: Date };
+/** What a report's sections read: the company's data in one snapshot (the latest or the one the report or run chose). */
+export type ReportScope = { db: Database; companyId: number; snapshot: Snapshot; now: Date };
+
+/** The snapshot a report reads: the one asked for (a run's or the report's `index_id`) or else the newest; null when none. */
+export async function reportSnapshot(db: Queryable, companyId: number, requested: number | null): Promise<Snapshot | null> {
+  const [row] = await db.query<Snapshot>(
+    "select id, start_time from discoveries where company_id = $1 and status = 'done' and ($2::int is null or id = $2) order by id desc limit 1", [companyId, requested],
+  );
+  return row ?? null;
+}
 
 /** The section's whole query: its saved query (as `Query is <id>`) and its text, joined with AND. */
 export const sectionQueryText = (section: ReportSection) => andQueries(section.saved_query ? `Query is ${section.saved_query}` : '', section.query);
@@ -46,7 +55,8 @@ const columnsOf = (section: ReportSection): TableColumn[] => {
 };
 
 async function tableSection(scope: ReportScope, section: ReportSection, title: string): Promise<ResolvedSection> {
-  const { db, companyId, discoveryId } = scope;
+  const { db, companyId } = scope;
+  const discoveryId = scope.snapshot.id;
   const query = sectionQueryText(section);
   const columns = columnsOf(section);
   const ordering = section.sort.map((key) => ({ field: key.field, order: key.order ?? 'asc' }));
@@ -69,7 +79,7 @@ async function tableSection(scope: ReportScope, section: ReportSection, title: s
 }
 
 async function comparisonSection(scope: ReportScope, section: ReportSection, title: string): Promise<ResolvedSection> {
-  const earlier = section.compare_to ?? (await previousSnapshot(scope.db, scope.companyId, scope.discoveryId));
+  const earlier = section.compare_to ?? (await previousSnapshot(scope.db, scope.companyId, scope.snapshot.id));
   if (!earlier) throw new HttpError(400, { compare_to: ['There is no earlier snapshot to compare with.'] });
   const columns = columnsOf(section);
   const comparison = await comparisonRows(scope, section.inventory, sectionQueryText(section), earlier, columns.map((column) => column.field), section.limit);
@@ -93,7 +103,8 @@ export async function resolveSection(scope: ReportScope, section: ReportSection,
     if (section.type === 'table') return await tableSection(scope, section, title);
     if (section.type === 'comparison') return await comparisonSection(scope, section, title);
     if (!section.widget) throw new HttpError(400, { widget: ['A chart section needs a widget.'] });
-    const data = await computeWidget({ db: scope.db, companyId: scope.companyId, now: scope.now }, widgetSettingsOf(section.widget));
+    // The widget reads the report's snapshot as its latest, so a run against an older snapshot charts that one.
+    const data = await computeWidget({ db: scope.db, companyId: scope.companyId, now: scope.now, snapshot: scope.snapshot }, widgetSettingsOf(section.widget));
     return { type: 'chart', title, data, spec: vegaSpecFor(data, 'light') };
   } catch (error) {
     return { index, title, message: problemMessage(error) };

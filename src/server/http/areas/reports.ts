@@ -5,6 +5,7 @@ import { loadVisibleReport, reportDocumentOf, reportKind, reportVisibleTo, type 
 import { queueRun } from '../../reports/reportJobs.js';
 import { createRun, type RunRow } from '../../reports/reportRuns.js';
 import { previewReport } from '../../reports/reportPreview.js';
+import { reportSnapshot } from '../../reports/sections.js';
 import { fieldError, HttpError, notFound } from '../errors.js';
 import { registerReportLogoRoutes } from './reportLogo.js';
 import { likePattern, pageWindow, paginated, type ListQuery } from '../pagination.js';
@@ -128,6 +129,7 @@ export function registerReportRoutes(routes: RouteCatalogue, context: AppContext
       const caller = callerOf(request);
       const report = await load(caller, (request.params as { id: number }).id, false);
       const body = request.body as { formats?: ReportFormat[]; index_id?: number | null };
+      if (body.index_id && !(await reportSnapshot(db, caller.companyId, body.index_id))) throw fieldError('index_id', `No published snapshot ${body.index_id}.`);
       const run = await createRun(db, {
         companyId: caller.companyId, reportId: report.id, reportName: report.document.name, scheduleId: null, formats: body.formats ?? [report.document.format],
         indexId: body.index_id ?? null, userId: caller.userId, userName: await ownerName(caller),
