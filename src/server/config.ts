@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 
 export type ServerConfig = {
@@ -20,6 +21,12 @@ export type ServerConfig = {
   connectorLeaseWaitSeconds: number;
   /** How long a connection test run on a remote connector is waited for before the console is told it did not answer. */
   connectorTestWaitSeconds: number;
+  /** The console's address as people reach it (no trailing slash): links in e-mails (a report too large to attach). */
+  publicUrl: string;
+  /** Wait for an SMTP server to connect and greet; a conversation silent for four times as long is dropped. */
+  smtpTimeoutSeconds: number;
+  /** First wait before a failed report delivery is tried again (pg-boss doubles it for each of the three tries). */
+  reportRetrySeconds: number;
 };
 
 function integerFrom(environment: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -30,13 +37,35 @@ function integerFrom(environment: NodeJS.ProcessEnv, name: string, fallback: num
   return value;
 }
 
+/**
+ * The console's public address: CARTOGRAPH_PUBLIC_URL, or else where it listens, a wildcard address (`0.0.0.0`,
+ * `::`) read as this machine's name since it means nothing to the person who opens a link.
+ */
+function publicUrlFrom(environment: NodeJS.ProcessEnv, host: string, port: number): string {
+  const text = environment.CARTOGRAPH_PUBLIC_URL;
+  if (!text) {
+    const name = host === '0.0.0.0' || host === '::' ? hostname() : host;
+    return `http://${name.includes(':') ? `[${name}]` : name}:${port}`;
+  }
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error(`CARTOGRAPH_PUBLIC_URL must be an http(s) URL, got "${text}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`CARTOGRAPH_PUBLIC_URL must be an http(s) URL, got "${text}"`);
+  return url.href.replace(/\/+$/, '');
+}
+
 /** Reads the configuration variables the README documents; a malformed value stops the start with its name. */
 export function readConfig(environment: NodeJS.ProcessEnv = process.env): ServerConfig {
   // The embedded database belongs to this one process: no other process could run its discoveries.
   if (environment.CARTOGRAPH_RUN_DISCOVERIES === '0' && !environment.DATABASE_URL) throw new Error('CARTOGRAPH_RUN_DISCOVERIES=0 needs DATABASE_URL: discoveries then run in `npm run worker` processes on the same PostgreSQL.');
+  const host = environment.HOST || '127.0.0.1';
+  const port = integerFrom(environment, 'PORT', 8080);
   return {
-    host: environment.HOST || '127.0.0.1',
-    port: integerFrom(environment, 'PORT', 8080),
+    host,
+    port,
     dataDir: resolve(environment.CARTOGRAPH_DATA_DIR || 'data'),
     databaseUrl: environment.DATABASE_URL || null,
     adminUsername: environment.CARTOGRAPH_ADMIN_USERNAME || 'admin',
@@ -50,5 +79,8 @@ export function readConfig(environment: NodeJS.ProcessEnv = process.env): Server
     fetchLanes: Math.max(1, integerFrom(environment, 'CARTOGRAPH_FETCH_LANES', 4)),
     connectorLeaseWaitSeconds: Math.min(integerFrom(environment, 'CARTOGRAPH_CONNECTOR_LEASE_WAIT_SECONDS', 20), 50),
     connectorTestWaitSeconds: Math.max(1, integerFrom(environment, 'CARTOGRAPH_CONNECTOR_TEST_WAIT_SECONDS', 30)),
+    publicUrl: publicUrlFrom(environment, host, port),
+    smtpTimeoutSeconds: Math.max(1, integerFrom(environment, 'CARTOGRAPH_SMTP_TIMEOUT_SECONDS', 15)),
+    reportRetrySeconds: Math.max(1, integerFrom(environment, 'CARTOGRAPH_REPORT_RETRY_SECONDS', 30)),
   };
 }

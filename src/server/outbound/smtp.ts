@@ -56,10 +56,11 @@ export class MailNotConfiguredError extends Error {
 }
 
 // Bounded waits: a server that accepts the connection and then says nothing must not hold a report or an action.
-const connectionTimeoutMs = 15_000;
-const socketTimeoutMs = 60_000;
+// Connecting and the greeting get this many seconds each (CARTOGRAPH_SMTP_TIMEOUT_SECONDS); a conversation that falls
+// silent later (a large attachment being taken in) gets four times as long.
+export const defaultSmtpTimeoutSeconds = 15;
 
-function transportOf(settings: SmtpSettings) {
+function transportOf(settings: SmtpSettings, timeoutSeconds: number) {
   return nodemailer.createTransport({
     host: settings.host,
     port: settings.port,
@@ -68,27 +69,35 @@ function transportOf(settings: SmtpSettings) {
     ignoreTLS: settings.security === 'none',
     auth: settings.username ? { user: settings.username, pass: settings.password } : undefined,
     tls: { rejectUnauthorized: settings.verify_certificate, ...(settings.ca_certificate ? { ca: settings.ca_certificate } : {}) },
-    connectionTimeout: connectionTimeoutMs,
-    greetingTimeout: connectionTimeoutMs,
-    socketTimeout: socketTimeoutMs,
+    connectionTimeout: timeoutSeconds * 1000,
+    greetingTimeout: timeoutSeconds * 1000,
+    socketTimeout: 4 * timeoutSeconds * 1000,
   });
 }
 
-/** Sends one message through the given settings; the server's refusal is thrown with its own words. */
-export async function sendMail(settings: SmtpSettings, message: MailMessage): Promise<MailReceipt> {
-  const transport = transportOf(settings);
+/**
+ * Sends one message through the given settings; the server's refusal is thrown with its own words, and a server that
+ * stops answering with where and how long it was waited for (nodemailer alone says "Greeting never received").
+ */
+export async function sendMail(settings: SmtpSettings, message: MailMessage, timeoutSeconds = defaultSmtpTimeoutSeconds): Promise<MailReceipt> {
+  const transport = transportOf(settings, timeoutSeconds);
   try {
     const info = await transport.sendMail({ from: settings.from, ...message, to: message.to.join(', ') });
     const addresses = (list: unknown) => (Array.isArray(list) ? list.map((entry) => (typeof entry === 'string' ? entry : String((entry as { address?: string }).address))) : []);
     return { messageId: info.messageId, accepted: addresses(info.accepted), rejected: addresses(info.rejected) };
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ETIMEDOUT') {
+      throw new Error(`The SMTP server ${settings.host}:${settings.port} did not answer within ${timeoutSeconds} s (${(error as Error).message}).`, { cause: error });
+    }
+    throw error;
   } finally {
     transport.close();
   }
 }
 
 /** Sends through the company's SMTP configuration, or throws MailNotConfiguredError. */
-export async function sendCompanyMail(db: Queryable, secretsKey: Buffer, companyId: number, message: MailMessage): Promise<MailReceipt> {
+export async function sendCompanyMail(db: Queryable, secretsKey: Buffer, companyId: number, message: MailMessage, timeoutSeconds = defaultSmtpTimeoutSeconds): Promise<MailReceipt> {
   const settings = await loadSmtpSettings(db, secretsKey, companyId);
   if (!settings.enabled || !settings.host || !settings.from) throw new MailNotConfiguredError();
-  return sendMail(settings, message);
+  return sendMail(settings, message, timeoutSeconds);
 }

@@ -1,7 +1,8 @@
 import { logSystemEvent } from '../activities/activityLog.js';
 import type { CoreContext } from '../context.js';
 import type { JobSend, QueueWorker } from '../jobs/queueWorkers.js';
-import { sendCompanyMail, type MailAttachment } from '../outbound/smtp.js';
+import { sendCompanyMail } from '../outbound/smtp.js';
+import { deliveryMessage, type DeliveredFile } from './deliveryMessage.js';
 import { loadCompanyReport, reportScheduleKind, type ScheduleDocument } from './reportDocuments.js';
 import { createRun, loadReportSettings, renderRun, type RunRow } from './reportRuns.js';
 import { cronOf, scheduleTimingErrors } from './scheduleTimes.js';
@@ -14,8 +15,11 @@ const reportScheduleQueue = 'report-schedule';
 type RunJob = { runId: number };
 type ScheduleJob = { scheduleId: number; slot: string };
 
-// A delivery that fails is tried again after 30 s, 60 s, 120 s (pg-boss's exponential backoff), then left failed.
-export const deliveryRetry = { retryLimit: 3, retryDelay: 30, retryBackoff: true };
+/**
+ * A delivery that fails is tried again three times, after 30–60 s, 60–120 s and 120–240 s (pg-boss's exponential
+ * backoff with jitter from CARTOGRAPH_REPORT_RETRY_SECONDS), then left failed.
+ */
+export const deliveryRetryOf = (context: CoreContext) => ({ retryLimit: 3, retryDelay: context.config.reportRetrySeconds, retryBackoff: true });
 const singletonSeconds = 6 * 60 * 60;
 
 /** Queues the run's rendering. */
@@ -28,7 +32,7 @@ async function runJob(context: CoreContext, data: unknown, send: JobSend): Promi
   if (!succeeded && run?.status === 'error') await logReportRunFailed(context, run);
   if (!run?.schedule_id) return;
   if (succeeded) {
-    await send(reportDeliveryQueue, { runId } satisfies RunJob, deliveryRetry);
+    await send(reportDeliveryQueue, { runId } satisfies RunJob, deliveryRetryOf(context));
   } else {
     await recordOnSchedule(context, run.schedule_id, { last_status: 'failed', last_error: run.error }, true);
   }
@@ -57,8 +61,8 @@ async function recipientsOf(context: CoreContext, companyId: number, schedule: S
 }
 
 /**
- * Sends a scheduled run's files. Files over the company's attachment limit are named with the run to download them
- * from instead. A failure is recorded on the run and the schedule, and thrown so pg-boss tries again with backoff.
+ * Sends a scheduled run's files. Files over the company's attachment limit are sent as links to their download
+ * instead. A failure is recorded on the run and the schedule, and thrown so pg-boss tries again with backoff.
  */
 async function deliveryJob(context: CoreContext, data: unknown): Promise<void> {
   const { runId } = data as RunJob;
@@ -70,16 +74,16 @@ async function deliveryJob(context: CoreContext, data: unknown): Promise<void> {
   const schedule = scheduleRow.document;
   try {
     const settings = await loadReportSettings(db, run.company_id);
-    const limit = settings.attachment_limit_mb * 1024 * 1024;
-    const files = await db.query<{ filename: string; content_type: string; size: string; content: Buffer | null }>(
-      'select filename, content_type, size, case when size <= $2 then content end as content from report_files where run_id = $1 order by format', [runId, limit],
+    // Only the files within the limit are read whole; a larger one is only linked.
+    const limitBytes = Math.floor(settings.attachment_limit_mb * 1024 * 1024);
+    const files = await db.query<DeliveredFile>(
+      'select format, filename, content_type, size::float8 as size, case when size <= $2 then content end as content from report_files where run_id = $1 order by format', [runId, limitBytes],
     );
-    const attachments: MailAttachment[] = files.filter((file) => file.content).map((file) => ({ filename: file.filename, content: file.content as Buffer, contentType: file.content_type }));
-    const linked = files.filter((file) => !file.content).map((file) => `${file.filename} (${Math.ceil(Number(file.size) / 1024 / 1024)} MB) is too large to attach: download it from Reports, run ${runId} of "${run.report_name}".`);
     const to = await recipientsOf(context, run.company_id, schedule);
     if (!to.length) throw new Error('The schedule has no recipient with an e-mail address.');
-    const text = [schedule.body || `The report "${run.report_name}" is attached.`, ...linked].join('\n\n');
-    const receipt = await sendCompanyMail(db, context.keys.secretsKey, run.company_id, { to, subject: schedule.subject || run.report_name, text, attachments });
+    const { text, attachments } = deliveryMessage({ publicUrl: context.config.publicUrl, runId, reportName: run.report_name, body: schedule.body, limitMb: settings.attachment_limit_mb, files });
+    const message = { to, subject: schedule.subject || run.report_name, text, attachments };
+    const receipt = await sendCompanyMail(db, context.keys.secretsKey, run.company_id, message, context.config.smtpTimeoutSeconds);
     const rejected = receipt.rejected.length ? `Refused recipients: ${receipt.rejected.join(', ')}` : '';
     await db.query("update report_runs set delivery_status = 'sent', delivery_error = $2 where id = $1", [runId, rejected]);
     await recordOnSchedule(context, run.schedule_id, { last_status: 'sent', last_error: rejected }, false);

@@ -34,7 +34,7 @@ export const emailRunner: ActionRunner = {
         ...(format === 'csv'
           ? { text: `${intro}\nThey are in the attached CSV file.`, attachments: [{ filename: 'assets.csv', content: assetsCsv(targets, fields), contentType: 'text/csv' }] }
           : { text: `${intro}\n\n${targets.map((target) => cellsOf(target, fields).join(' | ')).join('\n')}`, html: `<p>${escapeHtml(intro)}</p>${htmlTable(targets, fields)}` }),
-      });
+      }, context.config.smtpTimeoutSeconds);
       return allTargets(targets, { status: 'succeeded', detail: `Mailed to ${receipt.accepted.join(', ')}` });
     } catch (error) {
       return allTargets(targets, { status: 'failed', detail: messageOf(error) });
