@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { copyStatement, copyText } from './copyText.js';
 import type { Database, Queryable, Row } from './database.js';
 
 function wrap(target: Pick<PGlite, 'query' | 'exec'>): Queryable {
@@ -10,6 +11,10 @@ function wrap(target: Pick<PGlite, 'query' | 'exec'>): Queryable {
     },
     async exec(script: string) {
       return ((await target.exec(script)).at(-1)?.rows ?? []) as Row[];
+    },
+    // PGlite reads a COPY's input from the blob given with the statement, named as the device /dev/blob.
+    async copyRows(table, columns, rows) {
+      await target.query(copyStatement(table, columns, "'/dev/blob'"), [], { blob: new Blob([copyText(rows)]) });
     },
   };
 }

@@ -1,4 +1,8 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { copyStatement, copyText } from './copyText.js';
 import type { Database, Queryable, Row } from './database.js';
 
 // SQLSTATE class 57: the server ended the backend (admin_shutdown, crash_shutdown, cannot_connect_now). A pooled
@@ -17,8 +21,16 @@ async function onceMoreIfEnded<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-function wrap(client: pg.Pool | pg.PoolClient): Queryable {
+type CopyRows = Queryable['copyRows'];
+
+/** COPY on one connection: the rows' text streamed to the server as the statement's input. */
+const copyOn = (client: pg.PoolClient): CopyRows => async (table, columns, rows) => {
+  await pipeline(Readable.from([copyText(rows)]), client.query(copyFrom(copyStatement(table, columns, 'stdin'))));
+};
+
+function wrap(client: pg.Pool | pg.PoolClient, copyRows: CopyRows): Queryable {
   return {
+    copyRows,
     async query<T extends Row>(text: string, params: readonly unknown[] = []) {
       const result = await client.query<T>(text, params as unknown[]);
       return result.rows;
@@ -38,7 +50,20 @@ export async function openPostgresDatabase(connectionString: string, poolSize = 
   // Idle clients can lose their server (restart); log through the pool instead of crashing the process.
   pool.on('error', () => undefined);
   await pool.query('select 1');
-  const pooled = wrap(pool);
+  // The pool itself has no COPY: a connection is taken for it, and put back broken if the copy failed half-way.
+  const copyOnPooled: CopyRows = async (table, columns, rows) => {
+    const client = await pool.connect();
+    let failure: Error | undefined;
+    try {
+      await copyOn(client)(table, columns, rows);
+    } catch (error) {
+      failure = error as Error;
+      throw error;
+    } finally {
+      client.release(failure);
+    }
+  };
+  const pooled = wrap(pool, copyOnPooled);
   // A checked-out client whose server goes away (terminated, restarted) emits an error besides failing the query in
   // flight; unheard, that event would end the process, so it is heard from the moment of the checkout (the callback
   // form of connect runs then; a promise would resolve a tick late). The failed query carries the error to the
@@ -51,7 +76,7 @@ export async function openPostgresDatabase(connectionString: string, poolSize = 
         const onLost = (reason: Error) => (lost = reason);
         client.on('error', onLost);
         resolve({
-          connection: wrap(client),
+          connection: wrap(client, copyOn(client)),
           lost: () => lost,
           checkIn(failure?: Error) {
             client.off('error', onLost);
@@ -88,6 +113,7 @@ export async function openPostgresDatabase(connectionString: string, poolSize = 
     pool,
     query: (text, params) => onceMoreIfEnded(() => pooled.query(text, params)),
     exec: (script) => onceMoreIfEnded(() => pooled.exec(script)),
+    copyRows: (table, columns, rows) => onceMoreIfEnded(() => pooled.copyRows(table, columns, rows)),
     session,
     async transaction(work) {
       const { connection, checkIn } = await begun();

@@ -1,12 +1,14 @@
+import { CopyJson } from '../db/copyText.js';
 import type { Queryable } from '../db/database.js';
 import type { MergedAsset } from './mergeAssets.js';
 import type { RelationRow } from './relations.js';
 
 const batchSize = 1000;
 
-// Each batch travels as one JSON text parameter that the database unpacks with json_to_recordset: arrays of JSON
-// documents as array parameters would be escaped character by character on the way, which cost more than the
-// rest of the write.
+// Rows a snapshot only appends are written with COPY, a thousand at a time. Source records may meet a record already
+// written, which COPY cannot skip: each batch of them travels as one JSON text parameter that the database unpacks
+// with json_to_recordset (arrays of JSON documents as array parameters would be escaped character by character on
+// the way, which cost more than the rest of the write).
 export async function inBatches<T>(rows: T[], write: (batch: T[]) => Promise<unknown>): Promise<void> {
   for (let start = 0; start < rows.length; start += batchSize) await write(rows.slice(start, start + batchSize));
 }
@@ -32,37 +34,26 @@ export function writeRecords(db: Queryable, discoveryId: number, records: Serial
 
 /** Writes merged assets, a thousand rows per statement. */
 export function writeAssets(db: Queryable, discoveryId: number, entity: string, assets: MergedAsset[]): Promise<void> {
-  return inBatches(assets, (batch) => {
-    const rows = batch.map((asset) => ({ i: asset.id, f: asset.fields, s: asset.specifics, p: asset.preferred, k: asset.recordKeys, r: asset.reasons }));
-    return db.query(
-      `insert into snapshot_assets (discovery_id, entity, asset_id, fields, specifics, preferred, record_keys, reasons)
-       select $1, $2, i, f, s, p, k, r from json_to_recordset($3::json) as batch(i text, f jsonb, s jsonb, p jsonb, k text[], r jsonb)`,
-      [discoveryId, entity, JSON.stringify(rows)],
-    );
-  });
+  return inBatches(assets, (batch) => db.copyRows(
+    'snapshot_assets', ['discovery_id', 'entity', 'asset_id', 'fields', 'specifics', 'preferred', 'record_keys', 'reasons'],
+    batch.map((asset) => [discoveryId, entity, asset.id, asset.fields, asset.specifics, asset.preferred, asset.recordKeys, new CopyJson(asset.reasons)]),
+  ));
 }
 
 /** Writes the relations of a snapshot, a thousand rows per statement. */
 export function writeRelations(db: Queryable, discoveryId: number, relations: RelationRow[]): Promise<void> {
-  return inBatches(relations, (batch) => {
-    const rows = batch.map((row) => ({ k: row.kind, r: row.relation, d: row.deviceAsset, t: row.relatedAsset, n: row.relatedName, a: row.adapters }));
-    return db.query(
-      `insert into snapshot_relations (discovery_id, kind, relation, device_asset, related_asset, related_name, adapters)
-       select $1, k, r, d, t, n, a from json_to_recordset($2::json) as batch(k text, r text, d text, t text, n text, a text[])`,
-      [discoveryId, JSON.stringify(rows)],
-    );
-  });
+  return inBatches(relations, (batch) => db.copyRows(
+    'snapshot_relations', ['discovery_id', 'kind', 'relation', 'device_asset', 'related_asset', 'related_name', 'adapters'],
+    batch.map((row) => [discoveryId, row.kind, row.relation, row.deviceAsset, row.relatedAsset, row.relatedName, row.adapters]),
+  ));
 }
 
 /** Writes merge recommendations, a thousand rows per statement. */
 export function writeRecommendations(db: Queryable, discoveryId: number, entity: string, recommendations: { left: string; right: string; score: number; reasons: string[] }[]): Promise<void> {
-  return inBatches(recommendations, (batch) =>
-    db.query(
-      `insert into merge_recommendations (discovery_id, entity, left_asset, right_asset, score, reasons)
-       select $1, $2, l, r, s, x from json_to_recordset($3::json) as batch(l text, r text, s real, x jsonb)`,
-      [discoveryId, entity, JSON.stringify(batch.map((row) => ({ l: row.left, r: row.right, s: row.score, x: row.reasons })))],
-    ),
-  );
+  return inBatches(recommendations, (batch) => db.copyRows(
+    'merge_recommendations', ['discovery_id', 'entity', 'left_asset', 'right_asset', 'score', 'reasons'],
+    batch.map((row) => [discoveryId, entity, row.left, row.right, row.score, new CopyJson(row.reasons)]),
+  ));
 }
 
 /**

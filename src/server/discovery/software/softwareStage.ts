@@ -66,15 +66,10 @@ function softwareAsset(key: string, entry: SoftwareEntry, installCount: number, 
   return { id, fields, specifics: {}, preferred: {}, recordKeys: [], adapters, reasons: [] };
 }
 
-type InstallationRow = { d: string; s: string; n: string; v: string; r: string; i: string | null; p: string | null; a: string; c: number };
+const installationColumns = ['discovery_id', 'device_asset', 'software_asset', 'software_name', 'vendor', 'version', 'install_date', 'install_path', 'adapter', 'connection_id'];
 
-function writeInstallations(db: Queryable, discoveryId: number, rows: InstallationRow[]): Promise<unknown> {
-  return db.query(
-    `insert into snapshot_installations (discovery_id, device_asset, software_asset, software_name, vendor, version, install_date, install_path, adapter, connection_id)
-     select $1, d, s, n, v, r, i, p, a, c from json_to_recordset($2::json) as batch(d text, s text, n text, v text, r text, i text, p text, a text, c int)`,
-    [discoveryId, JSON.stringify(rows)],
-  );
-}
+// A fleet's installations are millions of rows (40 a device): they are appended with COPY, far cheaper than inserts.
+const writeInstallations = (db: Queryable, rows: unknown[][]) => db.copyRows('snapshot_installations', installationColumns, rows);
 
 /**
  * Builds the software inventory of a snapshot from its software records: each installation linked to its merged
@@ -86,7 +81,7 @@ function writeInstallations(db: Queryable, discoveryId: number, rows: Installati
 export async function buildSoftwareInventory(db: Queryable, discoveryId: number, devices: DeviceLinks, warnings: ObservationWarnings, vulnerableSoftware: Map<string, number>): Promise<number> {
   const entries = new Map<string, SoftwareEntry>();
   const writer = writeBehind();
-  let batch: InstallationRow[] = [];
+  let batch: unknown[][] = [];
   for await (const record of observations(db, discoveryId, softwareEntities)) {
     const name = firstText(record.fields.SoftwareName);
     const reportedVendor = firstText(record.fields.SoftwareVendor);
@@ -112,17 +107,17 @@ export async function buildSoftwareInventory(db: Queryable, discoveryId: number,
       warnings.add(record.connectionId, 'software records matched no device of the snapshot', record.key);
       continue;
     }
-    batch.push({
-      d: device.asset, s: inventoryAssetId('software', identity.key), n: identity.name, v: identity.vendor ?? reportedVendor ?? '', r: version,
-      i: firstText(record.fields.InstallDate), p: firstText(record.fields.InstallPath), a: record.adapter, c: record.connectionId,
-    });
+    batch.push([
+      discoveryId, device.asset, inventoryAssetId('software', identity.key), identity.name, identity.vendor ?? reportedVendor ?? '', version,
+      firstText(record.fields.InstallDate), firstText(record.fields.InstallPath), record.adapter, record.connectionId,
+    ]);
     if (batch.length >= rowsPerWrite) {
       const rows = batch;
       batch = [];
-      await writer.push(() => writeInstallations(db, discoveryId, rows));
+      await writer.push(() => writeInstallations(db, rows));
     }
   }
-  if (batch.length) await writer.push(() => writeInstallations(db, discoveryId, batch));
+  if (batch.length) await writer.push(() => writeInstallations(db, batch));
   await writer.drain();
 
   // Vendorless entries join the one vendor's entry of their product; their installations follow.
