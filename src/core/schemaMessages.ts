@@ -1,4 +1,5 @@
-import { propertyLabel } from './validation/schemaRules.js';
+// Only the label helper: codegen runs this before src/generated exists, which the rest of validation imports.
+import { propertyLabel } from './validation/fieldLabel.js';
 
 // The texts a schema puts on screen (its titles, descriptions, `x-group` section names, enum option labels, and the
 // label a property without a title gets from its name) are messages like any other: codegen writes the English of

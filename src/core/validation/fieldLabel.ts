@@ -9,3 +9,12 @@ export function fieldLabel(key: string): string {
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
     .join(' ');
 }
+
+/**
+ * A property's label in forms and messages: its title, else its name's label (`group_ids` reads as "Groups": people
+ * pick groups, the ids are the wire format). Before: `("first_name", {})`; after: `"First Name"`.
+ */
+export function propertyLabel(name: string, property: { title?: unknown }): string {
+  if (typeof property.title === 'string') return property.title;
+  return fieldLabel(name.endsWith('_ids') ? `${name.slice(0, -4)}s` : name);
+}

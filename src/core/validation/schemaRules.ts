@@ -1,18 +1,9 @@
-import { fieldLabel } from './fieldLabel.js';
+import { propertyLabel } from './fieldLabel.js';
 import { validateValue } from './validate.js';
 
 type RuledProperty = { title?: unknown; 'x-rules'?: string; [keyword: string]: unknown };
 /** The part of a JSON Schema the form rules read: top-level properties with their title and `x-rules`. */
 export type RuledSchema = { properties?: Record<string, RuledProperty> };
-
-/**
- * A property's label in forms and messages: its title, else its name's label (`group_ids` reads as "Groups": people
- * pick groups, the ids are the wire format). Before: `("first_name", {})`; after: `"First Name"`.
- */
-export function propertyLabel(name: string, property: { title?: unknown }): string {
-  if (typeof property.title === 'string') return property.title;
-  return fieldLabel(name.endsWith('_ids') ? `${name.slice(0, -4)}s` : name);
-}
 
 /**
  * The messages of a schema's `x-rules` for a body, by property: the same rules and English messages the schema's form
