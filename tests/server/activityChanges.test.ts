@@ -8,10 +8,20 @@ describe.each(engines)('what a change did, in the activity log, on %s', (engine)
   beforeAll(async () => { server = await startTestServer(engine); });
   afterAll(async () => { await server?.stop(); });
 
-  /** The newest activity of an action, read as the detail page reads it. */
+  const recorded = new Map<string, number>();
+  /**
+   * The activity of the action's latest request, read as the detail page reads it. An activity is written once its
+   * answer is sent, so this waits for the action's next one (the test's own timeout bounds the wait).
+   */
   const latest = async (action: string): Promise<ActivityDetail> => {
-    const listed = await server.request('GET', `/activities/activities?action=${action}&size=1`, { token: server.adminToken });
-    expect(listed.body.results, action).toHaveLength(1);
+    const seen = (recorded.get(action) ?? 0) + 1;
+    recorded.set(action, seen);
+    let listed = await server.request('GET', `/activities/activities?action=${action}&size=1`, { token: server.adminToken });
+    while (listed.body.count < seen) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      listed = await server.request('GET', `/activities/activities?action=${action}&size=1`, { token: server.adminToken });
+    }
+    expect(listed.body.count, action).toBe(seen);
     const detail = await server.request('GET', `/activities/activities/${listed.body.results[0].id}`, { token: server.adminToken });
     expect(detail.status).toBe(200);
     return detail.body;
@@ -62,8 +72,9 @@ describe.each(engines)('what a change did, in the activity log, on %s', (engine)
     }
     // A save the schema refuses changed nothing and keeps nothing.
     expect((await server.request('PUT', '/configurations/smtp-configuration', { token, body: { ...page, port: 0 } })).status).toBe(400);
-    const refused = await server.context.db.query<{ value_before: unknown; value_after: unknown }>("select value_before, value_after from activities where action = 'smtp_configuration.update' and result = 'failure'");
-    expect(refused).toEqual([{ value_before: null, value_after: null }]);
+    const refused = () => server.context.db.query<{ value_before: unknown; value_after: unknown }>("select value_before, value_after from activities where action = 'smtp_configuration.update' and result = 'failure'");
+    while (!(await refused()).length) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await refused()).toEqual([{ value_before: null, value_after: null }]);
   });
 
   it('records the id of any create, and a generic resource before and after each change', async () => {
