@@ -73,31 +73,50 @@ describe.each(engines)('scheduled report delivery on %s', (engine) => {
     expect((await pdfPageTexts(pdf)).join(' ')).toContain('srv-1');
   }, 120_000);
 
-  it('links each file over the attachment limit to its download on the console\'s public address', async () => {
+  it('links each file over the attachment limit with a signed link that downloads it without signing in', async () => {
     // About 1 kB: the five-row CSV fits, the XLSX and the PDF do not.
-    await call('PUT', '/reports/settings', { retention_days: 30, attachment_limit_mb: 0.001 });
+    await call('PUT', '/reports/settings', { retention_days: 30, attachment_limit_mb: 0.001, link_days: 3 });
     try {
+      const sentAfter = Date.now();
       await scheduleNow({ name: 'Linked', time: '06:30', formats: ['csv', 'xlsx', 'pdf'], recipients: ['it@example.test'], subject: 'Linked files' });
       const mail = await mailWithSubject('Linked files');
       expect(mail.parsed.attachments.map((file) => file.filename)).toEqual(['Inventory-mail.csv']);
-      const links = [...(mail.parsed.text ?? '').matchAll(/https:\/\/cartograph\.example\.test\/reports\/runs\/\d+\/files\/(pdf|xlsx)/g)];
+      const text = mail.parsed.text ?? '';
+      const links = [...text.matchAll(/https:\/\/cartograph\.example\.test\/reports\/runs\/\d+\/files\/(pdf|xlsx)\/signed\?\S+/g)];
       expect(links.map((link) => link[1]).sort()).toEqual(['pdf', 'xlsx']);
-      expect(mail.parsed.text).toContain(`${publicUrl}/#/reports`);
+      expect(text).toContain(`${publicUrl}/#/reports`);
+      expect(text).toContain('without signing in until');
+      expect(text).not.toMatch(/token/i);
+      const linkOf = (format: string) => new URL(links.find((link) => link[1] === format)![0]);
 
-      // The link downloads the file for a user holding reports.download_report, and for no one else.
+      // Each link works for the settings' link_days from when the mail was sent.
+      const expires = Number(linkOf('pdf').searchParams.get('expires')) * 1000;
+      expect(expires).toBeGreaterThanOrEqual(sentAfter + 3 * 86_400_000 - 1000);
+      expect(expires).toBeLessThanOrEqual(Date.now() + 3 * 86_400_000);
+
+      // Opened as a mail client or browser opens it: no token.
+      const open = async (format: string) => {
+        const answer = await server.app.inject({ method: 'GET', url: linkOf(format).pathname + linkOf(format).search });
+        expect(answer.statusCode, answer.body.slice(0, 200)).toBe(200);
+        expect(answer.headers['content-disposition']).toBe(`attachment; filename="Inventory-mail.${format}"`);
+        return answer.rawPayload;
+      };
+      const pdf = await open('pdf');
+      expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+      expect((await pdfPageTexts(pdf)).join(' ')).toContain('ws-2');
+      const workbook = await openWorkbook(await open('xlsx'));
+      expect(sheetRows(workbook.getWorksheet('Devices')!).map((row) => row[0])).toEqual(deviceRows.map((row) => row[0]));
+
+      // The authenticated download of the same file is unchanged: a user holding reports.download_report, no one else.
       const permissions = await call('GET', '/users/permissions?size=1000');
       const downloadPermission = permissions.body.results.find((permission: { app: string; codename: string }) => permission.app === 'reports' && permission.codename === 'download_report');
       await call('POST', '/users/groups', { name: `Report downloaders ${engine}`, permissions: [downloadPermission.id] });
       const downloader = await createUserWithGroups(server, server.adminToken, `downloader-${engine}`, [`Report downloaders ${engine}`]);
       const viewer = await createUserWithGroups(server, server.adminToken, `link-viewer-${engine}`, ['Viewers']);
-      const pathOf = (format: string) => new URL(links.find((link) => link[1] === format)![0]).pathname;
-      const pdf = await download(server, downloader.token, pathOf('pdf'));
-      expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
-      expect((await pdfPageTexts(pdf)).join(' ')).toContain('ws-2');
-      const workbook = await openWorkbook(await download(server, downloader.token, pathOf('xlsx')));
-      expect(sheetRows(workbook.getWorksheet('Devices')!).map((row) => row[0])).toEqual(deviceRows.map((row) => row[0]));
-      expect((await server.request('GET', pathOf('pdf'), { token: viewer.token })).status).toBe(403);
-      expect((await server.request('GET', pathOf('pdf'))).status).toBe(401);
+      const authenticatedPath = linkOf('pdf').pathname.replace(/\/signed$/, '');
+      expect((await download(server, downloader.token, authenticatedPath)).subarray(0, 5).toString()).toBe('%PDF-');
+      expect((await server.request('GET', authenticatedPath, { token: viewer.token })).status).toBe(403);
+      expect((await server.request('GET', authenticatedPath)).status).toBe(401);
     } finally {
       await call('PUT', '/reports/settings', { retention_days: 30, attachment_limit_mb: 10 });
     }

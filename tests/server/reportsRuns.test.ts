@@ -94,10 +94,11 @@ describe.each(engines)('report runs on %s', (engine) => {
   }, 120_000);
 
   it('keeps report settings within their schema and only changes them with the permission', async () => {
-    expect((await call('GET', '/reports/settings')).body).toEqual({ retention_days: 30, attachment_limit_mb: 10 });
+    expect((await call('GET', '/reports/settings')).body).toEqual({ retention_days: 30, attachment_limit_mb: 10, link_days: 7 });
     const refusals = [
       [{ retention_days: 0, attachment_limit_mb: 10 }, 'retention_days'], [{ retention_days: 'thirty', attachment_limit_mb: 10 }, 'retention_days'],
       [{ retention_days: 7, attachment_limit_mb: -1 }, 'attachment_limit_mb'], [{ retention_days: 7, attachment_limit_mb: 51 }, 'attachment_limit_mb'],
+      [{ retention_days: 7, attachment_limit_mb: 10, link_days: 0 }, 'link_days'], [{ retention_days: 7, attachment_limit_mb: 10, link_days: 1.5 }, 'link_days'],
       [{ retention_days: 7, attachment_limit_mb: 10, extra: 1 }, 'extra'],
     ] as const;
     for (const [body, field] of refusals) {
@@ -105,14 +106,14 @@ describe.each(engines)('report runs on %s', (engine) => {
       expect(refused.status).toBe(400);
       expect(Object.keys(refused.body)).toEqual([field]);
     }
-    expect((await call('GET', '/reports/settings')).body).toEqual({ retention_days: 30, attachment_limit_mb: 10 });
+    expect((await call('GET', '/reports/settings')).body).toEqual({ retention_days: 30, attachment_limit_mb: 10, link_days: 7 });
     // A field left out takes its default.
-    expect((await call('PUT', '/reports/settings', { retention_days: 14 })).body).toEqual({ retention_days: 14, attachment_limit_mb: 10 });
+    expect((await call('PUT', '/reports/settings', { retention_days: 14 })).body).toEqual({ retention_days: 14, attachment_limit_mb: 10, link_days: 7 });
     const viewer = await createUserWithGroups(server, server.adminToken, `settings-viewer-${engine}`, ['Viewers']);
     expect((await server.request('GET', '/reports/settings', { token: viewer.token })).status).toBe(200);
     expect((await server.request('PUT', '/reports/settings', { token: viewer.token, body: { retention_days: 1, attachment_limit_mb: 1 } })).status).toBe(403);
-    expect((await call('PUT', '/reports/settings', { retention_days: 7, attachment_limit_mb: 0.5 })).body).toEqual({ retention_days: 7, attachment_limit_mb: 0.5 });
-    expect((await call('GET', '/reports/settings')).body).toEqual({ retention_days: 7, attachment_limit_mb: 0.5 });
+    expect((await call('PUT', '/reports/settings', { retention_days: 7, attachment_limit_mb: 0.5, link_days: 2 })).body).toEqual({ retention_days: 7, attachment_limit_mb: 0.5, link_days: 2 });
+    expect((await call('GET', '/reports/settings')).body).toEqual({ retention_days: 7, attachment_limit_mb: 0.5, link_days: 2 });
   });
 
   it('deletes finished runs and their files older than the retention, and keeps the rest', async () => {

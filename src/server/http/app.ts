@@ -37,6 +37,7 @@ import { registerSecurityManagerRoutes } from '../security/routes.js';
 import { registerActionRoutes } from './areas/actions.js';
 import { registerSshCredentialRoutes } from './areas/sshCredentials.js';
 import { detailError, fieldErrorsFromAjv, HttpError } from './errors.js';
+import { requestLogSerializer } from './requestLogging.js';
 import { RouteCatalogue } from './routes.js';
 import { addSecurityHeaders } from './securityHeaders.js';
 import { bodyValidatorFor, validatorFor } from './validators.js';
@@ -69,7 +70,10 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     logger:
       options.logger === false
         ? false
-        : { level: context.config.logLevel, redact: { paths: redactedPaths, censor: redactedValue }, ...(options.logStream && { stream: options.logStream }) },
+        : {
+            level: context.config.logLevel, redact: { paths: redactedPaths, censor: redactedValue }, serializers: { req: requestLogSerializer },
+            ...(options.logStream && { stream: options.logStream }),
+          },
     bodyLimit: bodyLimitBytes,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',

@@ -2,7 +2,8 @@ import { logSystemEvent } from '../activities/activityLog.js';
 import type { CoreContext } from '../context.js';
 import type { JobSend, QueueWorker } from '../jobs/queueWorkers.js';
 import { sendCompanyMail } from '../outbound/smtp.js';
-import { deliveryMessage, type DeliveredFile } from './deliveryMessage.js';
+import { deliveryMessage, linkExpiryText, type DeliveredFile } from './deliveryMessage.js';
+import { signedFileUrl } from './fileLinks.js';
 import { loadCompanyReport, reportScheduleKind, type ScheduleDocument } from './reportDocuments.js';
 import { createRun, loadReportSettings, renderRun, type RunRow } from './reportRuns.js';
 import { cronOf, scheduleTimingErrors } from './scheduleTimes.js';
@@ -61,8 +62,9 @@ async function recipientsOf(context: CoreContext, companyId: number, schedule: S
 }
 
 /**
- * Sends a scheduled run's files. Files over the company's attachment limit are sent as links to their download
- * instead. A failure is recorded on the run and the schedule, and thrown so pg-boss tries again with backoff.
+ * Sends a scheduled run's files. Files over the company's attachment limit are sent instead as signed links that
+ * download them without signing in for the settings' `link_days`. A failure is recorded on the run and the schedule,
+ * and thrown so pg-boss tries again with backoff.
  */
 async function deliveryJob(context: CoreContext, data: unknown): Promise<void> {
   const { runId } = data as RunJob;
@@ -81,7 +83,12 @@ async function deliveryJob(context: CoreContext, data: unknown): Promise<void> {
     );
     const to = await recipientsOf(context, run.company_id, schedule);
     if (!to.length) throw new Error('The schedule has no recipient with an e-mail address.');
-    const { text, attachments } = deliveryMessage({ publicUrl: context.config.publicUrl, runId, reportName: run.report_name, body: schedule.body, limitMb: settings.attachment_limit_mb, files });
+    // A retried delivery signs new links: each mail's links work for the full period from when it is sent.
+    const linkExpiresAt = new Date(Date.now() + settings.link_days * 24 * 60 * 60 * 1000);
+    const linkOf = (format: DeliveredFile['format']) => signedFileUrl(context.keys.reportLinksKey, context.config.publicUrl, { companyId: run.company_id, runId, format, expiresAt: linkExpiresAt });
+    const { text, attachments } = deliveryMessage({
+      publicUrl: context.config.publicUrl, reportName: run.report_name, body: schedule.body, limitMb: settings.attachment_limit_mb, files, linkOf, linkExpiry: linkExpiryText(linkExpiresAt, schedule.timezone),
+    });
     const message = { to, subject: schedule.subject || run.report_name, text, attachments };
     const receipt = await sendCompanyMail(db, context.keys.secretsKey, run.company_id, message, context.config.smtpTimeoutSeconds);
     const rejected = receipt.rejected.length ? `Refused recipients: ${receipt.rejected.join(', ')}` : '';

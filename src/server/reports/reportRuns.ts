@@ -13,8 +13,8 @@ import type { RenderInput } from './output.js';
 import { writeXlsx } from './xlsxOutput.js';
 
 export const reportSettingsKind = 'cartograph:settings/reports';
-export type ReportSettings = { retention_days: number; attachment_limit_mb: number };
-export const defaultReportSettings: ReportSettings = { retention_days: 30, attachment_limit_mb: 10 };
+export type ReportSettings = { retention_days: number; attachment_limit_mb: number; link_days: number };
+export const defaultReportSettings: ReportSettings = { retention_days: 30, attachment_limit_mb: 10, link_days: 7 };
 
 export const loadReportSettings = (db: Queryable, companyId: number) => loadSettingsDocument(db, companyId, reportSettingsKind, defaultReportSettings);
 

@@ -95,11 +95,11 @@ export function registerReportScheduleRoutes(routes: RouteCatalogue, context: Ap
     },
   });
   routes.add({
-    method: 'GET', url: '/reports/settings', name: 'report_settings.read', summary: 'Report retention and attachment limit', access: 'reports.view_report',
+    method: 'GET', url: '/reports/settings', name: 'report_settings.read', summary: 'Report retention, attachment limit and how long e-mailed download links work', access: 'reports.view_report',
     handler: async (request) => loadReportSettings(db, callerOf(request).companyId),
   });
   routes.add({
-    method: 'PUT', url: '/reports/settings', name: 'report_settings.update', summary: 'Change report retention and attachment limit', access: 'reports.change_report', body: reportSettingsKind,
+    method: 'PUT', url: '/reports/settings', name: 'report_settings.update', summary: 'Change report retention, attachment limit and how long e-mailed download links work', access: 'reports.change_report', body: reportSettingsKind,
     handler: async (request) => {
       const caller = callerOf(request);
       await saveSettingsDocument(db, caller.companyId, reportSettingsKind, request.body as ReportSettings);

@@ -7,6 +7,7 @@ import { createRun, type RunRow } from '../../reports/reportRuns.js';
 import { previewReport } from '../../reports/reportPreview.js';
 import { reportSnapshot } from '../../reports/sections.js';
 import { fieldError, HttpError, notFound } from '../errors.js';
+import { registerReportFileLinkRoutes, sendRunFile, type RunFile } from './reportFileLinks.js';
 import { registerReportLogoRoutes } from './reportLogo.js';
 import { likePattern, pageWindow, paginated, type ListQuery } from '../pagination.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
@@ -42,6 +43,7 @@ function describeRun(run: RunRow, files: FileRow[]) {
 export function registerReportRoutes(routes: RouteCatalogue, context: AppContext): void {
   const { db } = context;
   registerReportLogoRoutes(routes, context);
+  registerReportFileLinkRoutes(routes, context);
   const load = async (caller: Caller, id: number, forChange: boolean): Promise<StoredReport> => {
     const row = await loadVisibleReport(db, caller.companyId, caller.userId, id);
     if (!row) throw notFound();
@@ -161,11 +163,9 @@ export function registerReportRoutes(routes: RouteCatalogue, context: AppContext
       const caller = callerOf(request);
       const params = request.params as { id: number; format: string };
       await visibleRun(caller, params.id);
-      const [file] = await db.query<{ filename: string; content_type: string; content: Buffer }>('select filename, content_type, content from report_files where run_id = $1 and format = $2', [params.id, params.format]);
+      const [file] = await db.query<RunFile>('select filename, content_type, content from report_files where run_id = $1 and format = $2', [params.id, params.format]);
       if (!file) throw notFound();
-      reply.header('content-type', file.content_type);
-      reply.header('content-disposition', `attachment; filename="${file.filename}"`);
-      return reply.send(file.content);
+      return sendRunFile(reply, file);
     },
   });
 }
