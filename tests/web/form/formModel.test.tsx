@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import companyAdministrator from '../../../schemas/api/company-administrator.json';
 import groupSchema from '../../../schemas/entities/group.json';
+import ldapSchema from '../../../schemas/settings/ldap-configuration.json';
 import userSchema from '../../../schemas/entities/user.json';
 import { bodyOf, changedBodyOf, formModelOf, initialValuesOf, type EntitySchema } from '../../../src/web/renderers/form/formSchema';
 import { routeParams } from '../../../src/web/renderers/form/routeParams';
@@ -38,6 +39,16 @@ describe('the form model of an entity schema', () => {
     const edit = formModelOf(companyAdministrator as unknown as EntitySchema, 'edit');
     expect(edit.rules.password).toBeUndefined();
     expect(edit.uiSchema.password).toMatchObject({ 'ui:placeholder': 'Leave empty to keep' });
+  });
+
+  it('asks a value of schema-required fields with nothing to start from, and still sends every one on an edit', () => {
+    const ldap = formModelOf(ldapSchema as unknown as EntitySchema, 'edit');
+    // A checkbox is present unchecked, a defaulted field starts with its default: neither must be filled in.
+    for (const field of ['starttls', 'verify_certificate', 'ca_certificate', 'member_of_attribute']) expect(ldap.rules[field] ?? '', field).not.toMatch(/required/);
+    for (const field of ['name', 'url', 'bind_dn', 'user_search_base']) expect(ldap.rules[field], field).toMatch(/required/);
+    const loaded = { name: 'Corp', url: 'ldaps://dc', starttls: false, ca_certificate: '', bind_dn: 'cn=bind', user_search_base: 'dc=corp' };
+    // StartTLS left off is sent as off, so the server's default (on) never replaces it.
+    expect(changedBodyOf(ldap, { ...loaded, name: 'Corp HQ' }, loaded)).toMatchObject({ name: 'Corp HQ', starttls: false, ca_certificate: '' });
   });
 
   it('fills a write-only id list from the read-only list of objects and never pre-fills a secret', () => {

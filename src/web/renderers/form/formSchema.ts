@@ -25,8 +25,10 @@ export type FormModel = {
   /** The form fields in display order. */
   fields: string[];
   labels: Record<string, string>;
-  /** Field → rule string (spec §5); schema-required fields start with `required`. */
+  /** Field → rule string (spec §5); schema-required fields that must hold a value start with `required`. */
   rules: Record<string, string>;
+  /** The schema-required fields: an edit sends them even unchanged (the server fills what is left out by defaults). */
+  sent: string[];
   /** Field → section name (`x-group`); fields without one sit in the unnamed first section. */
   groups: Record<string, string>;
   secrets: string[];
@@ -91,8 +93,10 @@ export function formModelOf(written: EntitySchema, mode: FormMode = 'create'): F
       ...(secret && mode === 'edit' && { 'ui:placeholder': t('renderers.leaveEmptyToKeep') }),
       ...enumNamesUi(property),
     };
-    // A secret is never sent back by the API, so editing without re-typing it keeps it: it is required on create only.
-    const required = schemaRequired.has(name) && !(secret && mode === 'edit');
+    // Schema-required means present, which a form asks of the user only where nothing else gives a value: a checkbox
+    // is present unchecked, and a property with a default starts with it (an empty CA certificate is a choice). A
+    // secret is never sent back by the API, so editing without re-typing it keeps it: it is required on create only.
+    const required = schemaRequired.has(name) && property.type !== 'boolean' && property.default === undefined && !(secret && mode === 'edit');
     const written = property['x-rules'];
     const ruleString = required && !rulesRequire(written) ? ['required', written].filter(Boolean).join('|') : written;
     if (ruleString) rules[name] = secret && mode === 'edit' ? ruleString.split('|').filter((rule) => rule.trim() !== 'required').join('|') : ruleString;
@@ -101,7 +105,8 @@ export function formModelOf(written: EntitySchema, mode: FormMode = 'create'): F
   const required = ordered.map(({ name }) => name).filter((name) => rules[name] !== undefined && rulesRequire(rules[name]));
   const schema: RJSFSchema = { type: 'object', properties, ...(required.length && { required }), ...(entity.$id && { $id: entity.$id }) };
   for (const name of Object.keys(rules)) if (!rules[name]) delete rules[name];
-  return { schemaId: entity.$id, schema, uiSchema, fields: ordered.map(({ name }) => name), labels, rules, groups, secrets };
+  const sent = ordered.map(({ name }) => name).filter((name) => schemaRequired.has(name) && !(secrets.includes(name) && mode === 'edit'));
+  return { schemaId: entity.$id, schema, uiSchema, fields: ordered.map(({ name }) => name), labels, rules, sent, groups, secrets };
 }
 
 /**
@@ -135,12 +140,12 @@ export function bodyOf(model: FormModel, values: Record<string, unknown>, initia
 }
 
 /**
- * An edit's body: the fields that differ from what was loaded, plus the required ones (PUT validates them). The
- * server keeps what is not sent, so an edit never rewrites fields the user did not touch (a built-in group's
+ * An edit's body: the fields that differ from what was loaded, plus the schema-required ones (PUT validates them).
+ * The server keeps what is not sent, so an edit never rewrites fields the user did not touch (a built-in group's
  * permissions, say). Before: loaded `{ name: 'SOC', adapters: ['*'] }`, body `{ name: 'SOC', adapters: ['*'] }`;
  * after: `{ name: 'SOC' }` (name is required).
  */
 export function changedBodyOf(model: FormModel, body: Record<string, unknown>, initial: Record<string, unknown>): Record<string, unknown> {
-  const required = new Set(Array.isArray(model.schema.required) ? model.schema.required : []);
-  return Object.fromEntries(Object.entries(body).filter(([field, value]) => required.has(field) || JSON.stringify(value) !== JSON.stringify(initial[field])));
+  const sent = new Set(model.sent);
+  return Object.fromEntries(Object.entries(body).filter(([field, value]) => sent.has(field) || JSON.stringify(value) !== JSON.stringify(initial[field])));
 }
