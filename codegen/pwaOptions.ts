@@ -37,7 +37,8 @@ export const pwaOptions: Partial<VitePWAOptions> = {
   },
   workbox: {
     globPatterns: ['**/*.{js,css,html,svg,png,json,webmanifest}'],
-    globIgnores: ['builds/**', 'images/adapters/**'], // adapter icons (hundreds) load when shown
+    // Adapter icons (hundreds) and the adapters' message file (half a megabyte of connection-form texts) load when shown.
+    globIgnores: ['builds/**', 'images/adapters/**', 'locales/*.adapters.json'],
     maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
     navigateFallback: null,
     runtimeCaching: [],

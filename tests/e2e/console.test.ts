@@ -17,6 +17,9 @@ async function freshPage(): Promise<Page> {
   await page.goto(`${server.baseUrl}/`);
   await page.evaluate(() => localStorage.clear());
   await page.reload(); // The console reads the (now empty) storage again.
+  // Signed out, the console settles on its sign-in page once it has mounted (after its message file): a test that
+  // navigated before that raced the first navigation's redirect, which could land last under load.
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   return page;
 }
 

@@ -82,8 +82,11 @@ const chromiumPaths = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
 
 export type Browser = { context: BrowserContext; close: () => Promise<void> };
 
-/** Debian's Chromium through playwright-core, in a fresh profile (nothing is downloaded). */
-export async function launchBrowser(): Promise<Browser> {
+/**
+ * Debian's Chromium through playwright-core, in a fresh profile (nothing is downloaded); `serviceWorkers: 'block'`
+ * plays a browser that allows the site no service worker.
+ */
+export async function launchBrowser(options: { serviceWorkers?: 'allow' | 'block' } = {}): Promise<Browser> {
   const executablePath = chromiumPaths.find((path) => existsSync(path));
   if (!executablePath) throw new Error('Chromium is missing: apt-get install -y chromium');
   const profile = mkdtempSync(join(tmpdir(), 'cartograph-e2e-profile-'));
@@ -91,6 +94,7 @@ export async function launchBrowser(): Promise<Browser> {
     executablePath,
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    serviceWorkers: options.serviceWorkers ?? 'allow',
   });
   return {
     context,

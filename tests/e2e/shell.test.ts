@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOidcProvider, type RunningProvider } from '../support/oidcProvider';
-import { api, consolePath, defaultAdminPassword, launchBrowser, signInThroughApi, signInThroughForm, startServer, waitForLastDiscovery, type Browser, type RunningServer } from './harness';
+import { api, consolePath, defaultAdminPassword, launchBrowser, signInThroughApi, signInThroughForm, startServer, waitForLastDiscovery, watchConsole, type Browser, type RunningServer } from './harness';
 
 const distFolder = new URL('../../dist/web/', import.meta.url).pathname;
 let server: RunningServer;
@@ -11,8 +11,8 @@ let provider: RunningProvider;
 let adminToken: string;
 
 /** A page whose service-worker events and page loads are counted from the first script on. */
-async function watchedPage(): Promise<Page> {
-  const page = await browser.context.newPage();
+async function watchedPage(context = browser.context): Promise<Page> {
+  const page = await context.newPage();
   // The 2-core machine is shared: first loads (with the service worker precaching beside them) can be slow.
   page.setDefaultTimeout(60_000);
   page.setDefaultNavigationTimeout(90_000);
@@ -86,7 +86,37 @@ describe('the shell: installable app, updates, command palette, loading bar, sin
     } finally {
       writeFileSync(`${distFolder}sw.js`, original);
     }
+    // Restoring sw.js is one more deploy: it installs and takes over (one more reload) here, not in a later test's
+    // middle, where its precaching would take seconds and its reload would break the page under test.
+    await page.evaluate(async () => void (await navigator.serviceWorker.getRegistration())?.update());
+    await expect.poll(async () => (await eventsOf(page)).filter((entry) => entry === 'load').length, { timeout: 20_000 }).toBe(loadsBefore + 2);
+    await page.waitForFunction(async () => {
+      const registration = await navigator.serviceWorker.getRegistration();
+      return !registration?.installing && !registration?.waiting && registration?.active?.state === 'activated';
+    });
     await page.close();
+  }, 240_000);
+
+  it('loads and signs in when the browser allows no service worker: the registration failure is flagged and logged', async () => {
+    const blocking = await launchBrowser({ serviceWorkers: 'block' });
+    try {
+      const page = await watchedPage(blocking.context);
+      const watched = watchConsole(page);
+      await page.goto(`${server.baseUrl}/#/login`);
+      await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+      await signInThroughForm(page, 'admin', defaultAdminPassword);
+      await page.waitForURL((url) => !url.hash.startsWith('#/login'));
+      await page.locator('.top-bar').waitFor();
+      await expect.poll(() => eventsOf(page)).toContain('registration-failed');
+      expect(await eventsOf(page)).not.toContain('registered');
+      expect(watched.errors.some((error) => error.startsWith('Service worker registration failed'))).toBe(true);
+      expect(await page.evaluate(async () => ({ controller: navigator.serviceWorker.controller, registrations: (await navigator.serviceWorker.getRegistrations()).length }))).toEqual({ controller: null, registrations: 0 });
+      // Signed in and working without it: a page that calls the API shows its answer.
+      await page.evaluate(() => (window.location.hash = '#/device-inventory'));
+      await page.locator('.ui-page-header__meta', { hasText: ' devices · snapshot #' }).waitFor();
+    } finally {
+      await blocking.close();
+    }
   }, 240_000);
 
   it('offers a reload when builds/latest.json names another build', async () => {

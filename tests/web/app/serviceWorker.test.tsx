@@ -91,6 +91,20 @@ describe('the service worker registration', () => {
     expect(reload).not.toHaveBeenCalled();
   });
 
+  it('does not reload when the first worker, installed by an earlier load of the page, takes over a page nobody controlled', async () => {
+    // The page was reloaded while the first worker was still installing: this load never sees it install
+    // (no updatefound), only its taking over; workbox calls it external, yet the page already runs this build.
+    const installing = new TestWorker(workerUrl());
+    const container = installContainer(async () => Object.assign(new TestRegistration(), { installing }));
+    const { registerServiceWorker, seen } = await freshModule();
+    await registerServiceWorker();
+    installing.moveTo('activated');
+    container.controller = installing;
+    container.dispatchEvent(new Event('controllerchange'));
+    expect(seen).toEqual(['registered']);
+    expect(reload).not.toHaveBeenCalled();
+  });
+
   it('reloads the page once when a worker activated in another tab takes the page over (controllerchange)', async () => {
     // This page is controlled by the build it was loaded with; another tab, opened after a deploy, installed and
     // activated the new worker, which claims every page of the origin: here only the controller changes.

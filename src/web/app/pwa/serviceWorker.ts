@@ -41,11 +41,13 @@ export async function registerServiceWorker(url = './sw.js'): Promise<void> {
     emit('activated', { isUpdate: Boolean(event.isUpdate), isExternal: Boolean(event.isExternal) });
     if (event.isUpdate || event.isExternal) reloadOnce();
   });
-  // The page's controller changed (controllerchange): a new worker, activated in another tab (this page may never
-  // have seen it install) or updating this one, took the page over and serves files of another build. The first
-  // worker taking a page nobody controlled is neither, and does not reload.
+  // The page's controller changed (controllerchange) while a worker already controlled it when it loaded: a new
+  // worker, activated in another tab (this page may never have seen it install) or updating this one, took over a
+  // page that runs the files of the previous build. A page nobody controlled when it loaded (a first visit, or a
+  // reload while the first worker was still installing) is only being taken over by that first worker: workbox may
+  // call that worker external when this page did not see it install, so only `isUpdate` counts here.
   workbox.addEventListener('controlling', (event) => {
-    if (event.isUpdate || event.isExternal) reloadOnce();
+    if (event.isUpdate) reloadOnce();
   });
   try {
     await workbox.register();
