@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/server/db/database.js';
 import { CopyJson } from '../../src/server/db/copyText.js';
-import { openPgliteDatabase } from '../../src/server/db/pgliteDatabase.js';
-import { openPostgresDatabase } from '../../src/server/db/postgresDatabase.js';
-import { createScratchPostgres, engines } from './harness.js';
+import { engines, openScratchDatabase } from './harness.js';
 
 // Values a source may send, written with COPY and read back as they were given (NUL characters, which no text of
 // PostgreSQL can hold, are left out).
@@ -11,21 +9,12 @@ const hostile = ['tab\there', 'a written \\u0000 stays', 'line\nbreak\r\n', 'bac
 
 describe.each(engines)('COPY of rows on %s', (engine) => {
   let db: Database;
-  let drop: (() => Promise<void>) | undefined;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    if (engine === 'postgresql') {
-      const scratch = await createScratchPostgres();
-      drop = scratch.drop;
-      db = await openPostgresDatabase(scratch.url, 2);
-    } else {
-      db = await openPgliteDatabase(null);
-    }
+    ({ db, close } = await openScratchDatabase(engine));
     await db.exec('create table copied (id int, label text, tags text[], document jsonb, score float8, seen timestamptz)');
   });
-  afterAll(async () => {
-    await db.close();
-    await drop?.();
-  });
+  afterAll(() => close());
 
   it('writes text, arrays, JSON, numbers, dates and nulls as they were given', async () => {
     const seen = new Date('2026-11-27T10:00:00.000Z');

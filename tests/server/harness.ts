@@ -39,6 +39,17 @@ export async function createScratchPostgres(): Promise<{ url: string; drop: () =
   };
 }
 
+/** An empty database of the engine for tests below the server (in memory on PGlite); `close` also drops PostgreSQL's. */
+export async function openScratchDatabase(engine: Engine): Promise<{ db: Database; close: () => Promise<void> }> {
+  if (engine === 'pglite') {
+    const db = await openPgliteDatabase(null);
+    return { db, close: () => db.close() };
+  }
+  const scratch = await createScratchPostgres();
+  const db = await openPostgresDatabase(scratch.url, 2);
+  return { db, close: async () => { await db.close(); await scratch.drop(); } };
+}
+
 export type Answer = { status: number; body: any; headers: Record<string, unknown> };
 
 export type TestServer = RunningCartograph & {

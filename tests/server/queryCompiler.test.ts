@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseQuery } from '../../src/core/query/index.js';
 import type { Database } from '../../src/server/db/database.js';
-import { openPgliteDatabase } from '../../src/server/db/pgliteDatabase.js';
-import { openPostgresDatabase } from '../../src/server/db/postgresDatabase.js';
 import { compileQuery } from '../../src/server/query/compileQuery.js';
 import { expandSavedQueries } from '../../src/server/query/savedQueries.js';
-import { createScratchPostgres, engines } from './harness.js';
+import { engines, openScratchDatabase } from './harness.js';
 
 const assets = {
   'ws-1': { Hostname: ['WS-1'], 'OS.Type': ['Windows'], Groups: ['edr', 'mdm'], AdapterCount: ['3'], LastSeen: ['2026-11-21T10:00:00.000Z'] },
@@ -25,22 +23,13 @@ const split = (fields: Record<string, unknown[]>) => [
 
 describe.each(engines)('query compilation to SQL on %s', (engine) => {
   let db: Database;
-  let drop: (() => Promise<void>) | undefined;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    if (engine === 'postgresql') {
-      const scratch = await createScratchPostgres();
-      drop = scratch.drop;
-      db = await openPostgresDatabase(scratch.url, 2);
-    } else {
-      db = await openPgliteDatabase(null);
-    }
+    ({ db, close } = await openScratchDatabase(engine));
     await db.exec('create table assets (name text primary key, fields jsonb not null, specifics jsonb not null)');
     for (const [name, fields] of Object.entries(assets)) await db.query('insert into assets values ($1, $2, $3)', [name, ...split(fields).map((part) => JSON.stringify(part))]);
   });
-  afterAll(async () => {
-    await db.close();
-    await drop?.();
-  });
+  afterAll(() => close());
 
   const matching = async (text: string) => {
     const compiled = compileQuery(parseQuery(text), { firstParameter: 1, now: new Date('2026-11-22T12:00:00Z') });

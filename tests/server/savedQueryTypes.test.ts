@@ -19,4 +19,15 @@ describe.each(engines)('saved queries by inventory on %s', (engine) => {
     expect((await server.request('GET', '/queries/queries', { token })).body.count).toBe(3);
     expect(await server.request('GET', '/queries/queries?type=printer', { token })).toMatchObject({ status: 400, body: { type: [expect.any(String)] } });
   });
+
+  it('keeps the saved queries of the certificate, service and license inventories apart', async () => {
+    const token = server.adminToken;
+    const saved = [['Expiring this month', 'certificate', 'ExpiryStatus = "Expires within 30 days"'], ['SSH daemons', 'service', 'Name = sshd'], ['Over-used', 'license', 'OverUse > 0']];
+    for (const [name, type, text] of saved) {
+      expect(await server.request('POST', '/queries/queries', { token, body: { name, text, type } }), type).toMatchObject({ status: 201 });
+    }
+    for (const [name, type, text] of saved) {
+      expect((await server.request('GET', `/queries/queries?type=${type}`, { token })).body, type).toMatchObject({ count: 1, results: [{ name, text, type }] });
+    }
+  });
 });

@@ -14,7 +14,8 @@ describe.each(engines)('SSH command actions against a real OpenSSH server on %s'
   const settings = (timeout: number, concurrency = 10) => server.request('PUT', '/actions/settings', { token, body: { concurrency, target_timeout_seconds: timeout, retries: 0, history_days: 90, allowed_destinations: [] } });
   beforeAll(async () => {
     sshd = await startSshd();
-    server = await startLabServer(engine, 100);
+    // 20 lab hosts, 10 of them Linux: each sign-in costs a key exchange, and the machine running the tests may be shared.
+    server = await startLabServer(engine, 20);
     token = server.adminToken;
     const created = await server.request('POST', '/actions/ssh-credentials', { token, body: {
       name: 'Lab key', username: sshd.username, port: sshd.port, auth_method: 'private_key', private_key: sshd.privateKey, passphrase: sshd.passphrase, known_host_fingerprints: [`127.0.0.1 ${sshd.hostFingerprint}`],
@@ -51,16 +52,16 @@ describe.each(engines)('SSH command actions against a real OpenSSH server on %s'
     const started = Date.now();
     const { run, results } = await runAction(server, id);
     expect(results.filter((result) => result.status === 'failed').map((result) => `${result.name} ${result.detail}`)).toEqual(['host-00002 127.0.0.1: Exit status 3']);
-    expect(run).toMatchObject({ status: 'done', targets: 50, succeeded: 49, failed: 1 });
+    expect(run).toMatchObject({ status: 'done', targets: 10, succeeded: 9, failed: 1 });
     const first = results.find((result) => result.name === 'host-00000')!;
     expect(first).toMatchObject({ status: 'succeeded', exit_code: 0 });
     expect(first.output).toContain('ran on host-00000');
     expect(first.output).toContain('to-stderr');
     expect(results.find((result) => result.name === 'host-00002')).toMatchObject({ status: 'failed', exit_code: 3, detail: '127.0.0.1: Exit status 3' });
-    console.log(`ssh bench (${engine}): 50 targets on one sshd port, concurrency 10: ${Date.now() - started} ms`);
+    console.log(`ssh (${engine}): 10 targets on one sshd port, concurrency 10: ${Date.now() - started} ms`);
     const activities = await server.context.db.query("select 1 from activities where action = 'action.ssh_command' and target_id = $1", [String(run.id)]);
     expect(activities).toHaveLength(1);
-  });
+  }, 120_000);
 
   it('stops a host at the per-target timeout and refuses a host whose key is not pinned', async () => {
     await settings(1);
@@ -77,7 +78,7 @@ describe.each(engines)('SSH command actions against a real OpenSSH server on %s'
     const denied = await runAction(server, refusedPassword);
     expect(denied.results).toEqual([expect.objectContaining({ status: 'failed', detail: expect.stringContaining('authentication') })]);
     expect(JSON.stringify(denied.results)).not.toContain('not the password');
-  });
+  }, 120_000);
 
   it('needs its own permission to run SSH commands', async () => {
     const permissions = (await server.request('GET', '/users/permissions?size=1000', { token })).body.results as { id: number; codename: string; app: string }[];
