@@ -49,7 +49,8 @@ export async function startServer(options: { adminPassword?: string | null; env?
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
+  // Generous: several journeys start a server at once, on a machine shared with the rest of the suite.
+  const deadline = Date.now() + 180_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
     if (output.includes('Cartograph is ready')) {
