@@ -17,11 +17,11 @@ import { userCorrelationRules } from './correlation/userRules.js';
 import { connectionRowColumns, fetchConnection, readHeldRecords, type ConnectionRow } from './fetchStage.js';
 import type { FieldOrdering } from './mergeAssets.js';
 import { begin, finish, newProgress, type DiscoveryProgress } from './progress.js';
-import { buildObservationInventories, observationTables } from './relatedInventories.js';
+import { buildObservationInventories } from './relatedInventories.js';
 import { DeviceLinks } from './software/deviceLinks.js';
 import { deriveRelations, type RelatedAsset } from './relations.js';
 import { loadDiscoverySettings } from './settings.js';
-import { deleteMergedRows, deleteSnapshotRows, writeRecommendations, writeRelations } from './snapshotWriter.js';
+import { deleteMergedRows, deleteSnapshotRows, observationTables, writeRecommendations, writeRelations } from './snapshotWriter.js';
 import { advance, claimStep, connectionOfStep, retryStep, type Pace, type StepJob, type StepLease } from './steps.js';
 
 export type DiscoverySettings = {

@@ -15,8 +15,6 @@ import { buildLicenseInventory } from './licenses/licenseStage.js';
 /** Stream entities these stages read back from the snapshot: a discovery does not hold them in memory. */
 export const observationEntities = new Set([...softwareEntities, 'vulnerability', 'service', 'license', certificateEntity]);
 
-/** The snapshot tables these stages write (deleted with a failed discovery, pruned with old snapshots). */
-export const observationTables = ['snapshot_installations', 'snapshot_findings', 'snapshot_service_instances', 'snapshot_license_assignments', 'snapshot_certificate_places'];
 
 /**
  * Builds the vulnerability and software inventories of a snapshot once its devices are merged (`devices` indexes
