@@ -37,7 +37,14 @@ async function open(path: string, who = 'Cartograph Administrator'): Promise<voi
 async function signOut(who: string): Promise<void> {
   await page.locator('.top-bar__user', { hasText: who }).waitFor();
   await page.getByRole('button', { name: 'Account menu' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  // Until the popover is placed it sits off screen; clicking it there would scroll the page, and a scroll closes it.
+  const signOutButton = page.getByRole('button', { name: 'Sign out' });
+  const inViewport = () => signOutButton.evaluate((button) => {
+    const box = button.getBoundingClientRect();
+    return box.top >= 0 && box.left >= 0 && box.bottom <= window.innerHeight && box.right <= window.innerWidth;
+  });
+  await expect.poll(inViewport).toBe(true);
+  await signOutButton.click();
   await page.waitForURL(/#\/login/);
 }
 
