@@ -28,7 +28,8 @@ export type MatchOptions = {
 /** One vulnerability found on a device from its installed software, with why. */
 export type AvmMatch = { device: string; cve: string; recordKey: string; connectionId: number; software: string; version: string; reason: string };
 
-type Installed = { recordKey: string; connectionId: number; name: string; version: string; mapping: CpeMapping };
+/** A device's installations whose (product, version) pair matched, position by position. */
+type DeviceInstallations = { pairs: number[]; recordKeys: string[]; connectionIds: number[]; names: string[]; mappings: CpeMapping[] };
 type IndexedCriterion = { ref: string; cve: string; match: CpeMatch; name: CpeName };
 type PairHit = { ref: string; cve: string; criteria: string; vulnerable: boolean; versionReason: string };
 
@@ -160,7 +161,7 @@ export async function* matchInstalledSoftware(db: Queryable, discoveryId: number
       if (name && key && versionsByProduct.has(key)) (criteriaByProduct.get(key) ?? criteriaByProduct.set(key, []).get(key)!).push({ ref: `${cve}|${c}|${n}|${m}`, cve, match, name });
     })));
   }
-  const pairHits = new Map<string, PairHit[]>();
+  const hitsByPairKey = new Map<string, PairHit[]>();
   // Installed versions meet the same few bounds over and over (each pair against every criterion of its product):
   // each comparison is worked out once.
   const compared = new Map<string, number>();
@@ -183,37 +184,51 @@ export async function* matchInstalledSoftware(db: Queryable, discoveryId: number
         const versionReason = versionCovered(match, name, version, compare);
         if (versionReason) hits.push({ ref, cve, criteria: match.criteria, vulnerable: match.vulnerable !== false, versionReason });
       }
-      if (hits.length) pairHits.set(`${key}\u0000${version}`, hits);
+      if (hits.length) hitsByPairKey.set(`${key}\u0000${version}`, hits);
     }
   }
   versionsByProduct.clear();
   criteriaByProduct.clear();
-  if (!pairHits.size) return;
+  if (!hitsByPairKey.size) return;
+  // Each matched pair numbered in the order of its key: a device's pairs sorted by number are sorted by key, the order
+  // its hits are taken in.
+  const pairKeys = [...hitsByPairKey.keys()].sort();
+  const pairNumbers = new Map(pairKeys.map((pair, number) => [pair, number]));
+  const pairHits = pairKeys.map((pair) => hitsByPairKey.get(pair)!);
+  const pairVersions = pairKeys.map((pair) => pair.slice(pair.indexOf('\u0000') + 1));
+  hitsByPairKey.clear();
 
-  // Second reading: each device's installations whose pair matched a criterion.
-  const byDevice = new Map<string, Map<string, Installed>>();
+  // Second reading: each device's installations whose pair matched a criterion, held compactly (a dense fleet's are
+  // millions): the pair's number, the record, and the name the installation shows, each name held once.
+  const byDevice = new Map<string, DeviceInstallations>();
+  const names = new Map<string, string>();
   for await (const record of softwareRows(db, discoveryId)) {
     const mapping = mappingOf(record);
     if (!mapping) continue;
-    const version = record.version;
-    const pair = `${productKeyOf(mapping.vendor, mapping.product)}\u0000${version}`;
-    if (!pairHits.has(pair)) continue;
+    const pair = pairNumbers.get(`${productKeyOf(mapping.vendor, mapping.product)}\u0000${record.version}`);
+    if (pair === undefined) continue;
     const device = devices.link(record.connectionId, record.links ?? {});
     if (!device) continue;
-    const installed = byDevice.get(device.asset) ?? byDevice.set(device.asset, new Map()).get(device.asset)!;
-    if (!installed.has(pair)) installed.set(pair, { recordKey: record.key, connectionId: record.connectionId, name: record.name?.trim() || mapping.product, version, mapping });
+    let installed = byDevice.get(device.asset);
+    if (!installed) byDevice.set(device.asset, (installed = { pairs: [], recordKeys: [], connectionIds: [], names: [], mappings: [] }));
+    const name = record.name?.trim() || mapping.product;
+    installed.pairs.push(pair);
+    installed.recordKeys.push(record.key);
+    installed.connectionIds.push(record.connectionId);
+    installed.names.push(names.get(name) ?? (names.set(name, name), name));
+    installed.mappings.push(mapping);
   }
 
   // Devices with the same matched pairs have the same vulnerabilities: evaluated once per set of pairs.
-  const evaluations = new Map<string, { cve: string; hits: { pair: string; hit: PairHit }[]; platforms: string[] }[]>();
-  const evaluate = (pairs: string[]) => {
-    const hitsByRef = new Map<string, { pair: string; hit: PairHit }>();
-    for (const pair of pairs) for (const hit of pairHits.get(pair)!) if (!hitsByRef.has(hit.ref)) hitsByRef.set(hit.ref, { pair, hit });
+  const evaluations = new Map<string, { cve: string; hits: { pair: number; hit: PairHit }[]; platforms: string[] }[]>();
+  const evaluate = (pairs: number[]) => {
+    const hitsByRef = new Map<string, { pair: number; hit: PairHit }>();
+    for (const pair of pairs) for (const hit of pairHits[pair]) if (!hitsByRef.has(hit.ref)) hitsByRef.set(hit.ref, { pair, hit });
     const cves = new Set([...hitsByRef.values()].filter(({ hit }) => hit.vulnerable).map(({ hit }) => hit.cve));
     const results = [];
     for (const cve of cves) {
       const list: CveConfiguration[] = configurations.get(cve) ?? [];
-      const pairOfHit = new Map<CriterionHit, string>();
+      const pairOfHit = new Map<CriterionHit, number>();
       const result = evaluateConfigurations(list, (c, n, m) => {
         const found = hitsByRef.get(`${cve}|${c}|${n}|${m}`);
         if (!found) return null;
@@ -226,8 +241,12 @@ export async function* matchInstalledSoftware(db: Queryable, discoveryId: number
     return results;
   };
   for (const [device, installed] of byDevice) {
-    const pairs = [...installed.keys()].sort();
-    const signature = pairs.join('\u0001');
+    byDevice.delete(device);
+    // The device's first installation of each pair, the pairs in order.
+    const firstOfPair = new Map<number, number>();
+    installed.pairs.forEach((pair, position) => firstOfPair.has(pair) || firstOfPair.set(pair, position));
+    const pairs = [...firstOfPair.keys()].sort((left, right) => left - right);
+    const signature = pairs.join(',');
     let results = evaluations.get(signature);
     if (!results) {
       results = evaluate(pairs);
@@ -237,10 +256,12 @@ export async function* matchInstalledSoftware(db: Queryable, discoveryId: number
       evaluations.set(signature, results);
     }
     for (const { cve, hits, platforms } of results) {
-      const first = installed.get(hits[0].pair)!;
+      const first = firstOfPair.get(hits[0].pair)!;
+      const [name, mapping] = [installed.names[first], installed.mappings[first]];
+      const version = pairVersions[hits[0].pair];
       const criteria = [...new Set(hits.map(({ hit }) => `${hit.criteria} (${hit.versionReason})`))].slice(0, 5);
-      const reason = `${first.name} ${first.version || '(no version)'} matches ${criteria.join('; ')}; mapped to ${first.mapping.vendor}:${first.mapping.product} because ${first.mapping.mapping}${platforms.length ? `; running on ${platforms.join(', ')}` : ''}.`;
-      yield { device, cve, recordKey: first.recordKey, connectionId: first.connectionId, software: first.name, version: first.version, reason };
+      const reason = `${name} ${version || '(no version)'} matches ${criteria.join('; ')}; mapped to ${mapping.vendor}:${mapping.product} because ${mapping.mapping}${platforms.length ? `; running on ${platforms.join(', ')}` : ''}.`;
+      yield { device, cve, recordKey: installed.recordKeys[first], connectionId: installed.connectionIds[first], software: name, version, reason };
     }
   }
 }
