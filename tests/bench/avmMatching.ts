@@ -64,7 +64,7 @@ async function runStage(db: Database, discoveryId: number, links: DeviceLinks) {
  * indexes, no reading, matching or JavaScript. What writing that many finding rows costs on this machine at the least.
  */
 async function findingsWriteFloor(db: Database, companyId: number, discoveryId: number): Promise<number> {
-  const [{ id }] = await db.query<{ id: number }>("insert into discoveries (company_id, status, start_time) values ($1, 'running', now()) returning id", [companyId]);
+  const [{ id }] = await db.query<{ id: number }>("insert into discoveries (company_id, status, start_time) values ($1, 'done', now()) returning id", [companyId]);
   const columns = 'finding_id, device_asset, vulnerability_asset, cve_id, title, severity, severity_level, score, source_status, first_seen, last_seen, ports, software, adapters, sources';
   const started = performance.now();
   await db.query(`insert into snapshot_findings (discovery_id, ${columns}) select $2, ${columns} from snapshot_findings where discovery_id = $1`, [discoveryId, id]);
