@@ -16,7 +16,7 @@ import { openPostgresDatabase } from '../../src/server/db/postgresDatabase.js';
 import { saveSettingsDocument } from '../../src/server/discovery/settings.js';
 import { DeviceLinks } from '../../src/server/discovery/software/deviceLinks.js';
 import { ObservationWarnings } from '../../src/server/discovery/software/observations.js';
-import { buildVulnerabilityInventory } from '../../src/server/discovery/software/vulnerabilityStage.js';
+import { buildVulnerabilityInventory, findingColumns } from '../../src/server/discovery/software/vulnerabilityStage.js';
 import { createScratchPostgres } from '../server/harness.js';
 import { generateNvd, measureImport } from './avmFeeds.js';
 
@@ -70,7 +70,7 @@ async function runStage(db: Database, discoveryId: number, links: DeviceLinks) {
  */
 async function findingsWriteFloor(db: Database, companyId: number, discoveryId: number): Promise<number> {
   const [{ id }] = await db.query<{ id: number }>("insert into discoveries (company_id, status, start_time) values ($1, 'done', now()) returning id", [companyId]);
-  const columns = 'finding_id, device_asset, vulnerability_asset, cve_id, title, severity, severity_level, score, source_status, first_seen, last_seen, ports, software, adapters, sources';
+  const columns = findingColumns.filter((column) => column !== 'discovery_id').join(', ');
   const started = performance.now();
   await db.query(`insert into snapshot_findings (discovery_id, ${columns}) select $2, ${columns} from snapshot_findings where discovery_id = $1`, [discoveryId, id]);
   const seconds = (performance.now() - started) / 1000;

@@ -1,16 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importFeed } from '../../src/server/avm/feedImport.js';
 import { matchInstalledSoftware, type AvmMatch, type MatchOptions } from '../../src/server/avm/softwareMatching.js';
 import type { Database } from '../../src/server/db/database.js';
 import { migrate } from '../../src/server/db/migrate.js';
-import { openPgliteDatabase } from '../../src/server/db/pgliteDatabase.js';
-import { openPostgresDatabase } from '../../src/server/db/postgresDatabase.js';
 import { DeviceLinks } from '../../src/server/discovery/software/deviceLinks.js';
 import { nvdFeed, nvdRecords } from './avmFixtures.js';
-import { createScratchPostgres, engines } from './harness.js';
+import { engines, openScratchDatabase } from './harness.js';
 
 // The matcher reads the snapshot's installations differently since it was made to scale (the database groups the
 // first reading, each record is cast to jsonb once, criteria are parsed once, version comparisons remembered): its
@@ -103,17 +98,11 @@ async function collect(matches: AsyncGenerator<AvmMatch>): Promise<AvmMatch[]> {
 
 describe.each(engines)('software → CVE matcher equivalence on %s', (engine) => {
   let db: Database;
-  let folder: string;
-  let drop: (() => Promise<void>) | undefined;
+  let close: (() => Promise<void>) | undefined;
   let snapshot: { discoveryId: number; links: DeviceLinks };
 
   beforeAll(async () => {
-    folder = mkdtempSync(join(tmpdir(), 'cartograph-avm-equivalence-'));
-    if (engine === 'postgresql') {
-      const scratch = await createScratchPostgres();
-      drop = scratch.drop;
-      db = await openPostgresDatabase(scratch.url, 2);
-    } else db = await openPgliteDatabase(join(folder, 'pglite'));
+    ({ db, close } = await openScratchDatabase(engine));
     await migrate(db);
     await db.query("insert into companies (name, is_constant) values ('Equivalence', true)");
     const feed = JSON.stringify(nvdFeed([...nvdRecords, ...extraRecords]));
@@ -121,11 +110,7 @@ describe.each(engines)('software → CVE matcher equivalence on %s', (engine) =>
     expect(outcome).toMatchObject({ records: nvdRecords.length + extraRecords.length });
     snapshot = await seedSnapshot(db);
   }, 120_000);
-  afterAll(async () => {
-    await db?.close();
-    await drop?.();
-    rmSync(folder, { recursive: true, force: true });
-  });
+  afterAll(() => close?.());
 
   // The recorded matches are those of the matcher before its rewrite for speed (2026-11-25): both gave the same
   // matches, reasons and order on this fixture, and the same findings' md5 over a 10k-device bench fleet.

@@ -15,7 +15,6 @@ import { buildLicenseInventory } from './licenses/licenseStage.js';
 /** Stream entities these stages read back from the snapshot: a discovery does not hold them in memory. */
 export const observationEntities = new Set([...softwareEntities, 'vulnerability', 'service', 'license', certificateEntity]);
 
-
 /**
  * Builds the vulnerability and software inventories of a snapshot once its devices are merged (`devices` indexes
  * them; null when no source reported a device), counting each connection's unlinkable or unreadable records as
