@@ -15,6 +15,7 @@ import { openPgliteDatabase } from '../../src/server/db/pgliteDatabase.js';
 import { openPostgresDatabase } from '../../src/server/db/postgresDatabase.js';
 import { saveSettingsDocument } from '../../src/server/discovery/settings.js';
 import { DeviceLinks } from '../../src/server/discovery/software/deviceLinks.js';
+import { attachFindingsLoad, createFindingsLoad, dropFindingsPartitions, findingsPartition } from '../../src/server/discovery/software/findingsPartitions.js';
 import { ObservationWarnings } from '../../src/server/discovery/software/observations.js';
 import { buildVulnerabilityInventory, findingColumns } from '../../src/server/discovery/software/vulnerabilityStage.js';
 import { createScratchPostgres } from '../server/harness.js';
@@ -48,7 +49,6 @@ function deviceLinks(): DeviceLinks {
 
 async function runStage(db: Database, discoveryId: number, links: DeviceLinks) {
   await db.query("delete from snapshot_assets where discovery_id = $1 and entity = 'vulnerability'", [discoveryId]);
-  await db.query('delete from snapshot_findings where discovery_id = $1', [discoveryId]);
   let peakRss = process.memoryUsage().rss;
   const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage().rss); }, 50);
   const started = performance.now();
@@ -56,8 +56,8 @@ async function runStage(db: Database, discoveryId: number, links: DeviceLinks) {
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
   const [{ findings }] = await db.query<{ findings: number }>('select count(*)::int as findings from snapshot_findings where discovery_id = $1', [discoveryId]);
-  // What a finding takes on disk: the table with its indexes (holding this snapshot's only), over the findings.
-  const [{ bytes }] = await db.query<{ bytes: string }>("select pg_total_relation_size('snapshot_findings') as bytes");
+  // What a finding takes on disk: the snapshot's partition with its indexes, over the findings.
+  const [{ bytes }] = await db.query<{ bytes: string }>('select pg_total_relation_size($1::regclass) as bytes', [findingsPartition(discoveryId)]);
   return {
     wall_s: Number(seconds.toFixed(1)), peak_rss_mb: Math.round(peakRss / 1048576), vulnerabilities: count, findings, findings_per_device: Number((findings / sizes.devices).toFixed(1)),
     ...(findings && { bytes_per_finding: Math.round(Number(bytes) / findings) }),
@@ -65,15 +65,19 @@ async function runStage(db: Database, discoveryId: number, links: DeviceLinks) {
 }
 
 /**
- * The database's own share: the findings just written copied within it to another snapshot, with the table's three
- * indexes, no reading, matching or JavaScript. What writing that many finding rows costs on this machine at the least.
+ * The database's own share: the findings just written copied within it to another snapshot, loaded and attached as
+ * the stage does (a bare table, then its indexes and key), with no reading, matching or JavaScript. What writing that
+ * many finding rows costs on this machine at the least.
  */
 async function findingsWriteFloor(db: Database, companyId: number, discoveryId: number): Promise<number> {
   const [{ id }] = await db.query<{ id: number }>("insert into discoveries (company_id, status, start_time) values ($1, 'done', now()) returning id", [companyId]);
   const columns = findingColumns.filter((column) => column !== 'discovery_id').join(', ');
   const started = performance.now();
-  await db.query(`insert into snapshot_findings (discovery_id, ${columns}) select $2, ${columns} from snapshot_findings where discovery_id = $1`, [discoveryId, id]);
+  const table = await createFindingsLoad(db, id);
+  await db.query(`insert into ${table} (discovery_id, ${columns}) select $2, ${columns} from snapshot_findings where discovery_id = $1`, [discoveryId, id]);
+  await attachFindingsLoad(db, id);
   const seconds = (performance.now() - started) / 1000;
+  await dropFindingsPartitions(db, [id]);
   await db.query('delete from discoveries where id = $1', [id]);
   return Number(seconds.toFixed(1));
 }

@@ -2,6 +2,7 @@ import { CopyJson } from '../db/copyText.js';
 import type { Queryable } from '../db/database.js';
 import type { MergedAsset } from './mergeAssets.js';
 import type { RelationRow } from './relations.js';
+import { dropFindingsPartitions } from './software/findingsPartitions.js';
 
 const batchSize = 1000;
 
@@ -93,6 +94,7 @@ const mergedTables = ['snapshot_assets', 'snapshot_index', 'snapshot_relations',
 
 /** Deletes what merging wrote of a snapshot, keeping its source records (a publish taken over starts again). */
 export async function deleteMergedRows(db: Queryable, discoveryId: number): Promise<void> {
+  await dropFindingsPartitions(db, [discoveryId]);
   for (const table of mergedTables) await db.query(`delete from ${table} where discovery_id = $1`, [discoveryId]);
 }
 

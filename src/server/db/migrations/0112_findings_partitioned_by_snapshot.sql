@@ -1,0 +1,45 @@
+-- A snapshot's findings are millions of rows at 100k devices (70 a device when Cartograph's own matching finds them).
+-- Appended to one shared table they paid, row by row, for its three indexes and its foreign key: three times what
+-- the rows themselves cost. snapshot_findings is now partitioned by snapshot: the vulnerability stage loads its
+-- findings into a bare table, indexes it once loaded and attaches it as the snapshot's partition
+-- (src/server/discovery/software/findingsPartitions.ts); an old snapshot's findings are a table dropped rather than
+-- millions of rows deleted. Rows written to snapshot_findings itself land in its default partition.
+alter table snapshot_findings rename to snapshot_findings_unpartitioned;
+alter table snapshot_findings_unpartitioned rename constraint snapshot_findings_pkey to snapshot_findings_unpartitioned_pkey;
+drop index snapshot_findings_device;
+drop index snapshot_findings_vulnerability;
+
+create table snapshot_findings (
+  discovery_id integer not null references discoveries (id) on delete cascade,
+  finding_id text not null,
+  device_asset text not null,
+  vulnerability_asset text not null,
+  cve_id text,
+  title text,
+  severity text,
+  severity_level integer,
+  score double precision,
+  source_status text not null check (source_status in ('open', 'fixed')),
+  first_seen text,
+  last_seen text,
+  ports text[] not null default '{}',
+  software text[] not null default '{}',
+  adapters text[] not null,
+  sources jsonb not null,
+  primary key (discovery_id, finding_id)
+) partition by list (discovery_id);
+create index snapshot_findings_device on snapshot_findings (discovery_id, device_asset);
+create index snapshot_findings_vulnerability on snapshot_findings (discovery_id, vulnerability_asset);
+create table snapshot_findings_default partition of snapshot_findings default;
+
+do $$
+declare
+  snapshot integer;
+begin
+  for snapshot in select distinct discovery_id from snapshot_findings_unpartitioned loop
+    execute format('create table snapshot_findings_%s partition of snapshot_findings for values in (%s)', snapshot, snapshot);
+  end loop;
+end
+$$;
+insert into snapshot_findings select * from snapshot_findings_unpartitioned;
+drop table snapshot_findings_unpartitioned;
