@@ -44,6 +44,25 @@ export async function readFeedFacts(db: Queryable, cves: Iterable<string>, feeds
   return { byCve, kevImported: feeds.kev && count > 0 };
 }
 
+/** Reads each CVE's facts once, for a stage that asks for the facts of some CVEs several times. */
+export class FeedFactsReader {
+  private readonly byCve = new Map<string, FeedFacts>();
+  private kevImported: boolean | undefined;
+
+  constructor(private readonly db: Queryable, private readonly feeds: { nvd: boolean; kev: boolean; epss: boolean }) {}
+
+  /** The facts of the given CVEs (and of those asked for before). */
+  async read(cves: Iterable<string>): Promise<FeedFactIndex> {
+    const unread = [...new Set(cves)].filter((cve) => !this.byCve.has(cve));
+    if (unread.length || this.kevImported === undefined) {
+      const read = await readFeedFacts(this.db, unread, this.feeds);
+      for (const cve of unread) this.byCve.set(cve, read.byCve.get(cve) ?? {});
+      this.kevImported = read.kevImported;
+    }
+    return { byCve: this.byCve, kevImported: this.kevImported };
+  }
+}
+
 /** The configurations of the given CVEs, for the software matcher. */
 export async function readConfigurations(db: Queryable, cves: string[]): Promise<Map<string, CveConfiguration[]>> {
   const byCve = new Map<string, CveConfiguration[]>();

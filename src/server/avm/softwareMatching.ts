@@ -32,6 +32,8 @@ export type AvmMatch = { device: string; cve: string; recordKey: string; connect
 type DeviceInstallations = { pairs: number[]; recordKeys: string[]; connectionIds: number[]; names: string[]; mappings: CpeMapping[] };
 type IndexedCriterion = { ref: string; cve: string; match: CpeMatch; name: CpeName };
 type PairHit = { ref: string; cve: string; criteria: string; vulnerable: boolean; versionReason: string };
+/** A CVE found from the criteria some matched pairs meet: the pair of its first vulnerable criterion, and its reason's texts. */
+type Outcome = { cve: string; pair: number; criteria: string; platforms: string };
 
 /**
  * NVD's names: the vendors of each CPE product (from the imported CVE configurations and the CPE dictionary), and
@@ -118,14 +120,25 @@ async function readCandidateCves(db: Queryable, productKeys: string[]): Promise<
   return cves;
 }
 
+/** The matching of a snapshot once its installed (product, version) pairs are matched: which CVEs it can find, and the finding. */
+export type SoftwareMatching = { cves: ReadonlySet<string>; matches: () => AsyncGenerator<AvmMatch> };
+
+/** What the devices' reading needs of the pairs' matching. */
+type MatchedPairs = {
+  mappingOf: (row: Pick<SoftwareRow, 'name' | 'vendor' | 'cpe'>) => CpeMapping | null;
+  pairNumbers: Map<string, number>; pairHits: PairHit[][]; pairVersions: string[]; configurations: Map<string, CveConfiguration[]>;
+};
+
+const nothingMatched: SoftwareMatching = { cves: new Set(), matches: async function* () {} };
+
 /**
- * Finds the snapshot's vulnerabilities from its installed software. Yields one match per device, CVE and matched
- * installation: the reason names the installation, its version, the CPE criterion and its bounds, and how the
- * installation was mapped to the CPE product.
+ * Matches the snapshot's installed software against the imported CVEs, pair by pair; `matches()` then yields one
+ * match per device, CVE and matched installation: the reason names the installation, its version, the CPE criterion
+ * and its bounds, and how the installation was mapped to the CPE product.
  */
-export async function* matchInstalledSoftware(db: Queryable, discoveryId: number, devices: DeviceLinks, options: MatchOptions): AsyncGenerator<AvmMatch> {
+export async function prepareSoftwareMatching(db: Queryable, discoveryId: number, devices: DeviceLinks, options: MatchOptions): Promise<SoftwareMatching> {
   const dictionary = await readDictionary(db);
-  if (!dictionary.byProduct.size) return;
+  if (!dictionary.byProduct.size) return nothingMatched;
   const lookup = { vendorsOf: (product: string) => dictionary.byProduct.get(product), productTitled: (title: string) => dictionary.byTitle.get(title) ?? undefined };
   const mappings = new Map<string, CpeMapping | null>();
   // Keyed by what the record says (name, vendor, CPE): the normalization runs once per distinct software, not per record.
@@ -149,7 +162,7 @@ export async function* matchInstalledSoftware(db: Queryable, discoveryId: number
     const versions = versionsByProduct.get(key) ?? versionsByProduct.set(key, new Set()).get(key)!;
     versions.add(record.version);
   }
-  if (!versionsByProduct.size) return;
+  if (!versionsByProduct.size) return nothingMatched;
 
   // The criteria that name those products, indexed by product; each pair matched against them once.
   const configurations = await readConfigurations(db, [...(await readCandidateCves(db, [...versionsByProduct.keys()]))]);
@@ -189,7 +202,7 @@ export async function* matchInstalledSoftware(db: Queryable, discoveryId: number
   }
   versionsByProduct.clear();
   criteriaByProduct.clear();
-  if (!hitsByPairKey.size) return;
+  if (!hitsByPairKey.size) return nothingMatched;
   // Each matched pair numbered in the order of its key: a device's pairs sorted by number are sorted by key, the order
   // its hits are taken in.
   const pairKeys = [...hitsByPairKey.keys()].sort();
@@ -197,7 +210,18 @@ export async function* matchInstalledSoftware(db: Queryable, discoveryId: number
   const pairHits = pairKeys.map((pair) => hitsByPairKey.get(pair)!);
   const pairVersions = pairKeys.map((pair) => pair.slice(pair.indexOf('\u0000') + 1));
   hitsByPairKey.clear();
+  const cves = new Set(pairHits.flatMap((hits) => hits.filter((hit) => hit.vulnerable).map((hit) => hit.cve)));
+  return { cves, matches: () => matchDevices(db, discoveryId, devices, options, { mappingOf, pairNumbers, pairHits, pairVersions, configurations }) };
+}
 
+/** Finds the snapshot's vulnerabilities from its installed software (`prepareSoftwareMatching`, then its matches). */
+export async function* matchInstalledSoftware(db: Queryable, discoveryId: number, devices: DeviceLinks, options: MatchOptions): AsyncGenerator<AvmMatch> {
+  yield* (await prepareSoftwareMatching(db, discoveryId, devices, options)).matches();
+}
+
+/** The devices' matches: their installations read again, each device's CVEs decided from its matched pairs. */
+async function* matchDevices(db: Queryable, discoveryId: number, devices: DeviceLinks, options: MatchOptions, matched: MatchedPairs): AsyncGenerator<AvmMatch> {
+  const { mappingOf, pairNumbers, pairHits, pairVersions, configurations } = matched;
   // Second reading: each device's installations whose pair matched a criterion, held compactly (a dense fleet's are
   // millions): the pair's number, the record, and the name the installation shows, each name held once.
   const byDevice = new Map<string, DeviceInstallations>();
@@ -219,26 +243,33 @@ export async function* matchInstalledSoftware(db: Queryable, discoveryId: number
     installed.mappings.push(mapping);
   }
 
-  // Devices with the same matched pairs have the same vulnerabilities: evaluated once per set of pairs.
-  const evaluations = new Map<string, { cve: string; hits: { pair: number; hit: PairHit }[]; platforms: string[] }[]>();
-  const evaluate = (pairs: number[]) => {
+  // A CVE's configurations decide from the criteria the device meets. When all of those come from one matched pair
+  // (nearly always: one installed version of the product), the outcome is that pair's for every device that has it:
+  // worked out once per pair and CVE, with the text of its reason. A CVE that several of a device's pairs meet (two
+  // versions of one product, an application and the platform it runs on) is evaluated for that device.
+  const vulnerableCvesOfPair = pairHits.map((hits) => [...new Set(hits.filter((hit) => hit.vulnerable).map((hit) => hit.cve))]);
+  const cvesOfPair = pairHits.map((hits) => [...new Set(hits.map((hit) => hit.cve))]);
+  const outcomesOfPair = pairHits.map(() => new Map<string, Outcome | null>());
+  const evaluate = (cve: string, pairs: number[]): Outcome | null => {
     const hitsByRef = new Map<string, { pair: number; hit: PairHit }>();
-    for (const pair of pairs) for (const hit of pairHits[pair]) if (!hitsByRef.has(hit.ref)) hitsByRef.set(hit.ref, { pair, hit });
-    const cves = new Set([...hitsByRef.values()].filter(({ hit }) => hit.vulnerable).map(({ hit }) => hit.cve));
-    const results = [];
-    for (const cve of cves) {
-      const list: CveConfiguration[] = configurations.get(cve) ?? [];
-      const pairOfHit = new Map<CriterionHit, number>();
-      const result = evaluateConfigurations(list, (c, n, m) => {
-        const found = hitsByRef.get(`${cve}|${c}|${n}|${m}`);
-        if (!found) return null;
-        const hit: CriterionHit = { criteria: found.hit.criteria, vulnerable: found.hit.vulnerable, versionReason: found.hit.versionReason, installed: { vendor: '', product: '', version: '', name: '', mapping: '' } };
-        pairOfHit.set(hit, found.pair);
-        return hit;
-      }, options.assumeUnmatchedPlatforms);
-      if (result) results.push({ cve, hits: result.vulnerable.map((hit) => ({ pair: pairOfHit.get(hit)!, hit: { ref: '', cve, criteria: hit.criteria, vulnerable: true, versionReason: hit.versionReason } })), platforms: result.platforms });
-    }
-    return results;
+    for (const pair of pairs) for (const hit of pairHits[pair]) if (hit.cve === cve && !hitsByRef.has(hit.ref)) hitsByRef.set(hit.ref, { pair, hit });
+    const pairOfHit = new Map<CriterionHit, number>();
+    const result = evaluateConfigurations(configurations.get(cve) ?? [], (c, n, m) => {
+      const found = hitsByRef.get(`${cve}|${c}|${n}|${m}`);
+      if (!found) return null;
+      const hit: CriterionHit = { criteria: found.hit.criteria, vulnerable: found.hit.vulnerable, versionReason: found.hit.versionReason, installed: { vendor: '', product: '', version: '', name: '', mapping: '' } };
+      pairOfHit.set(hit, found.pair);
+      return hit;
+    }, options.assumeUnmatchedPlatforms);
+    if (!result) return null;
+    const criteria = [...new Set(result.vulnerable.map((hit) => `${hit.criteria} (${hit.versionReason})`))].slice(0, 5);
+    return { cve, pair: pairOfHit.get(result.vulnerable[0])!, criteria: criteria.join('; '), platforms: result.platforms.length ? `; running on ${result.platforms.join(', ')}` : '' };
+  };
+  const outcomeOfPair = (pair: number, cve: string) => {
+    const outcomes = outcomesOfPair[pair];
+    let outcome = outcomes.get(cve);
+    if (outcome === undefined) outcomes.set(cve, (outcome = evaluate(cve, [pair])));
+    return outcome;
   };
   for (const [device, installed] of byDevice) {
     byDevice.delete(device);
@@ -246,21 +277,20 @@ export async function* matchInstalledSoftware(db: Queryable, discoveryId: number
     const firstOfPair = new Map<number, number>();
     installed.pairs.forEach((pair, position) => firstOfPair.has(pair) || firstOfPair.set(pair, position));
     const pairs = [...firstOfPair.keys()].sort((left, right) => left - right);
-    const signature = pairs.join(',');
-    let results = evaluations.get(signature);
-    if (!results) {
-      results = evaluate(pairs);
-      // Bounded: devices of one image share a handful of sets; a fleet of all-different devices would otherwise
-      // hold every device's results (a hundred CVEs each) until the end.
-      if (evaluations.size > 10_000) evaluations.clear();
-      evaluations.set(signature, results);
+    // The CVEs in the order the pairs' vulnerable criteria name them first, and how many of the pairs each concerns.
+    const cves = new Set<string>();
+    const pairsMeeting = new Map<string, number>();
+    for (const pair of pairs) {
+      for (const cve of vulnerableCvesOfPair[pair]) cves.add(cve);
+      for (const cve of cvesOfPair[pair]) pairsMeeting.set(cve, (pairsMeeting.get(cve) ?? 0) + 1);
     }
-    for (const { cve, hits, platforms } of results) {
-      const first = firstOfPair.get(hits[0].pair)!;
+    for (const cve of cves) {
+      const outcome = pairsMeeting.get(cve) === 1 ? outcomeOfPair(pairs.find((pair) => vulnerableCvesOfPair[pair].includes(cve))!, cve) : evaluate(cve, pairs);
+      if (!outcome) continue;
+      const first = firstOfPair.get(outcome.pair)!;
       const [name, mapping] = [installed.names[first], installed.mappings[first]];
-      const version = pairVersions[hits[0].pair];
-      const criteria = [...new Set(hits.map(({ hit }) => `${hit.criteria} (${hit.versionReason})`))].slice(0, 5);
-      const reason = `${name} ${version || '(no version)'} matches ${criteria.join('; ')}; mapped to ${mapping.vendor}:${mapping.product} because ${mapping.mapping}${platforms.length ? `; running on ${platforms.join(', ')}` : ''}.`;
+      const version = pairVersions[outcome.pair];
+      const reason = `${name} ${version || '(no version)'} matches ${outcome.criteria}; mapped to ${mapping.vendor}:${mapping.product} because ${mapping.mapping}${outcome.platforms}.`;
       yield { device, cve, recordKey: installed.recordKeys[first], connectionId: installed.connectionIds[first], software: name, version, reason };
     }
   }
