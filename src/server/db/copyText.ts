@@ -11,8 +11,10 @@ export function copyStatement(table: string, columns: readonly string[], source:
   return `copy ${table} (${columns.join(', ')}) from ${source}`;
 }
 
-// A text value can hold no NUL character in PostgreSQL: it is left out rather than failing the whole batch.
-const escapeText = (text: string) => text.replace(/[\\\t\n\r\0]/g, (character) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '' })[character]!);
+// A text value can hold no NUL character in PostgreSQL: it is left out rather than failing the whole batch. (Most
+// values have nothing to escape: testing first spares them the replacing, which a discovery's millions of rows feel.)
+const escaped = /[\\\t\n\r\0]/;
+const escapeText = (text: string) => (escaped.test(text) ? text.replace(/[\\\t\n\r\0]/g, (character) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '' })[character]!) : text);
 
 /** An array literal (`{"a","b"}`) of a text array column: every element quoted, null elements NULL. */
 function arrayLiteral(values: readonly unknown[]): string {
@@ -25,7 +27,10 @@ export class CopyJson {
 }
 
 // JSON's escaped NUL (\u0000) is refused by jsonb, as a NUL is by text: left out the same way.
-const jsonText = (value: unknown) => escapeText(JSON.stringify(value).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1'));
+const jsonText = (value: unknown) => {
+  const json = JSON.stringify(value);
+  return escapeText(json.includes('\\u0000') ? json.replace(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1') : json);
+};
 
 /**
  * One value as a COPY column: null and undefined are NULL, arrays are array literals (text[] columns), `CopyJson`
@@ -33,6 +38,7 @@ const jsonText = (value: unknown) => escapeText(JSON.stringify(value).replace(/(
  */
 export function copyValue(value: unknown): string {
   if (value === null || value === undefined) return '\\N';
+  if (typeof value === 'number') return String(value);
   if (Array.isArray(value)) return escapeText(arrayLiteral(value));
   if (value instanceof CopyJson) return jsonText(value.value);
   if (value instanceof Date) return value.toISOString();
