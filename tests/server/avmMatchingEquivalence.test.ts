@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importFeed } from '../../src/server/avm/feedImport.js';
-import { matchInstalledSoftware, type AvmMatch, type MatchOptions } from '../../src/server/avm/softwareMatching.js';
+import { prepareSoftwareMatching, type AvmMatch, type MatchOptions } from '../../src/server/avm/softwareMatching.js';
 import type { Database } from '../../src/server/db/database.js';
 import { migrate } from '../../src/server/db/migrate.js';
 import { DeviceLinks } from '../../src/server/discovery/software/deviceLinks.js';
@@ -116,7 +116,7 @@ describe.each(engines)('software → CVE matcher equivalence on %s', (engine) =>
   // matches, reasons and order on this fixture, and the same findings' md5 over a 10k-device bench fleet.
   it.each([true, false])('gives the previous matcher\'s matches in its order (platforms assumed: %s)', async (assumeUnmatchedPlatforms) => {
     const options: MatchOptions = { overrides, assumeUnmatchedPlatforms };
-    const now = await collect(matchInstalledSoftware(db, snapshot.discoveryId, snapshot.links, options));
+    const now = await collect((await prepareSoftwareMatching(db, snapshot.discoveryId, snapshot.links, options)).matches());
     expect(now).toMatchSnapshot();
     // The fixture reaches every case it is there for.
     const reasons = now.map((match) => `${match.device} ${match.cve} ${match.reason}`);

@@ -18,7 +18,7 @@ export type FeedFactIndex = { byCve: Map<string, FeedFacts>; kevImported: boolea
 const idsPerRead = 1000;
 
 /** Reads the facts of the given CVEs from the feeds a company's AVM settings turn on. */
-export async function readFeedFacts(db: Queryable, cves: Iterable<string>, feeds: { nvd: boolean; kev: boolean; epss: boolean }): Promise<FeedFactIndex> {
+async function readFeedFacts(db: Queryable, cves: Iterable<string>, feeds: { nvd: boolean; kev: boolean; epss: boolean }): Promise<FeedFactIndex> {
   const byCve = new Map<string, FeedFacts>();
   const facts = (cve: string) => byCve.get(cve) ?? byCve.set(cve, {}).get(cve)!;
   const ids = [...new Set(cves)];

@@ -11,7 +11,7 @@ import { readConfigurations } from './feedFacts.js';
 // mapped to NVD's CPE products and matched against the imported CVEs' configurations. It reads the installations
 // twice instead of holding them: first the distinct (name, vendor, CPE, version) the database groups them into,
 // whose (product, version) pairs are matched against the criteria once each, then each device's installations whose
-// pair matched something; devices with the same vulnerable pairs share one evaluation.
+// pair matched something; a CVE a device meets through one pair only is decided once for every device with that pair.
 
 export const avmAdapter = 'cartograph-avm';
 
@@ -214,11 +214,6 @@ export async function prepareSoftwareMatching(db: Queryable, discoveryId: number
   return { cves, matches: () => matchDevices(db, discoveryId, devices, options, { mappingOf, pairNumbers, pairHits, pairVersions, configurations }) };
 }
 
-/** Finds the snapshot's vulnerabilities from its installed software (`prepareSoftwareMatching`, then its matches). */
-export async function* matchInstalledSoftware(db: Queryable, discoveryId: number, devices: DeviceLinks, options: MatchOptions): AsyncGenerator<AvmMatch> {
-  yield* (await prepareSoftwareMatching(db, discoveryId, devices, options)).matches();
-}
-
 /** The devices' matches: their installations read again, each device's CVEs decided from its matched pairs. */
 async function* matchDevices(db: Queryable, discoveryId: number, devices: DeviceLinks, options: MatchOptions, matched: MatchedPairs): AsyncGenerator<AvmMatch> {
   const { mappingOf, pairNumbers, pairHits, pairVersions, configurations } = matched;
@@ -277,15 +272,16 @@ async function* matchDevices(db: Queryable, discoveryId: number, devices: Device
     const firstOfPair = new Map<number, number>();
     installed.pairs.forEach((pair, position) => firstOfPair.has(pair) || firstOfPair.set(pair, position));
     const pairs = [...firstOfPair.keys()].sort((left, right) => left - right);
-    // The CVEs in the order the pairs' vulnerable criteria name them first, and how many of the pairs each concerns.
-    const cves = new Set<string>();
+    // The CVEs in the order the pairs' vulnerable criteria name them first (with that pair), and how many of the
+    // pairs each concerns.
+    const firstPairOfCve = new Map<string, number>();
     const pairsMeeting = new Map<string, number>();
     for (const pair of pairs) {
-      for (const cve of vulnerableCvesOfPair[pair]) cves.add(cve);
+      for (const cve of vulnerableCvesOfPair[pair]) if (!firstPairOfCve.has(cve)) firstPairOfCve.set(cve, pair);
       for (const cve of cvesOfPair[pair]) pairsMeeting.set(cve, (pairsMeeting.get(cve) ?? 0) + 1);
     }
-    for (const cve of cves) {
-      const outcome = pairsMeeting.get(cve) === 1 ? outcomeOfPair(pairs.find((pair) => vulnerableCvesOfPair[pair].includes(cve))!, cve) : evaluate(cve, pairs);
+    for (const [cve, pair] of firstPairOfCve) {
+      const outcome = pairsMeeting.get(cve) === 1 ? outcomeOfPair(pair, cve) : evaluate(cve, pairs);
       if (!outcome) continue;
       const first = firstOfPair.get(outcome.pair)!;
       const [name, mapping] = [installed.names[first], installed.mappings[first]];
