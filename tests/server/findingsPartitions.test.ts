@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '../../src/server/db/database.js';
 import { loadMigrations, migrate } from '../../src/server/db/migrate.js';
 import { deleteSnapshotRows } from '../../src/server/discovery/snapshotWriter.js';
-import { attachFindingsLoad, createFindingsLoad, dropOrphanedFindingsPartitions } from '../../src/server/discovery/software/findingsPartitions.js';
+import { attachFindingsLoad, createFindingsLoad, dropCompanyFindings } from '../../src/server/discovery/software/findingsPartitions.js';
 import { runDiscoveryAndWait } from './discoveryFleet.js';
 import { engines, openScratchDatabase, startTestServer, type TestServer } from './harness.js';
 import { addSoftwareConnections } from './softwareFixtures.js';
@@ -64,8 +64,8 @@ describe.each(engines)('findings partitioned by snapshot on %s', (engine) => {
       expect(await db.query('select finding_id from snapshot_findings where discovery_id = $1 order by 1', [published])).toEqual([{ finding_id: 'a' }, { finding_id: 'b' }]);
       // A load that does not belong to its snapshot is refused, not attached.
       await expect(insertFindings(db, await createFindingsLoad(db, published + 1), [finding(published, 'c')])).rejects.toThrow(/check constraint/);
+      await dropCompanyFindings(db, companyId);
       await db.query('delete from companies where id = $1', [companyId]);
-      await dropOrphanedFindingsPartitions(db);
       expect(await partitions(db)).toEqual(['snapshot_findings_default']);
     } finally {
       await close();

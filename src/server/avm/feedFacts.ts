@@ -17,8 +17,11 @@ export type FeedFactIndex = { byCve: Map<string, FeedFacts>; kevImported: boolea
 
 const idsPerRead = 1000;
 
+/** Which feeds a company's AVM settings enrich from. */
+type FeedSwitches = { nvd: boolean; kev: boolean; epss: boolean };
+
 /** Reads the facts of the given CVEs from the feeds a company's AVM settings turn on. */
-async function readFeedFacts(db: Queryable, cves: Iterable<string>, feeds: { nvd: boolean; kev: boolean; epss: boolean }): Promise<FeedFactIndex> {
+async function readFeedFacts(db: Queryable, cves: Iterable<string>, feeds: FeedSwitches): Promise<FeedFactIndex> {
   const byCve = new Map<string, FeedFacts>();
   const facts = (cve: string) => byCve.get(cve) ?? byCve.set(cve, {}).get(cve)!;
   const ids = [...new Set(cves)];
@@ -49,7 +52,7 @@ export class FeedFactsReader {
   private readonly byCve = new Map<string, FeedFacts>();
   private kevImported: boolean | undefined;
 
-  constructor(private readonly db: Queryable, private readonly feeds: { nvd: boolean; kev: boolean; epss: boolean }) {}
+  constructor(private readonly db: Queryable, private readonly feeds: FeedSwitches) {}
 
   /** The facts of the given CVEs (and of those asked for before). */
   async read(cves: Iterable<string>): Promise<FeedFactIndex> {

@@ -19,7 +19,7 @@ import type { FieldOrdering } from './mergeAssets.js';
 import { begin, finish, newProgress, type DiscoveryProgress } from './progress.js';
 import { buildObservationInventories } from './relatedInventories.js';
 import { DeviceLinks } from './software/deviceLinks.js';
-import { dropFindingsPartitions, dropOrphanedFindingsPartitions } from './software/findingsPartitions.js';
+import { dropFindingsPartitions } from './software/findingsPartitions.js';
 import { deriveRelations, type RelatedAsset } from './relations.js';
 import { loadDiscoverySettings } from './settings.js';
 import { deleteMergedRows, deleteSnapshotRows, observationTables, writeRecommendations, writeRelations } from './snapshotWriter.js';
@@ -209,7 +209,6 @@ export async function runPublishStep(context: CoreContext, queue: PgBoss, job: S
 export async function pruneSnapshots(context: CoreContext, companyId: number, keep: number): Promise<void> {
   const stale = `select id from discoveries where company_id = $1 and status = 'done' order by id desc offset $2`;
   await dropFindingsPartitions(context.db, (await context.db.query<{ id: number }>(stale, [companyId, keep])).map((row) => row.id));
-  await dropOrphanedFindingsPartitions(context.db);
   await context.db.query(`delete from snapshot_records where discovery_id in (${stale})`, [companyId, keep]);
   await context.db.query(`delete from snapshot_assets where discovery_id in (${stale})`, [companyId, keep]);
   await context.db.query(`delete from snapshot_relations where discovery_id in (${stale})`, [companyId, keep]);

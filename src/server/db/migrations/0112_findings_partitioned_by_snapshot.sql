@@ -9,24 +9,11 @@ alter table snapshot_findings_unpartitioned rename constraint snapshot_findings_
 drop index snapshot_findings_device;
 drop index snapshot_findings_vulnerability;
 
+-- The same columns, defaults and checks as before (migration 0030), partitioned.
 create table snapshot_findings (
-  discovery_id integer not null references discoveries (id) on delete cascade,
-  finding_id text not null,
-  device_asset text not null,
-  vulnerability_asset text not null,
-  cve_id text,
-  title text,
-  severity text,
-  severity_level integer,
-  score double precision,
-  source_status text not null check (source_status in ('open', 'fixed')),
-  first_seen text,
-  last_seen text,
-  ports text[] not null default '{}',
-  software text[] not null default '{}',
-  adapters text[] not null,
-  sources jsonb not null,
-  primary key (discovery_id, finding_id)
+  like snapshot_findings_unpartitioned including defaults including constraints,
+  primary key (discovery_id, finding_id),
+  foreign key (discovery_id) references discoveries (id) on delete cascade
 ) partition by list (discovery_id);
 create index snapshot_findings_device on snapshot_findings (discovery_id, device_asset);
 create index snapshot_findings_vulnerability on snapshot_findings (discovery_id, vulnerability_asset);

@@ -37,15 +37,10 @@ export async function dropFindingsPartitions(db: Queryable, discoveryIds: readon
 }
 
 /**
- * Drops the partitions of snapshots that no longer exist: a deleted company's discoveries take their findings' rows
- * with them (the foreign key cascades), not the tables that held them.
+ * Drops the findings of a company's snapshots, before the company is deleted: its discoveries' rows leave with it (the
+ * foreign keys cascade), not the tables that hold their findings.
  */
-export async function dropOrphanedFindingsPartitions(db: Queryable): Promise<void> {
-  const orphans = await db.query<{ id: number }>(
-    `select substring(c.relname from '^snapshot_findings_(\\d+)$')::int as id
-       from pg_inherits i join pg_class c on c.oid = i.inhrelid
-      where i.inhparent = 'snapshot_findings'::regclass and c.relname ~ '^snapshot_findings_\\d+$'
-        and not exists (select 1 from discoveries d where 'snapshot_findings_' || d.id = c.relname)`,
-  );
-  await dropFindingsPartitions(db, orphans.map((row) => row.id));
+export async function dropCompanyFindings(db: Queryable, companyId: number): Promise<void> {
+  const snapshots = await db.query<{ id: number }>('select id from discoveries where company_id = $1', [companyId]);
+  await dropFindingsPartitions(db, snapshots.map((snapshot) => snapshot.id));
 }

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { Database, Queryable } from '../../db/database.js';
+import { dropCompanyFindings } from '../../discovery/software/findingsPartitions.js';
 import type { Caller } from '../../identity/callers.js';
 import { builtinGroupId, companyColumns, createCompany, type CompanyRow } from '../../identity/companies.js';
 import { describeUser, userById, userColumns, type UserRow } from '../../identity/users.js';
@@ -140,6 +141,7 @@ export function registerCompanyRoutes(routes: RouteCatalogue, context: AppContex
     handler: async (request) => {
       const company = await companyById(db, callerOf(request), (request.params as { id: number }).id);
       if (company.is_constant || company.id === callerOf(request).companyId) throw detailError(400, 'The provider company and your own company cannot be deleted.');
+      await dropCompanyFindings(db, company.id);
       await db.query('delete from companies where id = $1', [company.id]);
     },
   });
