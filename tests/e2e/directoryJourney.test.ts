@@ -36,15 +36,23 @@ async function open(path: string, who = 'Cartograph Administrator'): Promise<voi
 
 async function signOut(who: string): Promise<void> {
   await page.locator('.top-bar__user', { hasText: who }).waitFor();
-  await page.getByRole('button', { name: 'Account menu' }).click();
-  // Until the popover is placed it sits off screen; clicking it there would scroll the page, and a scroll closes it.
   const signOutButton = page.getByRole('button', { name: 'Sign out' });
   const inViewport = () => signOutButton.evaluate((button) => {
     const box = button.getBoundingClientRect();
     return box.top >= 0 && box.left >= 0 && box.bottom <= window.innerHeight && box.right <= window.innerWidth;
-  });
-  await expect.poll(inViewport).toBe(true);
-  await signOutButton.click();
+  }, undefined, { timeout: 1_000 });
+  // Until the popover is placed it sits off screen; clicking it there would scroll the page, and a scroll closes it.
+  // A popover that closed anyway while it settled is opened again.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      if (!(await signOutButton.isVisible())) await page.getByRole('button', { name: 'Account menu' }).click();
+      await expect.poll(inViewport, { timeout: 5_000 }).toBe(true);
+      await signOutButton.click({ timeout: 5_000 });
+      break;
+    } catch (error) {
+      if (attempt === 5) throw error;
+    }
+  }
   await page.waitForURL(/#\/login/);
 }
 
