@@ -17,6 +17,10 @@ export default defineConfig({
   server: { proxy: Object.fromEntries(['/api', '/users', '/companies', '/configurations', '/adapters', '/healthz'].map((path) => [path, 'http://127.0.0.1:8080'])) },
   test: {
     root: projectRoot,
+    reporters: ['default', './tests/support/slowestFilesReporter.ts'],
+    // Two test files at a time on the 2-core machines: a server test's file is one process (Fastify and PGlite in it)
+    // waiting on PostgreSQL half the time, so vitest's default (cores − 1, here one file at a time) leaves a core idle.
+    maxWorkers: 2,
     projects: [
       {
         extends: true,

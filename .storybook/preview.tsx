@@ -1,5 +1,6 @@
 import type { Decorator, Preview } from '@storybook/react-vite';
-import { useLayoutEffect } from 'react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useLayoutEffect, useState } from 'react';
 import '../src/web/ui/tokens.css';
 import '../src/web/app/shell/shell.css';
 import { installMessages } from '../src/web/app/i18n/messages';
@@ -22,6 +23,15 @@ const withTheme: Decorator = (Story, context) => {
   return <Themed />;
 };
 
+/** Components that read through TanStack Query (a form widget asking for a schema) get a client of their own. */
+const withQueryClient: Decorator = (Story) => {
+  function Queried() {
+    const [client] = useState(() => new QueryClient({ defaultOptions: { queries: { retry: false } } }));
+    return <QueryClientProvider client={client}><Story /></QueryClientProvider>;
+  }
+  return <Queried />;
+};
+
 const preview: Preview = {
   globalTypes: {
     theme: {
@@ -30,7 +40,7 @@ const preview: Preview = {
     },
   },
   initialGlobals: { theme: 'light' },
-  decorators: [withTheme],
+  decorators: [withTheme, withQueryClient],
   parameters: { layout: 'padded', controls: { expanded: true } },
 };
 

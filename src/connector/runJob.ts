@@ -1,4 +1,6 @@
 import { catalogueEntryOf } from '../server/adapters/custom/customEngine.js';
+import { readConfig } from '../server/config.js';
+import { installPolicy } from '../server/outbound/policy.js';
 import type { AdapterRuntime } from '../server/adapters/runtime.js';
 import { JobGoneError, type ConnectorClient, type LeasedJob } from './connectorClient.js';
 
@@ -34,9 +36,15 @@ class Warnings {
   }
 }
 
+/**
+ * Where the connector's calls may go: it runs inside the company's network, so private ranges are its purpose;
+ * loopback only when its operator allows it (CARTOGRAPH_OUTBOUND_ALLOW_LOOPBACK=1); metadata never.
+ */
+const outbound = () => installPolicy(readConfig(process.env));
+
 /** The adapter a job names. A custom adapter is the company's own: the server sends its definition with the job. */
 const adapterOf = (runtime: AdapterRuntime, job: LeasedJob) =>
-  job.custom_adapter ? catalogueEntryOf(job.custom_adapter, new Set()) : runtime.catalogue.get(job.connection.adapter);
+  job.custom_adapter ? catalogueEntryOf(job.custom_adapter, { secretFields: new Set() }) : runtime.catalogue.get(job.connection.adapter);
 
 /** Runs a leased connection test with the server's own connection-test code and reports what it found. */
 async function runTest(client: ConnectorClient, runtime: AdapterRuntime, job: LeasedJob, signal: AbortSignal, log: (line: string) => void): Promise<void> {
@@ -47,7 +55,7 @@ async function runTest(client: ConnectorClient, runtime: AdapterRuntime, job: Le
     const engine = adapter && runtime.engineFor(adapter);
     if (!adapter || !engine) throw new Error(`This connector has no fetch engine for the adapter ${job.connection.adapter}: update it to the server's version.`);
     const limit = AbortSignal.timeout((job.test_seconds ?? 25) * 1000);
-    const result = await engine.test({ adapter: adapter.slug, config: job.config, signal: AbortSignal.any([signal, limit]) });
+    const result = await engine.test({ adapter: adapter.slug, config: job.config, signal: AbortSignal.any([signal, limit]), outbound: outbound() });
     await client.finish(job, { state: 'done', result: { ok: result.ok, ...(!result.ok && { reason: result.reason }), detail: result.detail.slice(0, 2000) } }, []);
     log(`finished ${label}: ${result.ok ? 'reached' : `failed (${result.reason})`}`);
   } catch (error) {
@@ -87,7 +95,7 @@ export async function runJob(client: ConnectorClient, runtime: AdapterRuntime, j
     const adapter = adapterOf(runtime, job);
     const engine = adapter && runtime.engineFor(adapter);
     if (!adapter || !engine) throw new Error(`This connector has no fetch engine for the adapter ${job.connection.adapter}: update it to the server's version.`);
-    for await (const record of engine.fetch({ adapter: adapter.slug, config: job.config, signal, warn: (message) => warnings.add(message) })) {
+    for await (const record of engine.fetch({ adapter: adapter.slug, config: job.config, signal, warn: (message) => warnings.add(message), outbound: outbound() })) {
       const line = JSON.stringify({ entity: record.entity, fields: record.fields, raw: record.raw ?? null });
       const size = Buffer.byteLength(line);
       if (size > largestRecordBytes) {

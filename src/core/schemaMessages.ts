@@ -26,6 +26,8 @@ export type Translate = (key: string, english: string) => string;
  * into RJSF's `ui:enumNames`.
  */
 export const enumLabelsKeyword = 'x-enum-labels';
+/** The schema files' own keyword for the English display names of enum values (schemas/README.md). */
+export const enumTitlesKeyword = 'x-enum-titles';
 /** Likewise, the list heading of a translated entity schema with `x-resource` (its English: the title's plural). */
 export const pluralTitleKeyword = 'x-plural-title';
 
@@ -52,7 +54,7 @@ const isNode = (value: unknown): value is SchemaNode => typeof value === 'object
 /**
  * A copy of a schema whose visible texts are replaced by `translate(key, english)`. A property without a title is
  * given one (its name's label, `first_name` → "First Name"; not a `const` discriminator, which is never a field); an
- * enum gets its option labels under `x-enum-labels`.
+ * enum gets its option labels under `x-enum-labels` (English: the schema's `x-enum-titles`, else the value).
  * Nested properties, array items, `oneOf` / `anyOf` branches and map values are walked too; keywords that carry no
  * text (`x-rules`, `default`, `examples`, ...) are copied as they are.
  */
@@ -68,9 +70,13 @@ export function translateSchema<Schema extends SchemaDocument>(schema: Schema, t
     if (typeof node.description === 'string') copy.description = translate(key(pointer, 'description'), node.description);
     // Section names are one per schema, not one per property, so every field of a section gets the same translation.
     if (typeof node['x-group'] === 'string') copy['x-group'] = translate(key('', `group.${node['x-group']}`), node['x-group']);
-    if (Array.isArray(node.enum)) {
-      const options = node.enum.filter((value) => ['string', 'number', 'boolean'].includes(typeof value)).map(String);
-      copy[enumLabelsKeyword] = Object.fromEntries(options.map((value) => [value, translate(key(pointer, `enum.${value}`), value)]));
+    // An option's English is its display name from `x-enum-titles`, else the value itself; a text field without an
+    // enum may name its known values there too (a key algorithm's `rsa` is "RSA"), and other values show as they are.
+    const displayNames = isNode(node[enumTitlesKeyword]) ? (node[enumTitlesKeyword] as Record<string, string>) : {};
+    if (Array.isArray(node.enum) || Object.keys(displayNames).length) {
+      const values = (Array.isArray(node.enum) ? node.enum : []).filter((value) => ['string', 'number', 'boolean'].includes(typeof value)).map(String);
+      const options = [...new Set([...values, ...Object.keys(displayNames)])];
+      copy[enumLabelsKeyword] = Object.fromEntries(options.map((value) => [value, translate(key(pointer, `enum.${value}`), displayNames[value] ?? value)]));
     }
     if (isNode(node.properties)) {
       copy.properties = Object.fromEntries(

@@ -27,7 +27,25 @@ export type ServerConfig = {
   smtpTimeoutSeconds: number;
   /** First wait before a failed report delivery is tried again (pg-boss doubles it for each of the three tries). */
   reportRetrySeconds: number;
+  /**
+   * How long an action run may go without its process saying it is alive before another process takes it over (or
+   * fails it); the process says so several times within this.
+   */
+  actionRunStaleSeconds: number;
+  /**
+   * Whether outbound calls (adapters, mail, webhooks, SSO, feeds) may reach loopback addresses of this machine
+   * (CARTOGRAPH_OUTBOUND_ALLOW_LOOPBACK=1). Off by default: a connection could otherwise reach services that trust
+   * anything local. Link-local and cloud-metadata addresses are refused whatever this says.
+   */
+  outboundAllowLoopback: boolean;
 };
+
+function booleanFrom(environment: NodeJS.ProcessEnv, name: string): boolean {
+  const text = (environment[name] ?? '').trim().toLowerCase();
+  if (text === '' || text === '0' || text === 'false' || text === 'no') return false;
+  if (text === '1' || text === 'true' || text === 'yes') return true;
+  throw new Error(`${name} must be 1 or 0, got "${environment[name]}"`);
+}
 
 function integerFrom(environment: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const text = environment[name];
@@ -82,5 +100,7 @@ export function readConfig(environment: NodeJS.ProcessEnv = process.env): Server
     publicUrl: publicUrlFrom(environment, host, port),
     smtpTimeoutSeconds: Math.max(1, integerFrom(environment, 'CARTOGRAPH_SMTP_TIMEOUT_SECONDS', 15)),
     reportRetrySeconds: Math.max(1, integerFrom(environment, 'CARTOGRAPH_REPORT_RETRY_SECONDS', 30)),
+    actionRunStaleSeconds: Math.max(2, integerFrom(environment, 'CARTOGRAPH_ACTION_RUN_STALE_SECONDS', 60)),
+    outboundAllowLoopback: booleanFrom(environment, 'CARTOGRAPH_OUTBOUND_ALLOW_LOOPBACK'),
   };
 }

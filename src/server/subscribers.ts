@@ -7,6 +7,7 @@ import { reportQueueWorkers } from './reports/reportJobs.js';
 import { actionQueueWorkers, runDiscoveryActions } from './actions/actionJobs.js';
 import { feedDownloadQueueWorkers } from './avm/feedSchedule.js';
 import { accountMailQueueWorkers } from './identity/accountMail.js';
+import { securityRescoreQueueWorkers } from './security/rescore.js';
 
 /** What runs after every published snapshot, each as a job of its own (src/server/jobs/published.ts). */
 export const publishedSubscribers: PublishedSubscriber[] = [
@@ -20,6 +21,7 @@ export const publishedSubscribers: PublishedSubscriber[] = [
 
 /**
  * Queues worked beside the discovery steps: report runs, deliveries and schedules; action runs and schedules; feed
- * downloads; the hourly pruning of the activity and system logs; account notices by e-mail.
+ * downloads; the hourly pruning of the activity and system logs; account notices by e-mail; security scores of the
+ * latest snapshot again after a policy changed.
  */
-export const queueWorkers: QueueWorker[] = [...reportQueueWorkers, ...actionQueueWorkers, ...feedDownloadQueueWorkers, ...activityRetentionQueueWorkers, ...accountMailQueueWorkers];
+export const queueWorkers: QueueWorker[] = [...reportQueueWorkers, ...actionQueueWorkers, ...feedDownloadQueueWorkers, ...activityRetentionQueueWorkers, ...accountMailQueueWorkers, ...securityRescoreQueueWorkers];

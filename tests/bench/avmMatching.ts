@@ -13,7 +13,7 @@ import type { Database } from '../../src/server/db/database.js';
 import { migrate } from '../../src/server/db/migrate.js';
 import { openPgliteDatabase } from '../../src/server/db/pgliteDatabase.js';
 import { openPostgresDatabase } from '../../src/server/db/postgresDatabase.js';
-import { saveSettingsDocument } from '../../src/server/discovery/settings.js';
+import { saveSettingsDocument } from '../../src/server/settings/settingsStore.js';
 import { DeviceLinks } from '../../src/server/discovery/software/deviceLinks.js';
 import { attachFindingsLoad, createFindingsLoad, dropFindingsPartitions, findingsPartition } from '../../src/server/discovery/software/findingsPartitions.js';
 import { ObservationWarnings } from '../../src/server/discovery/software/observations.js';

@@ -102,7 +102,7 @@ export async function benchDashboards(engine: 'pglite' | 'postgresql', options: 
   // PGlite in its data folder, as `npm start` runs it, so the server can be restarted on the same data.
   const start = async () =>
     startCartograph(
-      { ...readConfig({}), dataDir, adminPassword: password, secretKey: 'bench', signInRateLimitPerMinute: 100_000 },
+      { ...readConfig({}), outboundAllowLoopback: true, dataDir, adminPassword: password, secretKey: 'bench', signInRateLimitPerMinute: 100_000 },
       { logger: false, database: scratch ? await openPostgresDatabase(scratch.url) : await openPgliteDatabase(join(dataDir, 'pglite')) },
     );
   let running = await start();

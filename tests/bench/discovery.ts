@@ -52,7 +52,7 @@ export async function startOn(engine: Engine, devices: number, withSoftware = fa
   // PGlite in its data folder, as `npm start` runs it (an in-memory PGlite would count the whole database as RSS).
   const database: Database = scratch ? await openPostgresDatabase(scratch.url) : await openPgliteDatabase(join(dataDir, 'pglite'));
   const replay = await startFleetReplay(devices, withSoftware);
-  const running = await startCartograph({ ...readConfig({}), dataDir, adminPassword: password, secretKey: 'bench', signInRateLimitPerMinute: 100_000 }, { logger: false, database });
+  const running = await startCartograph({ ...readConfig({}), outboundAllowLoopback: true, dataDir, adminPassword: password, secretKey: 'bench', signInRateLimitPerMinute: 100_000 }, { logger: false, database });
   const token: string = (await running.app.inject({ method: 'POST', url: '/api/token', payload: { username: 'admin', password } })).json().access;
   const stop = async () => {
     await replay.stop();
@@ -177,8 +177,8 @@ export async function benchList(running: RunningCartograph, token: string, disco
   // validation, JSON); and, for comparison, the same list answered from the assets' JSONB documents alone.
   const { db } = running.context;
   const body = listBody(1);
-  const plan = await planSnapshotQuery(db, 1, discoveryId, 'device', body.query, body.ordering as { field: string; order: 'desc' }[]);
-  const documentsOnly = await queryCondition(db, 1, body.query, 3);
+  const plan = await planSnapshotQuery(db, { companyId: 1, userId: null }, discoveryId, 'device', body.query, body.ordering as { field: string; order: 'desc' }[]);
+  const documentsOnly = await queryCondition(db, { companyId: 1, userId: null }, body.query, 3);
   const timed = async (statements: (offset: number) => Promise<unknown>) => {
     const samples: number[] = [];
     for (let run = 0; run < listIterations; run += 1) {

@@ -10,7 +10,7 @@
 // - EDR (Falcon): only one `mac_address`, so the docking-station MAC is lost; AgentId is Falcon's device id;
 // - MDM users: the Intune manifest reads managed devices only, so the fleet's MDM people are not served at all;
 //   Intune devices gain an AgentId (the manifest maps Intune's id to it);
-// - scanner (Qualys): the manifest maps `os` to OS.FullOsString only, so OS.Type arrives there;
+// - scanner (Qualys): its `os` is the fleet's full OS string (the manifest maps it to OS.FullOsString);
 // - CMDB (ServiceNow): DeviceManufacturer (a reference in the Table API, unmapped) and ParentHost (cmdb_rel_ci,
 //   not read) are lost.
 // Vendors also send creation and update times that the manifests map to FirstSeen and LastSeen; they are left out
@@ -66,7 +66,7 @@ function falconHost(record: SourceRecord, id: string | number): VendorRecord {
   const fields = record.fields;
   return {
     device_id: id, hostname: fields.Hostname, machine_domain: fields.Domain, serial_number: fields.SerialNumber, mac_address: first(fields.MacAddresses),
-    local_ip: first(fields.IpAddresses), platform_name: fields['OS.Type'], last_seen: fields.LastSeen, last_login_user: first(fields.LastUsedUsers),
+    local_ip: first(fields.IpAddresses), platform_name: fields['OS.Type'], os_version: fields['OS.Version'], os_build: fields['OS.Build'], last_seen: fields.LastSeen, last_login_user: first(fields.LastUsedUsers),
   };
 }
 
@@ -76,7 +76,7 @@ function intuneDevice(record: SourceRecord, id: string | number): VendorRecord {
   const mac = first(fields.MacAddresses);
   return {
     id, deviceName: fields.Hostname, serialNumber: fields.SerialNumber, wiFiMacAddress: typeof mac === 'string' ? mac.replace(/[^0-9a-f]/gi, '').toUpperCase() : null,
-    operatingSystem: fields['OS.Type'], model: fields.DeviceModel, managedDeviceOwnerType: 'company',
+    operatingSystem: fields['OS.Type'], osVersion: fields['OS.Version'], manufacturer: fields.DeviceManufacturer, model: fields.DeviceModel, managedDeviceOwnerType: 'company',
   };
 }
 
@@ -85,7 +85,7 @@ function qualysHost(record: SourceRecord, id: string | number): VendorRecord {
   const [address, mac] = [first(fields.IpAddresses), first(fields.MacAddresses)];
   return {
     HostAsset: {
-      id, name: fields.Hostname, dnsHostName: fields.Hostname, fqdn: fields.Hostname, address, os: fields['OS.Type'], type: 'HOST', trackingMethod: 'IP',
+      id, name: fields.Hostname, dnsHostName: fields.Hostname, fqdn: fields.Hostname, address, os: fields['OS.FullOsString'], type: 'HOST', trackingMethod: 'IP',
       networkInterface: { list: [{ HostAssetInterface: { address, macAddress: typeof mac === 'string' ? mac.toUpperCase() : mac } }] },
     },
   };
@@ -93,7 +93,7 @@ function qualysHost(record: SourceRecord, id: string | number): VendorRecord {
 
 function serviceNowComputer(record: SourceRecord, id: string | number): VendorRecord {
   const fields = record.fields;
-  return { sys_id: id, name: fields.Hostname, os_domain: fields.Domain, serial_number: fields.SerialNumber, model_number: fields.DeviceModel };
+  return { sys_id: id, name: fields.Hostname, os_domain: fields.Domain, serial_number: fields.SerialNumber, model_number: fields.DeviceModel, os: fields['OS.Type'], os_version: fields['OS.Version'] };
 }
 
 function serviceNowUser(record: SourceRecord, id: string | number): VendorRecord {

@@ -3,6 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import { fetch } from 'undici';
 import { fetchManifest } from '../../src/server/adapters/http/httpEngine.js';
+import { loopbackAllowed } from '../support/outbound.js';
 import { manifestErrors, type Manifest } from '../../src/server/adapters/http/manifest.js';
 import { startReplayServer, type ReplayExchange } from '../support/replayServer.js';
 
@@ -73,7 +74,7 @@ export async function benchHttpEngine() {
     const engine = () =>
       measure(async () => {
         let count = 0;
-        const context = { adapter: 'bench', config: { base_url: server.url, token: 'bench' }, signal: AbortSignal.timeout(600_000), warn: () => undefined };
+        const context = { adapter: 'bench', config: { base_url: server.url, token: 'bench' }, signal: AbortSignal.timeout(600_000), warn: () => undefined, outbound: loopbackAllowed };
         for await (const record of fetchManifest(benchManifest, context)) if (record.fields.Hostname) count += 1;
         return count;
       });

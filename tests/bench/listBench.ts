@@ -39,7 +39,7 @@ export async function withListBench<T>(engine: 'pglite' | 'postgresql', seed: (d
   const scratch = engine === 'postgresql' ? await createScratchPostgres() : null;
   const dataDir = mkdtempSync(join(tmpdir(), 'cartograph-bench-'));
   const database = scratch ? await openPostgresDatabase(scratch.url) : await openPgliteDatabase(join(dataDir, 'pglite'));
-  const running = await startCartograph({ ...readConfig({}), dataDir, adminPassword: password, secretKey: 'bench', signInRateLimitPerMinute: 100_000 }, { logger: false, database });
+  const running = await startCartograph({ ...readConfig({}), outboundAllowLoopback: true, dataDir, adminPassword: password, secretKey: 'bench', signInRateLimitPerMinute: 100_000 }, { logger: false, database });
   try {
     await seed(running.context.db);
     const token = (await running.app.inject({ method: 'POST', url: '/api/token', payload: { username: 'admin', password } })).json().access;

@@ -14,6 +14,8 @@ import { benchHttpEngine } from './httpEngine.js';
 import { benchDashboards } from './dashboards.js';
 import { discoveryBench, softwareDiscoveryBench } from './discovery.js';
 import { benchLoad } from './load.js';
+import { normalizationBench } from './normalization.js';
+import { bundledLifecycle } from '../support/bundledLifecycle.js';
 import { scaleBench } from './scale.js';
 import { benchSoftwareLists } from './softwareLists.js';
 import { benchCertificateLists } from './certificateLists.js';
@@ -36,7 +38,7 @@ async function benchEngine(engine: 'pglite' | 'postgresql') {
   const scratch = engine === 'postgresql' ? await createScratchPostgres() : null;
   const dataDir = mkdtempSync(join(tmpdir(), 'cartograph-bench-'));
   const database = scratch ? await openPostgresDatabase(scratch.url) : await openPgliteDatabase(null);
-  const running = await startCartograph({ ...readConfig({}), dataDir, adminPassword: password, secretKey: 'bench', signInRateLimitPerMinute: 100_000 }, { logger: false, database });
+  const running = await startCartograph({ ...readConfig({}), outboundAllowLoopback: true, dataDir, adminPassword: password, secretKey: 'bench', signInRateLimitPerMinute: 100_000 }, { logger: false, database });
   try {
     await seedSavedQueries(running.context.db);
     const access = (await running.app.inject({ method: 'POST', url: '/api/token', payload: { username: 'admin', password } })).json().access;
@@ -59,7 +61,7 @@ async function benchEngine(engine: 'pglite' | 'postgresql') {
 
 async function benchSignIn() {
   const dataDir = mkdtempSync(join(tmpdir(), 'cartograph-bench-'));
-  const running = await startCartograph({ ...readConfig({}), dataDir, adminPassword: password, secretKey: 'bench', signInRateLimitPerMinute: 100_000 }, { logger: false, database: await openPgliteDatabase(null) });
+  const running = await startCartograph({ ...readConfig({}), outboundAllowLoopback: true, dataDir, adminPassword: password, secretKey: 'bench', signInRateLimitPerMinute: 100_000 }, { logger: false, database: await openPgliteDatabase(null) });
   try {
     const api = await time(30, () => running.app.inject({ method: 'POST', url: '/api/token', payload: { username: 'admin', password } }));
     const hashed = await hashPassword(password);
@@ -91,6 +93,11 @@ if (process.argv.includes('--avm')) {
   process.stdout.write(`${JSON.stringify({ avm_matching: matching, avm_imports: await avmFeedsBench() }, null, 2)}\n`);
   process.exit(0);
 }
+// `npm run bench -- --normalization`: only the normalization figures (tests/bench/normalization.ts).
+if (process.argv.includes('--normalization')) {
+  process.stdout.write(`${JSON.stringify({ normalization: normalizationBench(await bundledLifecycle(new Date().toISOString().slice(0, 10))) }, null, 2)}\n`);
+  process.exit(0);
+}
 const engines: ('pglite' | 'postgresql')[] = process.env.DATABASE_URL ? ['pglite', 'postgresql'] : ['pglite'];
 // `npm run bench -- --reports`: only the report outputs at 100k devices (tests/bench/reports.ts).
 if (process.argv.includes('--reports')) {
@@ -105,6 +112,8 @@ const httpEngine = await benchHttpEngine();
 for (const engine of engines) results.dashboards.push(await benchDashboards(engine));
 // Discoveries of 10k and 100k devices, the device list at 100k, and merge precision and recall (tests/bench/discovery.ts).
 const discovery = await discoveryBench();
+// Normalization of the replayed 10k and 100k fleets' device records beside mapping them alone (tests/bench/normalization.ts).
+const normalization = normalizationBench(await bundledLifecycle(new Date().toISOString().slice(0, 10)));
 // The 100k discovery with the EDR's software and findings, beside the device-only one (tests/bench/discovery.ts).
 const softwareDiscovery = await softwareDiscoveryBench();
 // Software and vulnerability lists at 100k devices × 40 installations (tests/bench/softwareLists.ts).
@@ -122,4 +131,4 @@ const load = await benchLoad();
 // A report with a 100k-row table, two charts and a comparison as CSV, XLSX and PDF (tests/bench/reports.ts).
 const reports = [];
 for (const engine of engines) reports.push(await benchReports(engine));
-process.stdout.write(`${JSON.stringify({ ...results, http_engine: httpEngine, discovery, software_discovery: softwareDiscovery, software_lists: softwareLists, certificate_lists: certificateLists, service_license_lists: serviceLicenseLists, load, reports }, null, 2)}\n`);
+process.stdout.write(`${JSON.stringify({ ...results, http_engine: httpEngine, discovery, normalization, software_discovery: softwareDiscovery, software_lists: softwareLists, certificate_lists: certificateLists, service_license_lists: serviceLicenseLists, load, reports }, null, 2)}\n`);

@@ -49,7 +49,7 @@ export async function benchReports(engine: 'pglite' | 'postgresql', devices = 10
   const scratch = engine === 'postgresql' ? await createScratchPostgres() : null;
   const dataDir = mkdtempSync(join(tmpdir(), 'cartograph-bench-'));
   const database = scratch ? await openPostgresDatabase(scratch.url) : await openPgliteDatabase(null);
-  const running = await startCartograph({ ...readConfig({}), dataDir, adminPassword: 'bench admin passphrase', secretKey: 'bench', runDiscoveries: false }, { logger: false, database });
+  const running = await startCartograph({ ...readConfig({}), outboundAllowLoopback: true, dataDir, adminPassword: 'bench admin passphrase', secretKey: 'bench', runDiscoveries: false }, { logger: false, database });
   try {
     const { db } = running.context;
     await seed(db, devices);

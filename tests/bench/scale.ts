@@ -85,7 +85,7 @@ export async function scaleBench(devices: number, workerCounts = [1, 2]) {
   const scratch = await createScratchPostgres();
   const dataDir = mkdtempSync(join(tmpdir(), 'cartograph-scale-'));
   const replay = await startFleetReplay(devices);
-  const config = { ...readConfig({}), dataDir, databaseUrl: scratch.url, adminPassword: password, secretKey, signInRateLimitPerMinute: 100_000, runDiscoveries: false };
+  const config = { ...readConfig({}), outboundAllowLoopback: true, dataDir, databaseUrl: scratch.url, adminPassword: password, secretKey, signInRateLimitPerMinute: 100_000, runDiscoveries: false };
   const api = await startCartograph(config, { logger: false, database: await openPostgresDatabase(scratch.url) });
   try {
     const token: string = (await api.app.inject({ method: 'POST', url: '/api/token', payload: { username: 'admin', password } })).json().access;

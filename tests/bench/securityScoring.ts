@@ -98,7 +98,7 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'cartograph-security-bench-'));
   const scratch = engine === 'postgresql' ? await createScratchPostgres() : null;
   const database = scratch ? await openPostgresDatabase(scratch.url, 4) : await openPgliteDatabase(null);
-  const running = await startCartograph({ ...readConfig({}), dataDir, adminPassword: password, secretKey: 'bench', signInRateLimitPerMinute: 100_000, passwordExpiryDays: 0 }, { logger: false, database });
+  const running = await startCartograph({ ...readConfig({}), outboundAllowLoopback: true, dataDir, adminPassword: password, secretKey: 'bench', signInRateLimitPerMinute: 100_000, passwordExpiryDays: 0 }, { logger: false, database });
   try {
     const { db } = running.context;
     const written = performance.now();
@@ -127,7 +127,7 @@ async function main() {
     const relations = await relationOptions(db, 1, discoveryId, 'device');
     const counting = performance.now();
     for (const policy of policies) {
-      const condition = await queryCondition(db, 1, `NOT (${policy.query})`, 3, indexed, relations);
+      const condition = await queryCondition(db, { companyId: 1, userId: null }, `NOT (${policy.query})`, 3, indexed, relations);
       await db.query(`select count(*) from ${condition.table} where discovery_id = $1 and entity = $2 and ${condition.sql}`, [discoveryId, 'device', ...condition.params]);
     }
     const countsOnly = seconds(counting);

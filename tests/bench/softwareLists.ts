@@ -45,7 +45,7 @@ export function benchSoftwareLists(engine: 'pglite' | 'postgresql') {
   return withListBench(engine, seed, async ({ db, measure }) => {
     const list = (url: string, body: object) => measure('POST', url, body);
     const widget = async (kind: string) => {
-      const compute = () => computeWidget({ db, companyId: 1, now: new Date() }, { ...widgetDefaults, kind });
+      const compute = () => computeWidget({ db, companyId: 1, userId: null, now: new Date() }, { ...widgetDefaults, kind });
       return { rows: (await compute()).rows?.length ?? 0, ...percentiles(await time(listRuns, compute)) };
     };
     return {

@@ -82,7 +82,7 @@ describe('the action center in a real browser on the demo', () => {
     await open('/action-center/create');
     await page.getByLabel(/^Name/).fill('Devices without EDR → webhook');
     await page.getByLabel(/^Query/).fill(`NOT Connections = ${edr.id}`);
-    await page.getByLabel(/^Url/).fill(receiverUrl);
+    await page.getByLabel(/^URL/).fill(receiverUrl);
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await page.waitForURL(/#\/action-center$/);
     await page.getByRole('button', { name: 'Devices without EDR → webhook' }).click();
@@ -111,8 +111,8 @@ describe('the action center in a real browser on the demo', () => {
     await page.getByLabel(/^Name/).fill('Uptime on servers');
     await page.getByLabel(/^Query/).fill('Hostname = srv-0*');
     await page.getByLabel('Type').selectOption('ssh_command');
-    await page.getByLabel(/^Credential/).fill(String(credential.body.id));
-    await page.getByLabel(/^Command Template/i).fill('uptime');
+    await page.getByLabel(/^SSH credential/).fill(String(credential.body.id));
+    await page.getByLabel(/^Command/).fill('uptime');
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await page.waitForURL(/#\/action-center$/);
     await page.getByRole('button', { name: 'Uptime on servers' }).click();

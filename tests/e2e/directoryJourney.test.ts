@@ -76,19 +76,19 @@ describe("a newcomer's sign-in directory, mail and activity log in a real browse
     const analysts = groups.body.results.find((group) => group.name === 'Analysts')!;
     await open('/settings/ldap-configuration/create');
     await page.getByLabel(/^Name/).fill('People directory');
-    await page.getByLabel(/^Url/).fill(`ldaps://127.0.0.1:${slapd.securePort}`);
-    await page.getByLabel(/^Ca Certificate/).fill(authority.cert);
-    await page.getByLabel(/^Bind Dn/).fill(serviceDn);
-    await page.getByLabel(/^Bind Password/).fill(servicePassword);
-    await page.getByLabel(/^User Search Base/).fill(`ou=People,${suffix}`);
-    await page.getByLabel(/^User Filter/).fill('(&(objectClass=inetOrgPerson)(uid={username}))');
-    await page.getByLabel(/^Username Attribute/).fill('uid');
+    await page.getByLabel(/^Directory URL/).fill(`ldaps://127.0.0.1:${slapd.securePort}`);
+    await page.getByLabel(/^CA certificate/).fill(authority.cert);
+    await page.getByLabel(/^Bind DN/).fill(serviceDn);
+    await page.getByLabel(/^Bind password/).fill(servicePassword);
+    await page.getByLabel(/^User search base/).fill(`ou=People,${suffix}`);
+    await page.getByLabel(/^User filter/).fill('(&(objectClass=inetOrgPerson)(uid={username}))');
+    await page.getByLabel(/^Username attribute/).fill('uid');
     // This slapd has no memberof overlay: the person's groups are found by the search below.
-    await page.getByLabel(/^Group Search Base/).fill(`ou=Groups,${suffix}`);
-    await page.getByLabel(/^Group Filter/).fill('(member={dn})');
+    await page.getByLabel(/^Group search base/).fill(`ou=Groups,${suffix}`);
+    await page.getByLabel(/^Group filter/).fill('(member={dn})');
     await page.getByRole('button', { name: 'Add', exact: true }).click();
-    await page.getByLabel(/^Ldap Group/).fill(analystsDn);
-    await page.getByLabel(/^Group Id/).fill(String(analysts.id));
+    await page.getByLabel(/^Directory group DN/).fill(analystsDn);
+    await page.getByLabel(/^Cartograph group/).fill(String(analysts.id));
     await page.getByRole('button', { name: 'Create' }).click();
     await page.waitForURL(/#\/settings\/ldap-configuration$/);
 
@@ -116,13 +116,13 @@ describe("a newcomer's sign-in directory, mail and activity log in a real browse
 
   it('saves the SMTP settings and sends a test e-mail that arrives', async () => {
     await open('/settings/smtp-configuration');
-    const enabled = page.getByLabel(/^Enabled/);
+    const enabled = page.getByLabel(/^Send email/);
     await enabled.waitFor();
     await enabled.check();
-    await page.getByLabel(/^Host/).fill('127.0.0.1');
+    await page.getByLabel(/^SMTP server/).fill('127.0.0.1');
     await page.getByLabel(/^Port/).fill(String(mail.port));
     await page.getByLabel(/^Security/).selectOption('none');
-    await page.getByLabel(/^From/).fill('cartograph@example.test');
+    await page.getByLabel(/^Sender/).fill('cartograph@example.test');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('SMTP settings saved.').first().waitFor();
     await page.getByLabel('Recipient').fill('newcomer@example.test');
@@ -136,9 +136,12 @@ describe("a newcomer's sign-in directory, mail and activity log in a real browse
 
   it('reads the activity log: filters by user and by action, and the directory change before and after', async () => {
     await open('/activities/user');
-    await page.getByLabel(/^User/).fill('alice');
-    await page.getByRole('button', { name: 'Filter' }).click();
     const table = page.getByRole('table', { name: 'User activities' });
+    // The filter is typed once the page has answered its first list: typed earlier, a page still mounting can drop it.
+    await table.locator('tbody tr').first().waitFor();
+    await page.getByLabel(/^User/).fill('alice');
+    await expect.poll(() => page.getByLabel(/^User/).inputValue()).toBe('alice');
+    await page.getByRole('button', { name: 'Filter' }).click();
     // The filtered page replaces the unfiltered one once it is answered: only alice's sign-in is left.
     const users = () => table.locator('tbody tr td:nth-child(2)').allTextContents();
     await expect.poll(users).toEqual(['alice']);

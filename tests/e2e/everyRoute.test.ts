@@ -4,6 +4,7 @@ import type { Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import routeData from '../../schemas/routes.json';
 import { issueCertificate } from '../support/testCertificates';
+import { displayVocabulary, labelProblems } from './crawl/labelChecks';
 import { api, defaultAdminPassword, launchBrowser, signInThroughApi, signInThroughForm, startServer, waitForLastDiscovery, type Browser, type RunningServer } from './harness';
 
 // Every route of schemas/routes.json that has a page, opened by a full page load as the administrator on the demo
@@ -29,6 +30,7 @@ const deliberateFailures: Record<string, { answer: RegExp; reason: string }[]> =
 const absentAsset = '00000000000000000000';
 
 const routes = (routeData.routes as RouteEntry[]).filter(hasPage);
+const vocabulary = displayVocabulary();
 
 let server: RunningServer;
 let browser: Browser;
@@ -135,7 +137,31 @@ beforeAll(async () => {
   await page.goto(`${server.baseUrl}/#/login`);
   await signInThroughForm(page, 'admin', defaultAdminPassword);
   await page.locator('.top-bar__user', { hasText: 'Cartograph Administrator' }).waitFor();
+  // Pages of the same browser context share the signed-in session.
+  for (let count = 1; count < visitingPages; count += 1) {
+    const another = await browser.context.newPage();
+    another.setDefaultTimeout(60_000);
+    idlePages.push(another);
+  }
+  idlePages.push(page);
 }, 300_000);
+
+// Most of a visit is waiting for the network to be idle (half a second with no request): a few pages visit at once.
+const visitingPages = 3;
+const idlePages: Page[] = [];
+const waitingForPage: ((free: Page) => void)[] = [];
+
+/** Runs `work` on a page of the pool, waiting for one to be free. */
+async function onFreePage<T>(work: (free: Page) => Promise<T>): Promise<T> {
+  const free = idlePages.pop() ?? (await new Promise<Page>((resolve) => waitingForPage.push(resolve)));
+  try {
+    return await work(free);
+  } finally {
+    const next = waitingForPage.shift();
+    if (next) next(free);
+    else idlePages.push(free);
+  }
+}
 
 afterAll(async () => {
   await browser?.close();
@@ -143,7 +169,7 @@ afterAll(async () => {
 });
 
 /** Loads a console path from scratch (start-up calls included) and answers what went wrong while it settled. */
-async function visit(path: string): Promise<{ errors: string[]; failedAnswers: string[]; failureScreen: boolean }> {
+async function visit(path: string, target: Page = page): Promise<{ errors: string[]; failedAnswers: string[]; failureScreen: boolean }> {
   const errors: string[] = [];
   const failedAnswers: string[] = [];
   const onConsole = (message: { type: () => string; text: () => string }) => {
@@ -154,22 +180,22 @@ async function visit(path: string): Promise<{ errors: string[]; failedAnswers: s
   const onResponse = (response: Response) => {
     if (response.status() >= 400) failedAnswers.push(`${response.status()} ${response.request().method()} ${new URL(response.url()).pathname}`);
   };
-  page.on('console', onConsole);
-  page.on('pageerror', onPageError);
-  page.on('response', onResponse);
+  target.on('console', onConsole);
+  target.on('pageerror', onPageError);
+  target.on('response', onResponse);
   try {
-    await page.goto('about:blank');
-    await page.goto(`${server.baseUrl}/#${path}`);
-    await page.waitForLoadState('networkidle');
+    await target.goto('about:blank');
+    await target.goto(`${server.baseUrl}/#${path}`);
+    await target.waitForLoadState('networkidle');
     // A lazy page and its queries start after the guards: wait until something is drawn and no spinner is left.
-    await page.waitForFunction(() => Boolean(document.querySelector('#app')?.textContent?.trim()) && !document.querySelector('.ui-spinner'));
-    await page.waitForLoadState('networkidle');
-    const failureScreen = await page.locator('h1', { hasText: /^(Page Not Found|Something went wrong)$/ }).count();
+    await target.waitForFunction(() => Boolean(document.querySelector('#app')?.textContent?.trim()) && !document.querySelector('.ui-spinner'));
+    await target.waitForLoadState('networkidle');
+    const failureScreen = await target.locator('h1', { hasText: /^(Page Not Found|Something went wrong)$/ }).count();
     return { errors, failedAnswers, failureScreen: failureScreen > 0 };
   } finally {
-    page.off('console', onConsole);
-    page.off('pageerror', onPageError);
-    page.off('response', onResponse);
+    target.off('console', onConsole);
+    target.off('pageerror', onPageError);
+    target.off('response', onResponse);
   }
 }
 
@@ -183,11 +209,13 @@ describe('every console route with a page, on the demo', () => {
     ]));
   });
 
-  it.each(routes.map((route) => [route.path, route] as const))('%s loads without a console error or a failing call', async (_path, route) => {
-    const outcome = await visit(concretePath(route));
+  it.concurrent.each(routes.map((route) => [route.path, route] as const))('%s loads without a console error or a failing call', async (_path, route) => {
+    const outcome = await onFreePage(async (free) => ({ ...(await visit(concretePath(route), free)), labels: await labelProblems(free, vocabulary) }));
     const deliberate = deliberateFailures[route.path] ?? [];
     const unexpected = outcome.failedAnswers.filter((answer) => !deliberate.some((failure) => failure.answer.test(answer)));
     expect({ errors: outcome.errors, failedAnswers: unexpected }).toEqual({ errors: [], failedAnswers: [] });
+    // What the page shows is for people: no raw key or enum value, internal id, foreign date or float noise (crawl/labelChecks.ts).
+    expect(outcome.labels).toEqual([]);
     // A built page is never the Not Found or error screen.
     expect(outcome.failureScreen).toBe(false);
   }, 90_000);

@@ -55,7 +55,7 @@ afterAll(async () => {
 });
 
 describe("a failing call's notification in a real browser against the real server", () => {
-  it('shows a 400 with the server text for 10 seconds (extreme long) and lists the field error under its field', async () => {
+  it('shows a 400 for 10 seconds (extreme long), its field error under its field and not again in the notification', async () => {
     await open('/settings/user/create');
     await page.getByLabel(/^Username/).fill('admin'); // Taken: the built-in administrator.
     await page.getByLabel(/^Email/).fill('second.admin@example.com');
@@ -69,7 +69,8 @@ describe("a failing call's notification in a real browser against the real serve
     const notification = errorNotifications();
     await notification.waitFor();
     expect(await notification.locator('.notification__title').textContent()).toBe('An error occurred');
-    expect(await notification.locator('.notification__text').textContent()).toBe('username: A user with that username already exists.');
+    // Issue 36: the message sits under the Username field; the notification only points there.
+    expect(await notification.locator('.notification__text').textContent()).toBe('Fix the highlighted fields.');
     await expect.poll(() => errorUnder(/^Username/)).toContain('A user with that username already exists.');
     expect(page.url()).toContain('#/settings/user/create');
 

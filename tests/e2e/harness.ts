@@ -1,10 +1,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { seedMigratedPgliteFolder } from '../support/databaseTemplates';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 export const defaultAdminPassword = 'Cartograph-e2e-Pass-42!';
@@ -29,12 +31,60 @@ export function ensureConsoleBuilt(): void {
 
 export type RunningServer = { baseUrl: string; stdout: () => string; stop: () => Promise<void> };
 
-/** Starts the real server on a free port with a fresh data folder; resolves once /api/ping answers. */
-export async function startServer(options: { adminPassword?: string | null; env?: Record<string, string> } = {}): Promise<RunningServer> {
+type ServerOptions = { adminPassword?: string | null; env?: Record<string, string> };
+
+/**
+ * Starts the real server on a free port with a fresh data folder; resolves once /api/ping answers. The folder starts
+ * from a template (tests/support/databaseTemplates.ts): the migrated database, or for the demo with the usual
+ * password, the demo after its first discovery (see demoTemplate).
+ */
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   ensureConsoleBuilt();
-  const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'cartograph-e2e-data-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', CARTOGRAPH_DATA_DIR: dataDir };
+  const demo = options.env?.CARTOGRAPH_DEMO === '1' && Object.keys(options.env).length === 1 && options.adminPassword === undefined;
+  if (demo) cpSync(await demoTemplate(), dataDir, { recursive: true });
+  else await seedMigratedPgliteFolder(dataDir);
+  const running = await launchServer(dataDir, options).catch((error: unknown) => {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  });
+  return { ...running, stop: async () => { await running.stop(); rmSync(dataDir, { recursive: true, force: true }); } };
+}
+
+/**
+ * A data folder holding the demo after its first discovery, made once (by a server started with CARTOGRAPH_DEMO=1, as
+ * the demo journeys start theirs) and copied for each of them. It is named by the day (the demo's dates are relative
+ * to it) and by the server's code and schemas, so a change to either makes a new one.
+ */
+async function demoTemplate(): Promise<string> {
+  const hash = createHash('sha256');
+  for (const folder of ['src/server', 'src/core', 'schemas']) {
+    for (const file of (readdirSync(join(projectRoot, folder), { recursive: true }) as string[]).sort()) {
+      const path = join(projectRoot, folder, file);
+      if (statSync(path).isFile()) hash.update(file).update(readFileSync(path));
+    }
+  }
+  const folder = join(tmpdir(), `cartograph-e2e-demo-${new Date().toISOString().slice(0, 10)}-${hash.digest('hex').slice(0, 16)}`);
+  if (existsSync(folder)) return folder;
+  const building = `${folder}.building-${process.pid}`;
+  rmSync(building, { recursive: true, force: true });
+  mkdirSync(building);
+  await seedMigratedPgliteFolder(building);
+  const running = await launchServer(building, { env: { CARTOGRAPH_DEMO: '1' } });
+  try {
+    await waitForLastDiscovery(running.baseUrl, await signInThroughApi(running.baseUrl, 'admin', defaultAdminPassword), 300_000);
+  } finally {
+    await running.stop();
+  }
+  renameSync(building, folder);
+  return folder;
+}
+
+/** Runs the server on `dataDir` until `stop` (which leaves the folder). */
+async function launchServer(dataDir: string, options: ServerOptions): Promise<RunningServer> {
+  const port = await freePort();
+  // The replay servers and receivers listen on loopback: this install allows calls to it (the provider's choice).
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', CARTOGRAPH_DATA_DIR: dataDir, CARTOGRAPH_OUTBOUND_ALLOW_LOOPBACK: '1' };
   delete env.CARTOGRAPH_ADMIN_PASSWORD;
   delete env.DATABASE_URL;
   delete env.CARTOGRAPH_DEMO;
@@ -59,7 +109,6 @@ export async function startServer(options: { adminPassword?: string | null; env?
     }
     if (Date.now() > deadline) {
       if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-      rmSync(dataDir, { recursive: true, force: true });
       throw new Error(`server did not answer /api/ping:\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -74,7 +123,6 @@ export async function startServer(options: { adminPassword?: string | null; env?
         await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
         if (child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
       }
-      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

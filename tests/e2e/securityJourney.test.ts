@@ -46,9 +46,13 @@ describe('the security manager', () => {
     await waitForLastDiscovery(server.baseUrl, token, discoveryWait);
 
     await open('/security-manager');
-    const score = Number(await page.locator('[aria-label="Company score"]').innerText());
-    expect(score).toBeGreaterThanOrEqual(0);
-    expect(score).toBeLessThanOrEqual(100);
+    // The label itself must be a number from 0 to 100, as the API gives it (52.8) (Number('') is 0, so a blank label
+    // would pass a range check), and the very score the API computed, not a placeholder.
+    const label = (await page.locator('[aria-label="Company score"]').innerText()).trim();
+    expect(label).toMatch(/^(100|[1-9]?\d)(\.\d+)?$/);
+    const overview = await api<{ score: number | null }>(server.baseUrl, '/securitymanager/overview', { token });
+    expect(overview.body.score).not.toBeNull();
+    expect(Number(label)).toBe(overview.body.score);
     const worst = page.getByRole('table', { name: 'Lowest scoring devices' }).locator('tbody a').first();
     await worst.click();
     await page.getByRole('tab', { name: 'Security score' }).click();

@@ -69,7 +69,7 @@ describe('settings forms in a real browser against the real server', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => errorUnder(/^Username/)).toContain('A user with that username already exists.');
     await username.fill('jane.doe');
-    await page.getByLabel(/^First Name/).fill('Jane');
+    await page.getByLabel(/^First name/).fill('Jane');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL(/#\/settings\/user$/);
     expect(consolePath(page)).toBe('/settings/user');
@@ -82,11 +82,11 @@ describe('settings forms in a real browser against the real server', () => {
     const discovery = page.getByRole('region', { name: 'Discovery' });
     await discovery.getByRole('link', { name: 'Discovery settings' }).click();
     await page.waitForURL(/#\/settings\/discovery-settings$/);
-    const concurrency = page.getByLabel(/^Concurrency/);
+    const concurrency = page.getByLabel(/^Connections fetched at once/);
     await expect.poll(() => concurrency.inputValue()).toBe('4');
     await concurrency.fill('40');
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => errorUnder(/^Concurrency/)).not.toBe('');
+    await expect.poll(() => errorUnder(/^Connections fetched at once/)).not.toBe('');
     await concurrency.fill('6');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(async () => (await api<{ concurrency: number }>(server.baseUrl, '/configurations/discovery-settings', { token: adminToken })).body.concurrency).toBe(6);

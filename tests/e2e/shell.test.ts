@@ -145,14 +145,15 @@ describe('the shell: installable app, updates, command palette, loading bar, sin
     await palette.waitFor();
     const search = palette.getByPlaceholder('Type to search');
     await search.fill(hostname.slice(0, 2).toUpperCase()); // case-insensitive, two characters are enough
-    const deviceItem = palette.getByRole('button', { name: `${hostname} · Device` });
+    // Exact: the demo reuses host names in another case (a retired CMDB item's lt-000095 beside the live LT-000095).
+    const deviceItem = palette.getByRole('button', { name: `${hostname} · Device`, exact: true });
     await deviceItem.waitFor();
     await search.fill('zq');
     await palette.getByText('No data found').waitFor();
     await search.fill(adapterName.slice(0, 2).toLowerCase());
     await palette.getByRole('button', { name: `${adapterName} · Adapter` }).first().waitFor();
     await search.fill(hostname.slice(0, 2));
-    await palette.getByRole('button', { name: `${hostname} · Device` }).click();
+    await deviceItem.click();
     await page.waitForURL(/#\/device-inventory\/detail\//);
     await page.close();
   }, 240_000);

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUserWithGroups, engines, startTestServer, type TestServer } from './harness.js';
 
@@ -23,6 +24,17 @@ describe.each(engines)('activity log and system log on %s', (engine) => {
     const one = await server.request('GET', `/activities/activities/${byObject.body.results[0].id}`, { token });
     expect(one.body.id).toBe(byObject.body.results[0].id);
     expect((await server.request('GET', '/activities/activities?from=yesterday', { token })).body).toHaveProperty('from');
+  });
+
+  it('has a text people read for the action of every route it records (the console shows "Searched devices", not devices.search)', () => {
+    const messages = JSON.parse(readFileSync(new URL('../../src/web/public/locales/en-US.json', import.meta.url), 'utf8')) as Record<string, string>;
+    // Mutations are recorded (src/server/activities/activityLog.ts), but not a connector's machine traffic.
+    const recorded = server.app.routeCatalogue.definitions
+      .filter((definition) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(definition.method) && !definition.name.startsWith('connector_api.'))
+      .map((definition) => definition.name);
+    // Activities written by work rather than requests: action runs and e-mailed report links.
+    const byWork = ['action.run', 'action.dry_run', 'action.ssh_command', 'report.download_signed'];
+    expect([...recorded, ...byWork].filter((action) => !messages[`activities.actions.${action}`])).toEqual([]);
   });
 
   it('exports the filtered log as CSV with formulas neutralized', async () => {

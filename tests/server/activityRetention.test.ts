@@ -55,7 +55,7 @@ describe.each(engines)('retention of the activity log and the system log on %s',
 
   it('prunes once an hour through the job queue, however many processes tick', async () => {
     const stale = await activityAged(1, 31);
-    const send = server.context.discoveries.sendJob;
+    const send = server.context.jobs.send;
     // A tick that stays within an hour sends nothing; the first to cross into the next hour sends its job, once.
     const hour = new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 7 * 24 * 3_600_000);
     expect(await sendHourlyPrune(send, new Date(hour.getTime() + 1_000), new Date(hour.getTime() + 16_000))).toBe(false);

@@ -48,7 +48,7 @@ describe.each(engines)('sign-in and account on %s', (engine) => {
     expect(setup.body.otpauth_url).toMatch(/^otpauth:\/\/totp\/Cartograph:otp\.user\?/);
     expect(await server.request('POST', '/api/otp/confirm', { token: user.token, body: { code: '000000' } })).toMatchObject({ status: 400, body: { code: ['Invalid one-time password.'] } });
     const confirm = await server.request('POST', '/api/otp/confirm', { token: user.token, body: { code: await generate({ secret: setup.body.secret }) } });
-    expect(confirm.body).toEqual({ enabled: true });
+    expect(confirm.body).toMatchObject({ enabled: true, recovery_codes: expect.any(Array) });
 
     const credentials = { username: 'otp.user', password: userPassword };
     expect(await server.request('POST', '/api/token', { body: credentials })).toMatchObject({ status: 200, body: { otp_required: true } });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestServer, userPassword, type TestServer } from './harness.js';
 import { epssCsv, nvdFeed, nvdRecords } from './avmFixtures.js';
 import { sendDueFeedDownload } from '../../src/server/avm/feedSchedule.js';
+import { bundledSnapshotFile } from '../../src/server/lifecycle/osLifecycle.js';
 
 // Downloads of the AVM's feeds from configured addresses on a schedule, against a local HTTP server that answers as
 // NVD, CISA and FIRST do: ETag and Last-Modified validators honoured with 304, a gzipped file, a gzip
@@ -13,6 +14,9 @@ import { sendDueFeedDownload } from '../../src/server/avm/feedSchedule.js';
 // import stays in use; the CPE dictionary (CPE API 2.0 pages and CPE match data) is a feed like the others.
 
 const kevFile = readFileSync(new URL('../fixtures/avm/known_exploited_vulnerabilities.json.gz', import.meta.url));
+// endoflife.date's API v1 answer for its operating systems (the bundled snapshot), and an API v0 list of one product.
+const lifecycleFile = readFileSync(bundledSnapshotFile);
+const ubuntuCycles = readFileSync(new URL('../fixtures/lifecycle/ubuntu.json', import.meta.url));
 const lastModified = 'Tue, 24 Nov 2026 03:00:00 GMT';
 
 /** CPE API 2.0 answer of a few real product names (titles as NVD writes them), one deprecated. */
@@ -63,12 +67,12 @@ describe.each(engines)('AVM feed downloads on %s', (engine) => {
   const files = new Map<string, Served>();
   const enrichment = async (slug: string) => (await server.request('GET', '/avm/enrichments', { token: server.adminToken })).body.results.find((row: { slug: string }) => row.slug === slug);
   const settings = (body: object) => server.request('PUT', '/configurations/avm-feed-downloads', { token: server.adminToken, body });
-  const every = (document: object) => ({ enabled: true, cron: '* * * * *', timezone: 'UTC', nvd_cve_urls: [], cisa_kev_url: '', first_epss_url: '', nvd_cpe_urls: [], ...document });
+  const every = (document: object) => ({ enabled: true, cron: '* * * * *', timezone: 'UTC', nvd_cve_urls: [], cisa_kev_url: '', first_epss_url: '', nvd_cpe_urls: [], endoflife_date_urls: [], ...document });
   /** A slot of the schedule falls due: the tick queues the job; waits until the feeds it names are no longer importing and the job ended. */
   const runSlot = async (minute: number) => {
     const slot = new Date(Date.UTC(2026, 10, 25, 4, minute));
     const before = feeds.requests.length;
-    expect(await sendDueFeedDownload(server.context, server.context.discoveries.sendJob, new Date(slot.getTime() - 1000), new Date(slot.getTime() + 1000))).toBe(true);
+    expect(await sendDueFeedDownload(server.context, server.context.jobs.send, new Date(slot.getTime() - 1000), new Date(slot.getTime() + 1000))).toBe(true);
     for (let waited = 0; waited < 60_000; waited += 200) {
       await new Promise((resolve) => setTimeout(resolve, 200));
       const [job] = await server.context.db.query<{ state: string }>("select state from pgboss.job where name = 'avm-feed-download' and singleton_key = $1", [slot.toISOString()]);
@@ -90,7 +94,9 @@ describe.each(engines)('AVM feed downloads on %s', (engine) => {
 
   it('keeps the addresses and schedule on the AVM configuration, set by the provider company only', async () => {
     const defaults = await server.request('GET', '/configurations/avm-feed-downloads', { token: server.adminToken });
-    expect(defaults.body).toMatchObject({ enabled: false, cisa_kev_url: 'https://www.cisa.gov/sites/default/files/feeds/known_exploited_vulnerabilities.json', next_runs: [] });
+    expect(defaults.body).toMatchObject({
+      enabled: false, cisa_kev_url: 'https://www.cisa.gov/sites/default/files/feeds/known_exploited_vulnerabilities.json', endoflife_date_urls: ['https://endoflife.date/api/v1/products/full'], next_runs: [],
+    });
     expect((await settings(every({ cisa_kev_url: 'ftp://example.org/kev.json' }))).body.cisa_kev_url[0]).toBeTruthy();
     expect((await settings(every({ cron: 'every day' }))).body.cron[0]).toMatch(/valid cron/);
     const saved = await settings(every({ cisa_kev_url: `${base}/kev.json.gz` }));
@@ -112,15 +118,20 @@ describe.each(engines)('AVM feed downloads on %s', (engine) => {
     files.set('/epss_scores-current.csv.gz', { body: gzipSync(epssCsv), etag: 'W/"epss-1"', lastModified });
     files.set('/cpes/2.0?startIndex=0', { body: Buffer.from(JSON.stringify(cpePage)), etag: '"cpe-1"' });
     files.set('/cpematch/2.0?startIndex=0', { body: gzipSync(JSON.stringify(cpeMatchData)) });
+    files.set('/api/v1/products/full', { body: lifecycleFile, etag: '"eol-1"', encodeGzip: true });
+    files.set('/api/ubuntu.json', { body: ubuntuCycles, lastModified });
     expect((await settings(every({
       cisa_kev_url: `${base}/kev.json.gz`, nvd_cve_urls: [`${base}/nvdcve-2.0-modified.json`], first_epss_url: `${base}/epss_scores-current.csv.gz`,
-      nvd_cpe_urls: [`${base}/cpes/2.0?startIndex=0`, `${base}/cpematch/2.0?startIndex=0`],
+      nvd_cpe_urls: [`${base}/cpes/2.0?startIndex=0`, `${base}/cpematch/2.0?startIndex=0`], endoflife_date_urls: [`${base}/api/v1/products/full`, `${base}/api/ubuntu.json`],
     }))).status).toBe(200);
 
     const first = await runSlot(0);
     expect(first.map((request) => `${request.path} ${request.status}`)).toEqual([
       '/cpes/2.0?startIndex=0 200', '/cpematch/2.0?startIndex=0 200', '/nvdcve-2.0-modified.json 200', '/kev.json.gz 200', '/epss_scores-current.csv.gz 200',
+      '/api/v1/products/full 200', '/api/ubuntu.json 200',
     ]);
+    // Every product of the API v1 answer, then Ubuntu's cycles again from the v0 list its address names.
+    expect(await enrichment('endoflife-date')).toMatchObject({ status: 'imported', record_count: 545, status_detail: `${base}/api/ubuntu.json: 44 records read` });
     expect(await enrichment('cisa-kev')).toMatchObject({ status: 'imported', record_count: 1404, last_error: '' });
     expect(await enrichment('nvd-cve')).toMatchObject({ status: 'imported', record_count: nvdRecords.length });
     expect(await enrichment('first-epss')).toMatchObject({ status: 'imported', record_count: 4 });
@@ -136,6 +147,7 @@ describe.each(engines)('AVM feed downloads on %s', (engine) => {
     const second = await runSlot(1);
     expect(second.map((request) => `${request.path} ${request.status} ${request.conditional ? 'conditional' : 'whole'}`)).toEqual([
       '/cpes/2.0?startIndex=0 304 conditional', '/cpematch/2.0?startIndex=0 200 whole', '/nvdcve-2.0-modified.json 304 conditional', '/kev.json.gz 304 conditional', '/epss_scores-current.csv.gz 304 conditional',
+      '/api/v1/products/full 304 conditional', '/api/ubuntu.json 304 conditional',
     ]);
     expect(await enrichment('cisa-kev')).toMatchObject({ status: 'imported', record_count: 1404 });
     expect((await enrichment('cisa-kev')).status_detail).toMatch(/not changed since the last download/);
@@ -160,6 +172,14 @@ describe.each(engines)('AVM feed downloads on %s', (engine) => {
     expect(mended.filter((request) => request.path.startsWith('/epss')).map((request) => `${request.status} ${request.conditional}`)).toEqual(['200 true']);
     expect(await enrichment('first-epss')).toMatchObject({ status: 'imported', record_count: 4 });
     expect((await enrichment('cisa-kev')).status).not.toBe('failed');
+  });
+
+  it('refuses a lifecycle feed address at the cloud metadata service, keeping the lifecycle in use', async () => {
+    expect((await settings(every({ endoflife_date_urls: ['http://169.254.169.254/latest/meta-data/'] }))).status).toBe(200);
+    await runSlot(4);
+    const lifecycle = await enrichment('endoflife-date');
+    expect(lifecycle).toMatchObject({ status: 'failed', record_count: 545 });
+    expect(lifecycle.status_detail).toMatch(/^The download failed: http:\/\/169\.254\.169\.254\/latest\/meta-data\/: .*169\.254\.169\.254.*\. The previous import stays in use\.$/);
   });
 
   it('imports CPE match data uploaded like the other feeds, and rejects a file of neither CPE shape', async () => {

@@ -96,6 +96,40 @@ async function collect(matches: AsyncGenerator<AvmMatch>): Promise<AvmMatch[]> {
   return list;
 }
 
+// Written by hand from the fixture and NVD's rules, not recorded: `vitest -u` rewrites the snapshot but never these.
+const log4jCves = ['CVE-2021-44228', 'CVE-2021-44832', 'CVE-2021-45046', 'CVE-2021-45105'];
+/** Each device's CVEs: log4j-core 2.14.1 is below every log4j fix; Widget meets "-" and "*"; Widget 4.1 with Gadget 2.5 meets 0004's AND. */
+function expectedCves(assumeUnmatchedPlatforms: boolean): Record<string, string[]> {
+  // Gadget 1.0–3.0 counts for 0003 only when its platform (Gadget OS, which no source names as NVD does) is assumed.
+  const platform = assumeUnmatchedPlatforms ? ['CVE-2099-0003'] : [];
+  const acmeWithWidget41 = ['CVE-2099-0001', 'CVE-2099-0002', 'CVE-2099-0004', ...platform, ...log4jCves];
+  return {
+    'device-1': acmeWithWidget41,
+    // log4j-core 2.16.0 is fixed for 44228 and 45046, but log4j-api 2.0-beta9 is named by them; Gadget 1.2 is ≤ 1.5 (0004).
+    'device-2': ['CVE-2099-0001', 'CVE-2099-0002', 'CVE-2099-0004', ...platform, ...log4jCves],
+    'device-3': acmeWithWidget41,
+    // libssl3 3.0.5 is in OpenSSL's 3.0.0–3.0.7 range; xz 5.6.1 is the backdoored release.
+    'device-4': ['CVE-2022-3602', 'CVE-2022-3786', 'CVE-2024-3094'],
+    'device-5': ['CVE-2023-6345', 'CVE-2023-7024', 'CVE-2024-21412'],
+    // Internal Portal is log4j 2.14.0 by the administrator's mapping; the reported CPE makes "Something Else" OpenSSH.
+    'device-6': [...log4jCves, 'CVE-2023-38408'],
+  };
+}
+const expectedReasons: { device: string; cve: string; software: string; version: string | null; reason: string }[] = [
+  {
+    device: 'device-6', cve: 'CVE-2021-44228', software: 'Internal Portal', version: '2.14.0',
+    reason: 'Internal Portal 2.14.0 matches cpe:2.3:a:apache:log4j:*:*:*:*:*:*:*:* (version 2.14.0 is ≥ 2.13.0 and < 2.15.0); mapped to apache:log4j because the administrator maps Internal Portal to apache:log4j.',
+  },
+  {
+    device: 'device-4', cve: 'CVE-2024-3094', software: 'xz-utils', version: '5.6.1-1',
+    reason: 'xz-utils 5.6.1-1 matches cpe:2.3:a:tukaani:xz:5.6.1:*:*:*:*:*:*:* (version 5.6.1-1 is 5.6.1); mapped to tukaani:xz because built-in alias: xz-utils is tukaani:xz.',
+  },
+  {
+    device: 'device-2', cve: 'CVE-2099-0001', software: 'Widget', version: null,
+    reason: 'Widget (no version) matches cpe:2.3:a:acme:widget:-:*:*:*:*:*:*:* (the criterion applies to every version (version "-")); mapped to acme:widget because vendor and product as NVD names them (acme:widget).',
+  },
+];
+
 describe.each(engines)('software → CVE matcher equivalence on %s', (engine) => {
   let db: Database;
   let close: (() => Promise<void>) | undefined;
@@ -125,5 +159,20 @@ describe.each(engines)('software → CVE matcher equivalence on %s', (engine) =>
     expect(reasons.some((reason) => reason.includes('the administrator maps Internal Portal'))).toBe(true);
     expect(reasons.some((reason) => reason.includes('the source reported cpe:2.3:a:openbsd:openssh'))).toBe(true);
     expect(new Set(now.map((match) => match.device))).toEqual(new Set(['device-1', 'device-2', 'device-3', 'device-4', 'device-5', 'device-6']));
+  });
+
+  it.each([true, false])('finds the hand-checked CVEs of each device, with their reasons (platforms assumed: %s)', async (assumeUnmatchedPlatforms) => {
+    const now = await collect((await prepareSoftwareMatching(db, snapshot.discoveryId, snapshot.links, { overrides, assumeUnmatchedPlatforms })).matches());
+    const cvesByDevice: Record<string, string[]> = {};
+    for (const match of now) (cvesByDevice[match.device] ??= []).push(match.cve);
+    for (const cves of Object.values(cvesByDevice)) cves.sort();
+    const expected = Object.fromEntries(Object.entries(expectedCves(assumeUnmatchedPlatforms)).map(([device, cves]) => [device, [...cves].sort()]));
+    expect(cvesByDevice).toEqual(expected);
+    for (const { device, cve, software, version, reason } of expectedReasons) {
+      const found = now.find((match) => match.device === device && match.cve === cve);
+      expect(found, `${device} ${cve}`).toMatchObject({ software, reason, ...(version !== null && { version }) });
+    }
+    // A device's CVE is taken with a pair that names it: never log4j-core 2.16.0 for 44228 (fixed in 2.15.0).
+    expect(now.find((match) => match.device === 'device-2' && match.cve === 'CVE-2021-44228')).toMatchObject({ software: 'log4j-api', version: '2.0-beta9' });
   });
 });

@@ -94,8 +94,8 @@ describe.each(engines)('certificate inventory on %s', (engine) => {
     const exported = await post('/certificates/export', { format: 'csv', fields: ['Name', 'ExpiryStatus'], query: 'SelfSigned = true', ordering: [{ field: 'Name' }] });
     expect(exported.status).toBe(200);
     expect(exported.headers['content-disposition']).toMatch(/certificates-.*\.csv/);
-    expect(String(exported.body).replace(/^\ufeff/, '').trim().split(/\r?\n/)).toEqual(['Name,Expiry Status', 'Corp Root CA,Valid', 'legacy.corp.example,Expired', 'printer.corp.example,Valid']);
-    const widget = await computeWidget({ db: server.context.db, companyId: 1, now: new Date() }, widgetSettingsOf({ kind: 'certificate_expiry' }));
+    expect(String(exported.body).replace(/^\ufeff/, '').trim().split(/\r?\n/)).toEqual(['Name,Expiry status', 'Corp Root CA,Valid', 'legacy.corp.example,Expired', 'printer.corp.example,Valid']);
+    const widget = await computeWidget({ db: server.context.db, companyId: 1, userId: null, now: new Date() }, widgetSettingsOf({ kind: 'certificate_expiry' }));
     expect(widget).toMatchObject({ inventory: 'certificate', total: 6 });
     expect(widget.rows.map((row) => [row.label, row.value])).toEqual([['Expired', 1], ['Within 30 days', 1], ['Within 90 days', 0], ['Later', 4]]);
   });

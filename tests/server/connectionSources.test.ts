@@ -132,7 +132,7 @@ describe.each(engines)('connections as sources on %s', (engine) => {
   });
 
   it('charts devices per connection, each bar named after its connection and querying its devices', async () => {
-    const context = { db: server.context.db, companyId: 1, now: new Date() };
+    const context = { db: server.context.db, companyId: 1, userId: null, now: new Date() };
     const perConnection = await computeWidget(context, widgetSettingsOf({ kind: 'device_discovery', sources: 'connection' }));
     expect(perConnection.rows).toEqual([
       { label: 'CrowdStrike EMEA', value: 2, query: `Connections = ${ids.emea}` },

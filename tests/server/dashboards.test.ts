@@ -89,7 +89,7 @@ describe.each(engines)('the dashboards API on %s', (engine) => {
   it('keeps a tile whose saved query was deleted from failing the rest of the dashboard', async () => {
     const saved = await server.request('POST', '/queries/queries', { token, body: { name: 'Short-lived', text: 'OS.Type = Linux' } });
     const widget = await server.request('POST', '/dashboards/widgets', { token, body: { name: 'Linux trend', dashboard: defaultId, kind: 'query_trend', saved_queries: [saved.body.id] } });
-    await server.request('DELETE', `/queries/queries/${saved.body.id}`, { token });
+    expect((await server.request('DELETE', `/queries/queries/${saved.body.id}?force=true`, { token })).status).toBe(204);
     const data = await server.request('GET', `/dashboards/dashboards/${defaultId}/data`, { token });
     expect(data.status).toBe(200);
     const tile = data.body.tiles.find((candidate: { id: number }) => candidate.id === widget.body.id);
@@ -168,7 +168,8 @@ describe.each(engines)('the dashboards API on %s', (engine) => {
       expect(windowsCount(data.json().tiles)).toEqual(computedAhead);
     } finally {
       await restarted.app.close();
-      await restarted.context.discoveries.stop();
+      restarted.discoveries.stop();
+      await restarted.context.jobs.stop();
     }
     // A newer publish makes the stored results of the older data go.
     const before = await stored();

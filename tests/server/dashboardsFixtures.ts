@@ -1,4 +1,5 @@
 import type { Queryable } from '../../src/server/db/database.js';
+import { writeSnapshotSummary } from '../../src/server/discovery/snapshotSummaries.js';
 
 type Fields = Record<string, unknown[]>;
 export type KnownAsset = { entity: string; id: string; fields: Fields };
@@ -8,7 +9,7 @@ const day = 86_400_000;
 
 /**
  * Publishes a snapshot the way a discovery does (a `done` discovery row, its assets and source records written
- * as snapshotWriter.ts writes them), started `daysAgo` days before `now`.
+ * as snapshotWriter.ts writes them, its summary as the publish writes it), started `daysAgo` days before `now`.
  */
 export async function publishSnapshot(db: Queryable, companyId: number, now: Date, daysAgo: number, assets: KnownAsset[], records: KnownRecord[] = [], status: 'done' | 'error' = 'done'): Promise<number> {
   const start = new Date(now.getTime() - daysAgo * day);
@@ -31,6 +32,7 @@ export async function publishSnapshot(db: Queryable, companyId: number, now: Dat
       [id, records.map((record) => record.key), records.map((record) => record.adapter), records.map((record) => record.entity), records.map((record) => JSON.stringify(record.fields))],
     );
   }
+  if (status === 'done') await writeSnapshotSummary(db, id);
   return id;
 }
 

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeChart } from '../../src/server/dashboards/computeChart.js';
 import { computeWidget, widgetComputations, widgetSettingsOf } from '../../src/server/dashboards/computeWidget.js';
 import type { WidgetContext } from '../../src/server/dashboards/widgetData.js';
-import { discoveryScheduleKind, saveSettingsDocument } from '../../src/server/discovery/settings.js';
+import { discoveryScheduleKind } from '../../src/server/discovery/settings.js';
+import { saveSettingsDocument } from '../../src/server/settings/settingsStore.js';
 import { createCompany } from '../../src/server/identity/companies.js';
 import { latestFindings, latestRecords, latestSnapshotAssets, publishFindings, publishSnapshot, snapshotA, snapshotB } from './dashboardsFixtures.js';
 import { engines, startTestServer, type TestServer } from './harness.js';
@@ -30,8 +31,10 @@ describe.each(engines)('widget computations over known snapshots on %s', (engine
       await db.query(`insert into connections (company_id, adapter, name, connector_id, config, status, enabled) values (1, 'csv', $1, ${connector}, '{}', $2, $3)`, [name, status, enabled]);
     }
     await saveSettingsDocument(db, 1, discoveryScheduleKind, { enabled: true, cron: '0 2 * * *', timezone: 'UTC' });
-    context = { db, companyId: 1, now };
-    emptyContext = { db, companyId: await createCompany(db, { name: 'Empty company' }), now };
+    // Widgets expand the saved queries of the user they are computed for: the administrator, who saves them below.
+    const [admin] = await db.query<{ id: number }>("select id from users where username = 'admin'");
+    context = { db, companyId: 1, userId: admin.id, now };
+    emptyContext = { db, companyId: await createCompany(db, { name: 'Empty company' }), userId: null, now };
   });
   afterAll(() => server.stop());
 

@@ -113,6 +113,8 @@ describe.each(engines)('discoveries on %s', (engine) => {
     expect(body.field_map['AdapterCount']).toMatchObject({ value_type: 'long' });
     expect(body.field_map['Specifics.crowdstrike.AgentId']).toEqual({ value_type: 'text', has_keyword: true, label: 'AgentId', adapter: 'crowdstrike', image: '/images/adapters/crowdstrike.svg' });
     expect(body.user_field_map.Email).toMatchObject({ value_type: 'text' });
+    // Coded values carry their display names (the schema's x-enum-titles), so lists never show the raw code.
+    expect(body.certificate_field_map.KeyAlgorithm).toMatchObject({ label: 'Key algorithm', value_titles: expect.objectContaining({ rsa: 'RSA' }) });
   });
 
   it('scrolls through every device for exports', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiscoveryRunner } from '../../src/server/discovery/runner.js';
+import { JobBus } from '../../src/server/jobs/jobBus.js';
 import { addFleetConnections, fleetRuntime, runDiscoveryAndWait, waitForDiscoveries } from './discoveryFleet.js';
 import { engines, startTestServer, type TestServer } from './harness.js';
 
@@ -34,12 +35,14 @@ describe.each(engines)('discovery schedule and settings on %s', (engine) => {
   it('starts one discovery for a scheduled slot, however many processes see it', async () => {
     const token = server.adminToken;
     await server.request('PUT', '/configurations/discovery-schedule', { token, body: { enabled: true, cron: '*/5 * * * *', timezone: 'UTC' } });
-    const other = new DiscoveryRunner(server.context);
-    await other.start({ work: false });
+    // Another process: a job bus and a runner of its own, on the same database.
+    const otherJobs = new JobBus(server.context.db, server.context.config.databaseUrl, () => undefined);
+    const other = new DiscoveryRunner(server.context, otherJobs);
+    await otherJobs.start({ work: false });
     try {
       const slot = new Date(Math.ceil(Date.now() / 300_000) * 300_000);
       const [since, now] = [new Date(slot.getTime() - 5_000), new Date(slot.getTime() + 1_000)];
-      const sent = (await server.context.discoveries.scheduler.tick(now, since)) + (await other.scheduler.tick(now, since)) + (await other.scheduler.tick(now, since));
+      const sent = (await server.discoveries.scheduler.tick(now, since)) + (await other.scheduler.tick(now, since)) + (await other.scheduler.tick(now, since));
       expect(sent).toBe(1);
       // A tick before the slot sends nothing.
       expect(await other.scheduler.tick(new Date(slot.getTime() - 1_000), since)).toBe(0);
@@ -53,8 +56,8 @@ describe.each(engines)('discovery schedule and settings on %s', (engine) => {
       const [{ count }] = await server.context.db.query<{ count: number }>("select count(*)::int as count from discoveries where trigger = 'schedule'");
       expect(count).toBe(1);
     } finally {
-      other.scheduler.stop();
-      await other.stop();
+      other.stop();
+      await otherJobs.stop();
       await server.request('PUT', '/configurations/discovery-schedule', { token, body: { enabled: false, cron: '0 2 * * *', timezone: 'UTC' } });
     }
   });

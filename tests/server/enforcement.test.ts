@@ -55,7 +55,9 @@ describe.each(engines)('every route declares and enforces its access on %s', (en
   it('lets any signed-in user reach the routes that need no permission', async () => {
     for (const definition of definitions.filter((candidate) => candidate.access === 'authenticated' || candidate.access === 'account')) {
       const answer = await server.request(definition.method, concreteUrl(definition), { body: {}, token: powerlessToken });
+      // Reached means answered by the handler: not refused, and not failed either (a 500 is no proof of access).
       expect([401, 403], `${definition.method} ${definition.url}`).not.toContain(answer.status);
+      expect(answer.status, `${definition.method} ${definition.url}: ${JSON.stringify(answer.body)}`).toBeLessThan(500);
     }
   });
 

@@ -14,14 +14,15 @@ describe.each(engines)('enrichments and custom adapters on %s', (engine) => {
   const addCustomAdapter = (companyId: number, slug: string, name: string) =>
     server.context.db.query("insert into custom_adapters (company_id, slug, name, categories) values ($1, $2, $3, '{device}')", [companyId, slug, name]);
 
-  it('lists the four feeds the AVM imports, never imported until their first import', async () => {
+  it('lists the four feeds the AVM imports, never imported until their first import, and the OS lifecycle feed from its bundled snapshot', async () => {
     const answer = await server.request('GET', '/avm/enrichments?page=1&size=1000', { token: server.adminToken });
     expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ count: 4, next: null, previous: null });
+    expect(answer.body).toMatchObject({ count: 5, next: null, previous: null });
     expect(answer.body.results.map((row: { slug: string; name: string }) => [row.slug, row.name])).toEqual([
-      ['nvd-cve', 'NVD CVE'], ['cisa-kev', 'CISA KEV'], ['first-epss', 'FIRST EPSS'], ['nvd-cpe', 'NVD CPE dictionary'],
+      ['nvd-cve', 'NVD CVE'], ['cisa-kev', 'CISA KEV'], ['first-epss', 'FIRST EPSS'], ['nvd-cpe', 'NVD CPE dictionary'], ['endoflife-date', 'endoflife.date OS lifecycle'],
     ]);
-    for (const row of answer.body.results) expect(row).toMatchObject({ status: 'never_imported', record_count: 0, last_imported_at: null });
+    for (const row of answer.body.results.slice(0, 4)) expect(row).toMatchObject({ status: 'never_imported', record_count: 0, last_imported_at: null });
+    expect(answer.body.results[4]).toMatchObject({ status: 'imported', record_count: 545 });
   });
 
   it('reports what an import stored, and searches and pages the feeds', async () => {

@@ -6,6 +6,7 @@ import { createAdapterRuntime } from '../../src/server/adapters/runtime.js';
 import { fleetSources, generateLabelledFleet } from '../../src/server/demo/fleet.js';
 import { fleetEngine, runDiscoveryAndWait, waitForDiscoveries } from './discoveryFleet.js';
 import { startTestServer, type TestServer } from './harness.js';
+import { postgresTestsRun, requirePostgresUrl } from '../support/postgresRequired.js';
 
 // The database going away in the middle of a discovery: every server connection of Cartograph's database is
 // terminated (what a PostgreSQL restart or a failover does to its clients) while a connection is half fetched.
@@ -42,7 +43,7 @@ const catalogue = new Map<string, CatalogueAdapter>(
 );
 const runtime = createAdapterRuntime({ fleet: replay, gated: gatedEngine }, catalogue);
 
-describe.skipIf(!process.env.DATABASE_URL)('a discovery whose database connections are cut on postgresql', () => {
+describe.runIf(postgresTestsRun())('a discovery whose database connections are cut on postgresql', () => {
   let server: TestServer;
   let admin: pg.Client;
   let database: string;
@@ -56,7 +57,7 @@ describe.skipIf(!process.env.DATABASE_URL)('a discovery whose database connectio
     }
     [{ database }] = await server.context.db.query<{ database: string }>('select current_database() as database');
     // A session of its own in Cartograph's database, as an operator's would be.
-    const url = new URL(process.env.DATABASE_URL as string);
+    const url = new URL(requirePostgresUrl());
     url.pathname = `/${database}`;
     admin = new pg.Client({ connectionString: url.toString() });
     await admin.connect();

@@ -4,27 +4,34 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { AdapterRuntime } from '../../src/server/adapters/runtime.js';
+import type { TxtResolver } from '../../src/server/context.js';
 import { readConfig, type ServerConfig } from '../../src/server/config.js';
 import type { Database } from '../../src/server/db/database.js';
 import { openPgliteDatabase } from '../../src/server/db/pgliteDatabase.js';
 import { openPostgresDatabase } from '../../src/server/db/postgresDatabase.js';
 import { startCartograph, type RunningCartograph } from '../../src/server/server.js';
+import { openMigratedPglite, postgresTemplate } from '../support/databaseTemplates.js';
+import { postgresTestsRun, requirePostgresUrl } from '../support/postgresRequired.js';
 
 export type Engine = 'pglite' | 'postgresql';
 export const adminPassword = 'first admin passphrase';
 /** The password of every user the tests create. */
 export const userPassword = 'tr0ubadour & three horses';
 
-/** Server tests run on PGlite always, and on PostgreSQL too when DATABASE_URL names a server (CI sets it). */
-export const engines: Engine[] = process.env.DATABASE_URL ? ['pglite', 'postgresql'] : ['pglite'];
+/**
+ * Server tests run on PGlite always, and on PostgreSQL too when DATABASE_URL names a server. In CI they always run on
+ * PostgreSQL as well: without DATABASE_URL there, its half fails instead of vanishing (see tests/support/postgresRequired.ts).
+ */
+export const engines: Engine[] = postgresTestsRun() ? ['pglite', 'postgresql'] : ['pglite'];
 
-/** A fresh, empty PostgreSQL database for one test file, dropped again by `drop`. */
-export async function createScratchPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const serverUrl = process.env.DATABASE_URL as string;
+/** A fresh PostgreSQL database for one test file, empty or `migrated`, dropped again by `drop`. */
+export async function createScratchPostgres(options: { migrated?: boolean } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
+  const serverUrl = requirePostgresUrl();
   const name = `cartograph_test_${randomBytes(6).toString('hex')}`;
+  const template = options.migrated ? ` template ${await postgresTemplate(serverUrl)}` : '';
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(`create database ${name}${template}`);
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
@@ -63,9 +70,13 @@ export type TestServer = RunningCartograph & {
 };
 
 /** Starts Cartograph in-process on a fresh database of the given engine; requests go through Fastify's inject. */
-export async function startTestServer(engine: Engine, overrides: Partial<ServerConfig> = {}, options: { adapters?: AdapterRuntime; dataDir?: string } = {}): Promise<TestServer> {
+export async function startTestServer(
+  engine: Engine,
+  overrides: Partial<ServerConfig> = {},
+  options: { adapters?: AdapterRuntime; dataDir?: string; resolveTxt?: TxtResolver } = {},
+): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'cartograph-test-'));
-  const scratch = engine === 'postgresql' ? await createScratchPostgres() : null;
+  const scratch = engine === 'postgresql' ? await createScratchPostgres({ migrated: true }) : null;
   const config: ServerConfig = {
     ...readConfig({}),
     dataDir,
@@ -73,10 +84,13 @@ export async function startTestServer(engine: Engine, overrides: Partial<ServerC
     secretKey: 'test secret key',
     signInRateLimitPerMinute: 10_000,
     passwordExpiryDays: 0,
+    // The replay servers and receivers of the tests listen on 127.0.0.1: the test install allows loopback (the
+    // provider's choice); tests/server/outbound/outboundPolicy.test.ts proves the default refuses it.
+    outboundAllowLoopback: true,
     ...overrides,
   };
-  const database: Database = scratch ? await openPostgresDatabase(scratch.url, 4) : await openPgliteDatabase(options.dataDir ? `${dataDir}/pglite` : null);
-  const running = await startCartograph(config, { logger: false, database, adapters: options.adapters });
+  const database: Database = scratch ? await openPostgresDatabase(scratch.url, 4) : options.dataDir ? await openPgliteDatabase(`${dataDir}/pglite`) : await openMigratedPglite();
+  const running = await startCartograph(config, { logger: false, database, adapters: options.adapters, resolveTxt: options.resolveTxt });
   const request: TestServer['request'] = async (method, url, options = {}) => {
     const response = await running.app.inject({
       method: method as 'GET',

@@ -75,8 +75,15 @@ describe('hostile and malformed input', () => {
   });
 
   it('answers 400 naming the field to an invalid id', async () => {
-    for (const id of ['abc', '-1', '0', '99999999999999999999', '1.5']) {
+    // "1e999" and "Infinity" read as a number are infinite: ajv's coercion lets them past `integer` and `maximum`.
+    for (const id of ['abc', '-1', '0', '99999999999999999999', '1.5', '1e999', 'Infinity', '-Infinity']) {
       expect(await server.request('GET', `/users/users/${id}`, { token: server.adminToken })).toMatchObject({ status: 400, body: { id: [expect.any(String)] } });
+    }
+  });
+
+  it('answers 400 naming the parameter to an infinite number in a query string', async () => {
+    for (const page of ['1e999', 'Infinity']) {
+      expect(await server.request('GET', `/users/users?page=${page}`, { token: server.adminToken })).toMatchObject({ status: 400, body: { page: [expect.any(String)] } });
     }
   });
 

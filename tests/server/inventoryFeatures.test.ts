@@ -66,7 +66,7 @@ describe.each(engines)('inventory tags, saved queries, exports and relations on 
     expect(await server.request('PATCH', `/queries/queries/${windows.body.id}`, { token, body: { text: `Query is ${windows.body.id}` } })).toMatchObject({ status: 400 });
     expect(await create({ name: 'Broken', text: 'Hostname = ' })).toMatchObject({ status: 400, body: { text: [expect.stringContaining('Expected a value')], position: ['11'] } });
     expect(await create({ name: 'Dangling', text: 'Query is 999999' })).toMatchObject({ status: 400, body: { text: [expect.stringContaining('does not exist')] } });
-    expect(await server.request('DELETE', `/queries/queries/${windows.body.id}`, { token })).toMatchObject({ status: 400, body: { id: [expect.stringContaining('Windows without EDR')] } });
+    expect(await server.request('DELETE', `/queries/queries/${windows.body.id}`, { token })).toMatchObject({ status: 409, body: { detail: expect.stringContaining("the saved query 'Windows without EDR'") } });
 
     const analyst = await createUserWithGroups(server, token, 'query-analyst', ['Administrators']);
     const mine = await create({ name: 'Mine only', text: 'Hostname = ws-*' }, analyst.token);

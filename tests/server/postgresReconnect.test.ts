@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresDatabase } from '../../src/server/db/postgresDatabase.js';
 import { createScratchPostgres } from './harness.js';
+import { postgresTestsRun } from '../support/postgresRequired.js';
 
 // A pooled connection the server ended while it sat idle (a restart, a failover, pg_terminate_backend) is found out
 // only when the next statement is sent on it. The pool's one connection has its socket paused while the server
@@ -10,7 +11,7 @@ import { createScratchPostgres } from './harness.js';
 
 type PausableClient = pg.PoolClient & { connection: { stream: { pause(): void; resume(): void } } };
 
-describe.runIf(Boolean(process.env.DATABASE_URL))('a PostgreSQL connection ended by the server while idle', () => {
+describe.runIf(postgresTestsRun())('a PostgreSQL connection ended by the server while idle', () => {
   let scratch: Awaited<ReturnType<typeof createScratchPostgres>>;
   let admin: pg.Client;
   beforeAll(async () => {

@@ -33,7 +33,7 @@ describe.each(engines)('scheduled report delivery on %s', (engine) => {
     const created = await call('POST', '/reports/schedules', { report: reportId, preset: 'daily', ...schedule });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const slot = new Date(created.body.next_run_at);
-    await sendDueSchedules(server.context, server.context.discoveries.sendJob, new Date(slot.getTime() - 60_000), new Date(slot.getTime() + 1000));
+    await sendDueSchedules(server.context, server.context.jobs.send, new Date(slot.getTime() - 60_000), new Date(slot.getTime() + 1000));
     return created.body;
   };
   const scheduleState = (id: number) => async () => (await call('GET', `/reports/schedules/${id}`)).body as Schedule;

@@ -7,9 +7,11 @@ import { createReport, csvRows, download, openWorkbook, pdfPageTexts, runReport,
 const deviceCount = 150;
 const hostname = (index: number) => `host-${String(index).padStart(3, '0')}`;
 const adapterOf = (index: number) => ['crowdstrike', 'jamf', 'qualys'][index % 3];
+// Device 7's sources spell its host name three ways: tables show the display form (the first), not every alias.
+const aliasesOf = (index: number) => (index === 7 ? [hostname(index).toUpperCase(), `${hostname(index)}.corp.example`] : []);
 const devices: KnownAsset[] = Array.from({ length: deviceCount }, (_, offset) => {
   const index = offset + 1;
-  return { entity: 'device', id: `d${index}`, fields: { Hostname: [hostname(index)], 'OS.Type': [index % 2 ? 'Windows' : 'Linux'], Adapters: [adapterOf(index)] } };
+  return { entity: 'device', id: `d${index}`, fields: { Hostname: [hostname(index), ...aliasesOf(index)], 'OS.Type': [index % 2 ? 'Windows' : 'Linux'], Adapters: [adapterOf(index)] } };
 });
 const certificates: KnownAsset[] = [
   { entity: 'certificate', id: 'c1', fields: { Subject: ['alpha.example.test'], NotAfter: ['2027-03-01T12:00:00.000Z'], SelfSigned: [true] } },
@@ -82,6 +84,10 @@ describe.each(engines)('report outputs on %s', (engine) => {
     const run = await runReport(server, fleetId, { formats: ['pdf'] });
     const pages = await pdfPageTexts(await download(server, server.adminToken, run.files[0].url));
     expect(pages[0]).toContain('Fleet');
+    // Every page is numbered out of the whole, and each table says how many records it holds.
+    expect(pages.map((text) => text.match(/Page (\d+) of (\d+)/)?.slice(1))).toEqual(pages.map((_, index) => [String(index + 1), String(pages.length)]));
+    expect(pages.find((text) => text.includes('Devices'))).toContain('150 devices');
+    expect(pages.find((text) => text.includes('Certificates'))).toContain('2 certificates');
     const tablePages = pages.filter((text) => /host-\d{3}/.test(text));
     expect(tablePages.length).toBeGreaterThanOrEqual(3);
     // Every page of the table starts with its header again: as many headers as pages, one on each.
@@ -96,5 +102,21 @@ describe.each(engines)('report outputs on %s', (engine) => {
     // The legend of the pie chart, drawn from its Vega-Lite spec: the adapters appear nowhere else in the report.
     for (const adapter of ['crowdstrike', 'jamf', 'qualys']) expect(chartPage).toContain(adapter);
     expect(pages.filter((text) => text.includes('crowdstrike'))).toEqual([chartPage]);
+  }, 120_000);
+
+  it('holds every matching row by default, and says in the PDF, the XLSX and the run when a limit cut a table', async () => {
+    const preview = await server.request('POST', '/reports/preview', { token: server.adminToken, body: { name: 'Cut', sections: [devicesTable, { ...devicesTable, limit: 100 }] } });
+    expect(preview.body.sections.map((section: { count: number; report_rows: number }) => [section.count, section.report_rows])).toEqual([[150, 150], [150, 100]]);
+    const reportId = await createReport(server, { name: 'First hundred', is_public: true, sections: [{ ...devicesTable, limit: 100 }] });
+    const run = await runReport(server, reportId, { formats: ['pdf', 'xlsx', 'csv'] });
+    expect(run.progress.tables).toEqual([{ title: 'Devices', shown: 100, matching: 150 }]);
+    const file = (format: string) => download(server, server.adminToken, run.files.find((entry) => entry.format === format)!.url);
+    const pages = await pdfPageTexts(await file('pdf'));
+    expect(pages[1]).toContain('Showing 100 of 150 devices (the table stops at 100 rows).');
+    expect((pages.join(' ').match(/host-\d{3}/g) ?? []).length).toBe(100);
+    const rows = sheetRows((await openWorkbook(await file('xlsx'))).getWorksheet('Devices')!);
+    expect(rows.slice(0, 100)).toEqual(expectedDeviceRows.slice(0, 100));
+    expect(rows.slice(100)).toEqual([['Showing 100 of 150 devices (the table stops at 100 rows).']]);
+    expect(csvRows(await file('csv'))).toHaveLength(101);
   }, 120_000);
 });

@@ -67,7 +67,8 @@ describe.each(engines)('report runs on %s', (engine) => {
       name: 'Breaks later', is_public: true,
       sections: [{ type: 'text', title: 'Intro', markdown: 'Fine.' }, { type: 'table', title: 'Windows devices', saved_query: saved.body.id }, { ...devices, title: 'Typed query', query: 'Hostname = ws-1' }],
     });
-    expect((await call('DELETE', `/queries/queries/${saved.body.id}`)).status).toBeLessThan(300);
+    expect((await call('DELETE', `/queries/queries/${saved.body.id}`)).status).toBe(409);
+    expect((await call('DELETE', `/queries/queries/${saved.body.id}?force=true`)).status).toBeLessThan(300);
     const deleted = await runReport(server, reportId, { formats: ['pdf'] });
     expect(deleted.status).toBe('error');
     expect(deleted.error).toMatch(new RegExp(`^Windows devices: .*${saved.body.id}`));
@@ -86,11 +87,11 @@ describe.each(engines)('report runs on %s', (engine) => {
     ]);
   }, 120_000);
 
-  it('records a run\'s progress: formats, sections and rows done', async () => {
+  it('records a run\'s progress: formats, sections and rows done, and each table\'s rows out of those matching', async () => {
     const reportId = await createReport(server, { name: 'Progress', is_public: true, sections: [devices, byOs] });
     const run = await runReport(server, reportId, { formats: ['csv', 'xlsx'] });
     expect(run.status).toBe('done');
-    expect(run.progress).toEqual({ format: 'xlsx', formats_done: 2, sections_done: 2, sections: 2, rows: 5 });
+    expect(run.progress).toEqual({ format: 'xlsx', formats_done: 2, sections_done: 2, sections: 2, rows: 5, tables: [{ title: devices.title, shown: 5, matching: 5 }] });
   }, 120_000);
 
   it('keeps report settings within their schema and only changes them with the permission', async () => {
@@ -149,11 +150,11 @@ describe('report writers', () => {
   const inputWith = (onProgress: RenderInput['onProgress']): RenderInput => ({
     report: reportDocumentOf({ name: 'Progress' }), companyName: 'Example', logo: null, snapshot: { id: 1, start_time: new Date() }, now: new Date(), onProgress,
     sections: [{
-      type: 'table', title: 'Numbers', columns: [{ field: 'N', label: 'N' }],
+      type: 'table', title: 'Numbers', noun: ['number', 'numbers'], columns: [{ field: 'N', label: 'N' }], limit: rowCount,
       rows: async function* () {
         for (let index = 1; index <= rowCount; index += 1) yield [index];
       },
-      count: async () => rowCount,
+      count: async () => rowCount, matching: rowCount, shown: rowCount,
     }],
   });
 

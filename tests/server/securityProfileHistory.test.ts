@@ -105,7 +105,7 @@ describe.each(engines)('an asset profile across snapshots, and the score widgets
     const average = Math.round((10 * stored.reduce((sum, row) => sum + row.score, 0)) / stored.length) / 10;
     const below50 = stored.filter((row) => row.score < 50).length;
 
-    const context = { db: server.context.db, companyId: 1, now: new Date() };
+    const context = { db: server.context.db, companyId: 1, userId: null, now: new Date() };
     const widget = await computeWidget(context, widgetSettingsOf({ kind: 'security_score' }));
     expect(widget).toMatchObject({ index_id: second, total: devices });
     expect(widget.rows.map((row) => [row.label, row.value])).toEqual([['Average score', average], ['Devices scored', stored.length], ['Scoring below 50', below50]]);

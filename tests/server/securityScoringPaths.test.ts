@@ -126,7 +126,7 @@ describe.each(engines)('security scoring paths on %s', (engine) => {
     const indexed = await snapshotIndexedFields(db, discoveryId, 'device');
     const relations = await relationOptions(db, 1, discoveryId, 'device');
     const matching = async (text: string) => {
-      const condition = await queryCondition(db, 1, text, 3, indexed, relations);
+      const condition = await queryCondition(db, { companyId: 1, userId: null }, text, 3, indexed, relations);
       return new Set((await db.query<{ asset_id: string }>(`select asset_id from ${condition.table} where discovery_id = $1 and entity = $2 and ${condition.sql}`, [discoveryId, 'device', ...condition.params])).map((row) => row.asset_id));
     };
     const members = new Map<number, Set<string>>();

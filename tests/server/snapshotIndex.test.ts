@@ -33,7 +33,7 @@ function fleet(size: number): MergedAsset[] {
       'OS.Build': maybe(pick(['19045', '22631'])),
       AdapterCount: [pick([1, 2, 3, 4, '2', '3', 'n/a', 2.5])],
       LastSeen: [...maybe(`2026-${pick(['09', '10', '11'])}-${pick(['01', '08', '15', '21', '23'])}T${pick(['00', '09', '23'])}:00:00.000Z`), ...(index % 9 === 0 ? ['2026-11-08'] : [])],
-      IpAddresses: [`10.0.${index % 4}.${index}`, ...(index % 3 === 0 ? [`192.168.1.${index % 50}`] : [])],
+      IpAddresses: [`10.0.${index % 4}.${index}`, ...(index % 3 === 0 ? [`192.168.1.${index % 50}`] : []), ...(index % 5 === 0 ? [`fe80::${index.toString(16)}`, 'not-an-ip'] : [])],
       SerialNumber: maybe(pick([`SN_${number}`, `sn-${number}`, '0', 'N/A'])),
       Tags: index % 4 === 0 ? ['prod', pick(['pci', 'PCI', 'dmz'])] : [],
       Adapters: pick([['crowdstrike'], ['crowdstrike', 'intune'], ['qualys', 'servicenow', 'intune'], ['csvfile']]),
@@ -57,12 +57,18 @@ const typed = [
   'IpAddresses = "10.0.1.*"', 'IpAddresses = 192.168.1.3', 'Tags = prod AND (Tags = pci OR Tags = dmz)', 'Adapters = intune', 'Adapters != crowdstrike',
   'SerialNumber = "SN_0*"', 'SerialNumber = "sn_0*"', 'DeviceManufacturer = "DELL INC."',
   '(OS.Type = Linux OR Tags = prod) AND AdapterCount > 2 AND LastSeen last now-90d',
+  // Free text over the devices' `x-search` fields, lists and contains.
+  'ws-00', '"WEB-01"', 'corp', 'ws-01 AND OS.Type = windows', 'NOT sn', 'Tags in [pci, dmz]', 'Hostname contains "-01"', 'SerialNumber exists', 'NOT SerialNumber exists',
+  'AdapterCount in [1, 3]',
 ];
 // Queries only the documents answer (regular expressions, numbers written as text, letters beyond ASCII, fields
 // without a column): the index must step aside for them.
 const documentsOnly = [
   'Hostname = /^WS-\\d+$/', 'Hostname = /^ws/i', 'AdapterCount = "2"', 'SerialNumber = 0', 'Hostname = "ünï-*"', 'OS.Build = 19045', 'LastSeen = 2026-11-08*',
-  'Hostname = 443', 'AdapterCount = *', 'InstalledSoftware.SoftwareName = chrome', 'Specifics.qualys.os = *jammy*', 'OS.Type = windows AND Specifics.qualys.os != *jammy*', 'Hostname > m',
+  'Hostname = 443', 'AdapterCount = *',
+  // Subnets and ranges, IPv4 and IPv6 (the index keeps addresses as text).
+  'IpAddresses = 10.0.1.0/24', 'IpAddresses != 10.0.0.0/16', 'IpAddresses in [192.168.1.0/28, 10.0.2.0/24]', 'IpAddresses = 10.0.0.1-10.0.0.40', '192.168.1.16/28',
+  'IpAddresses = fe80::/120', 'IpAddresses = fe80::1-fe80::20 AND OS.Type = windows', 'InstalledSoftware.SoftwareName = chrome', 'Specifics.qualys.os = *jammy*', 'OS.Type = windows AND Specifics.qualys.os != *jammy*', 'Hostname > m',
 ];
 const orderings = [[], [{ field: 'Hostname' }], [{ field: 'Hostname', order: 'desc' }], [{ field: 'LastSeen', order: 'desc' }, { field: 'Hostname' }], [{ field: 'AdapterCount' }]];
 
@@ -91,17 +97,37 @@ describe.each(engines)('the snapshot index on %s', (engine) => {
   afterAll(() => server.stop());
 
   it('reads the typed columns for every query that has a typed form, and the documents for the others', async () => {
-    const plan = (query: string) => planSnapshotQuery(server.context.db, 1, discoveryId, 'device', query, [{ field: 'Hostname' }]);
+    const plan = (query: string) => planSnapshotQuery(server.context.db, { companyId: 1, userId: null }, discoveryId, 'device', query, [{ field: 'Hostname' }]);
     for (const query of typed) expect((await plan(query)).table, query).toBe('snapshot_index');
     for (const query of documentsOnly) expect((await plan(query)).table, query).toBe('snapshot_assets');
     // Lists ordered by a field without an ordering column read the documents too.
-    for (const field of ['OS.Build', 'SerialNumber']) expect((await planSnapshotQuery(server.context.db, 1, discoveryId, 'device', 'OS.Type = windows', [{ field }])).table).toBe('snapshot_assets');
+    for (const field of ['OS.Build', 'SerialNumber']) expect((await planSnapshotQuery(server.context.db, { companyId: 1, userId: null }, discoveryId, 'device', 'OS.Type = windows', [{ field }])).table).toBe('snapshot_assets');
+  });
+
+  it('finds a host by a fragment and its devices by subnet, and names typos rather than answering none', async () => {
+    expect((await search('10.0.1.1', [])).ids).toContain('asset-001');
+    expect((await search('ws-0', [])).count).toBeGreaterThan(0);
+    expect((await search('IpAddresses = 10.0.1.0/24', [])).count).toBe(60);
+    expect((await search('IpAddresses = 10.0.1.0/24', [])).count).toBe((await search('IpAddresses = "10.0.1.*"', [])).count);
+    expect((await search('IpAddresses = fe80::/64', [])).count).toBe(48);
+    const refused = async (query: string, path = '/devices/devices') => {
+      const answer = await server.request('POST', path, { token: server.adminToken, body: { query } });
+      expect(answer.status, query).toBe(400);
+      return answer.body.query[0];
+    };
+    expect(await refused('Colour = red')).toBe('Unknown field "Colour". (at character 1)');
+    expect(await refused('Categroy = Server')).toMatch(/Did you mean Category\?/);
+    expect(await refused('OS.Type = Windows AND Hostnme = ws')).toMatch(/^Unknown field "Hostnme". Did you mean Hostname\?/);
+    expect(await refused('Software.Nmae = chrome')).toMatch(/Software has no field "Nmae". Did you mean Software.Name/);
+    expect(await refused('Hostname = x', '/appinventory/applications')).toMatch(/Hostname is a device field; here try Device.Hostname/);
+    expect(await refused('LastSeen = yesterday')).toMatch(/^Last seen takes a date/);
+    expect(await refused('IpAddresses = 10.61.0.0/33')).toMatch(/an IPv4 prefix is at most \/32/);
   });
 
   it('answers every query of the corpus, in every order, exactly as the documents do', async () => {
     const { db } = server.context;
     // Every device fits the covering index, so counts read it (with its guard) rather than the rows.
-    const countWhere = async () => (await planSnapshotQuery(db, 1, discoveryId, 'device', 'OS.Type = windows')).countWhere;
+    const countWhere = async () => (await planSnapshotQuery(db, { companyId: 1, userId: null }, discoveryId, 'device', 'OS.Type = windows')).countWhere;
     expect(await countWhere()).toMatch(/octet_length\(ix_os_type\) <= 256/);
     // A snapshot covered by an index of other fields (before a schema change) has no guard to add.
     const [{ covering }] = await db.query<{ covering: string }>("select indexed_fields->>'device.covered' as covering from discoveries where id = $1", [discoveryId]);
@@ -115,8 +141,23 @@ describe.each(engines)('the snapshot index on %s', (engine) => {
     const fromDocuments = await everyAnswer();
     await db.query('update discoveries set indexed_fields = $2 where id = $1', [discoveryId, JSON.stringify(held)]);
     for (const [key, answer] of fromDocuments) expect(fromIndex.get(key), key).toEqual(answer);
+    // Text sorts without regard to case, both ways: "ws-…" and "WS-…" are one run, in their numbers' order.
+    const hostnames = async () => {
+      const answer = await server.request('POST', '/devices/devices', { token: server.adminToken, body: { ordering: [{ field: 'Hostname' }], fields: ['Hostname'], size: 1000 } });
+      return answer.body.results.map((asset: { Hostname?: unknown[] }) => String(asset.Hostname?.[0] ?? ''));
+    };
+    for (const indexedFields of [JSON.stringify(held), '{}']) {
+      await db.query('update discoveries set indexed_fields = $2 where id = $1', [discoveryId, indexedFields]);
+      const names: string[] = await hostnames();
+      const run = names.map((name, position) => [name, position] as const).filter(([name]) => /^ws-/i.test(name));
+      expect(new Set(run.map(([name]) => name.slice(0, 2))).size, indexedFields).toBe(2);
+      expect(run.at(-1)![1] - run[0][1] + 1, indexedFields).toBe(run.length);
+      const lowered = run.map(([name]) => name.toLowerCase());
+      expect(lowered, indexedFields).toEqual([...lowered].sort());
+    }
+    await db.query('update discoveries set indexed_fields = $2 where id = $1', [discoveryId, JSON.stringify(held)]);
     // The corpus is not trivial: most queries match some devices but not all.
     const counts = [...fromDocuments.values()].map((answer) => (answer as { count: number }).count);
     expect(counts.filter((count) => count > 0 && count < 240).length).toBeGreaterThan(counts.length / 2);
-  });
+  }, 240_000); // hundreds of queries on each path: about a minute on a quiet machine, more beside other test files
 });

@@ -113,7 +113,7 @@ describe.each(engines)('software and vulnerability APIs on %s', (engine) => {
   });
 
   it('fills the vulnerability widgets from the inventory, each segment opening the matching query', async () => {
-    const widget = (kind: string) => computeWidget({ db: server.context.db, companyId: 1, now: new Date() }, widgetSettingsOf({ kind }));
+    const widget = (kind: string) => computeWidget({ db: server.context.db, companyId: 1, userId: null, now: new Date() }, widgetSettingsOf({ kind }));
     const byOs = await widget('vulnerability_by_os');
     expect(byOs.rows).toEqual([
       { label: 'Linux', value: 2, devices: 2, query: 'Vulnerability.Status = open AND OS.Type = "Linux"' },

@@ -9,6 +9,7 @@ import { openPgliteDatabase } from '../../src/server/db/pgliteDatabase.js';
 import { openPostgresDatabase } from '../../src/server/db/postgresDatabase.js';
 import { startCartograph } from '../../src/server/server.js';
 import { createScratchPostgres } from './harness.js';
+import { postgresTestsRun } from '../support/postgresRequired.js';
 
 type Started = { child: ChildProcess; baseUrl: string; output: () => string };
 
@@ -72,7 +73,7 @@ describe('first start, restart and shutdown of the real process', () => {
     } finally {
       expect(await stopProcess(second)).toBe(0);
     }
-  });
+  }, 180_000); // Starts the real server twice, each from a cold `node --import tsx`: a minute on a busy machine.
 });
 
 describe('migrations', () => {
@@ -88,7 +89,7 @@ describe('migrations', () => {
     }
   });
 
-  it.runIf(Boolean(process.env.DATABASE_URL))('let two processes start together on one PostgreSQL without racing', async () => {
+  it.runIf(postgresTestsRun())('let two processes start together on one PostgreSQL without racing', async () => {
     const scratch = await createScratchPostgres();
     const dataDir = mkdtempSync(join(tmpdir(), 'cartograph-race-'));
     try {
@@ -131,7 +132,7 @@ describe('logs', () => {
   });
 });
 
-describe.runIf(Boolean(process.env.DATABASE_URL))('restart on PostgreSQL', () => {
+describe.runIf(postgresTestsRun())('restart on PostgreSQL', () => {
   it('keeps users across a restart', async () => {
     const scratch = await createScratchPostgres();
     const dataDir = mkdtempSync(join(tmpdir(), 'cartograph-pg-restart-'));

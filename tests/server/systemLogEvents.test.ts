@@ -76,7 +76,7 @@ describe.each(engines)('system log of discoveries, schedules, report and action 
     await server.request('PUT', '/configurations/discovery-schedule', { token, body: { enabled: true, cron: '*/5 * * * *', timezone: 'UTC' } });
     try {
       const slot = new Date(Math.ceil(Date.now() / 300_000) * 300_000);
-      expect(await server.context.discoveries.scheduler.tick(new Date(slot.getTime() + 1_000), new Date(slot.getTime() - 5_000))).toBe(1);
+      expect(await server.discoveries.scheduler.tick(new Date(slot.getTime() + 1_000), new Date(slot.getTime() - 5_000))).toBe(1);
       const [scheduled] = await waitForEvent('scheduled_discovery_started');
       expect(scheduled).toMatchObject({ level: 'info', detail: { company_id: 1, trigger: 'schedule', slot: slot.toISOString() } });
       await waitForDiscoveries(server);
@@ -98,7 +98,7 @@ describe.each(engines)('system log of discoveries, schedules, report and action 
       "insert into discovery_steps (discovery_id, step, position, state, attempt, heartbeat_at) values ($1, $2, 1, 'running', $3, now() - interval '1 hour')",
       [id, publishStep, attemptsPerStep],
     );
-    await server.context.discoveries.reapStaleSteps();
+    await server.discoveries.reapStaleSteps();
     const failed = await waitForEvent('discovery_failed');
     expect(failed.find((event) => event.detail.discovery_id === id)).toMatchObject({ level: 'error', detail: { company_id: 1 } });
     expect((await db.query<{ status: string }>('select status from discoveries where id = $1', [id]))[0].status).toBe('error');

@@ -11,6 +11,7 @@ import { addReplayConnections } from '../bench/discovery.js';
 import { benchFleet } from '../bench/fleetReplay.js';
 import { startFleetReplayServer } from '../bench/fleetReplayRoutes.js';
 import { startWorker, type WorkerProcess } from '../support/workerProcess.js';
+import { postgresTestsRun } from '../support/postgresRequired.js';
 import { adminPassword, createScratchPostgres } from './harness.js';
 
 // One discovery shared by `npm run worker` processes on PostgreSQL: the API process runs none of its steps, a worker
@@ -68,7 +69,7 @@ async function startGate(target: string) {
   };
 }
 
-describe.skipIf(!process.env.DATABASE_URL)('a discovery shared by worker processes on postgresql', () => {
+describe.runIf(postgresTestsRun())('a discovery shared by worker processes on postgresql', () => {
   const fleet = benchFleet(2000);
   let replay: Awaited<ReturnType<typeof startFleetReplayServer>>;
   let gate: Awaited<ReturnType<typeof startGate>>;

@@ -17,7 +17,8 @@ export type ConnectorProcess = {
 export async function startConnector(args: string[], env: Record<string, string>, waitFor: string | null = 'connector started'): Promise<ConnectorProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/connector/main.ts', ...args], {
     cwd: projectRoot,
-    env: { ...process.env, ...env },
+    // The connector calls replay servers on loopback in the tests: its operator allows it.
+    env: { ...process.env, CARTOGRAPH_OUTBOUND_ALLOW_LOOPBACK: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const killOnExit = () => child.kill('SIGKILL');

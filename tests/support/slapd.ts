@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
+import { Client } from 'ldapts';
 import { join } from 'node:path';
 
 /**
@@ -18,6 +19,11 @@ export type SlapdServer = {
   suffix: string;
   rootDn: string;
   rootPassword: string;
+  /**
+   * The DNs of every bind slapd has received so far, in order (only when started with `logBinds`). A marker bind is
+   * sent and awaited in slapd's log first, so every bind made before the call is in the answer.
+   */
+  binds: () => Promise<string[]>;
   stop: () => Promise<void>;
 };
 
@@ -30,6 +36,8 @@ export type SlapdOptions = {
   sizeLimit?: number;
   /** PEM server certificate and key: slapd then also listens for LDAPS. */
   tls?: { cert: string; key: string };
+  /** Runs slapd with its statistics log (`-d stats`), which names every bind: `binds` reads them. */
+  logBinds?: boolean;
 };
 
 const slapdBinary = '/usr/sbin/slapd';
@@ -119,12 +127,42 @@ export async function startSlapd(options: SlapdOptions): Promise<SlapdServer> {
   const securePort = options.tls ? await freePort() : null;
   const url = `ldap://127.0.0.1:${port}/`;
   const listeners = securePort ? `${url} ldaps://127.0.0.1:${securePort}/` : url;
-  // -d 0 keeps slapd in the foreground, so it is our child and dies with `stop`.
-  const child: ChildProcess = spawn(slapdBinary, ['-f', configPath, '-h', listeners, '-d', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  // -d keeps slapd in the foreground, so it is our child and dies with `stop`; `stats` also logs each operation.
+  const child: ChildProcess = spawn(slapdBinary, ['-f', configPath, '-h', listeners, '-d', options.logBinds ? 'stats' : '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
+  let partialLine = '';
+  const boundDns: string[] = [];
+  const logWatchers = new Set<() => void>();
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
+    if (!options.logBinds) return;
+    const lines = (partialLine + chunk.toString()).split('\n');
+    partialLine = lines.pop() ?? '';
+    // `conn=1001 op=0 BIND dn="uid=alice,ou=People,dc=example" method=128`: one such line per bind request.
+    for (const line of lines) {
+      const bind = /\bBIND dn="(.*)" method=\d+/.exec(line);
+      if (bind) boundDns.push(bind[1]!);
+    }
+    for (const watcher of logWatchers) watcher();
   });
+  let markers = 0;
+  const binds = async (): Promise<string[]> => {
+    if (!options.logBinds) throw new Error('slapd was started without logBinds');
+    const marker = `cn=log-marker-${(markers += 1)},${options.suffix}`;
+    const seen = new Promise<void>((resolve) => {
+      const watcher = () => {
+        if (!boundDns.includes(marker)) return;
+        logWatchers.delete(watcher);
+        resolve();
+      };
+      logWatchers.add(watcher);
+    });
+    const client = new Client({ url });
+    await client.bind(marker, 'not a password').catch(() => undefined);
+    await client.unbind().catch(() => undefined);
+    await seen;
+    return boundDns.filter((dn) => !dn.startsWith('cn=log-marker-'));
+  };
   let exited = false;
   child.once('exit', () => {
     exited = true;
@@ -139,7 +177,7 @@ export async function startSlapd(options: SlapdOptions): Promise<SlapdServer> {
   };
   for (let attempt = 0; attempt < 100; attempt += 1) {
     if (exited) break;
-    if ((await acceptsConnections(port)) && (!securePort || (await acceptsConnections(securePort)))) return { url, port, securePort, suffix: options.suffix, rootDn, rootPassword, stop };
+    if ((await acceptsConnections(port)) && (!securePort || (await acceptsConnections(securePort)))) return { url, port, securePort, suffix: options.suffix, rootDn, rootPassword, binds, stop };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   await stop();

@@ -24,10 +24,10 @@ function exited(child: ChildProcess): Promise<void> {
 }
 
 /** Starts a worker on the given PostgreSQL database and resolves once it works the queues. */
-export async function startWorker(options: { databaseUrl: string; secretKey: string; dataDir: string; fetchLanes?: number }): Promise<WorkerProcess> {
+export async function startWorker(options: { databaseUrl: string; secretKey: string; dataDir: string; fetchLanes?: number; environment?: Record<string, string> }): Promise<WorkerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/worker.ts'], {
     cwd: projectRoot,
-    env: { ...process.env, DATABASE_URL: options.databaseUrl, CARTOGRAPH_SECRET_KEY: options.secretKey, CARTOGRAPH_DATA_DIR: options.dataDir, LOG_LEVEL: 'info', CARTOGRAPH_FETCH_LANES: String(options.fetchLanes ?? 4) },
+    env: { ...process.env, DATABASE_URL: options.databaseUrl, CARTOGRAPH_SECRET_KEY: options.secretKey, CARTOGRAPH_DATA_DIR: options.dataDir, LOG_LEVEL: 'info', CARTOGRAPH_OUTBOUND_ALLOW_LOOPBACK: '1', CARTOGRAPH_FETCH_LANES: String(options.fetchLanes ?? 4), ...options.environment },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const killOnExit = () => child.kill('SIGKILL');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createServerAjv } from '../../codegen/validators.js';
-import { fieldErrorsFromAjv } from '../../src/server/http/errors.js';
+import { Conflict, fieldError, Forbidden, Invalid, NotFound, Unauthenticated, Unavailable } from '../../src/server/errors.js';
+import { fieldErrorsFromAjv, refusalAnswer } from '../../src/server/http/errors.js';
 
 const validate = createServerAjv({ coerce: false }).compile({
   type: 'object',
@@ -36,5 +37,18 @@ describe('field errors from ajv', () => {
 
   it('handles field names that collide with Object.prototype', () => {
     expect(errorsFor({ name: 'a', constructor: 1, __proto__x: 1, toString: 2 })).toEqual({ constructor: ['Unknown field.'], __proto__x: ['Unknown field.'], toString: ['Unknown field.'] });
+  });
+});
+
+describe('domain errors as HTTP answers', () => {
+  it('gives each kind of refusal its status and keeps its body', () => {
+    const body = { detail: 'No.', code: 'no' };
+    const kinds = [[Invalid, 400], [Unauthenticated, 401], [Forbidden, 403], [NotFound, 404], [Conflict, 409], [Unavailable, 503]] as const;
+    for (const [Kind, status] of kinds) expect(refusalAnswer(new Kind(body)), Kind.name).toEqual({ status, body });
+    expect(refusalAnswer(fieldError('name', 'This field is required.'))).toEqual({ status: 400, body: { name: ['This field is required.'] } });
+  });
+
+  it('answers nothing for an error that is not a refusal (a fault, answered 500)', () => {
+    expect(refusalAnswer(new Error('boom'))).toBeUndefined();
   });
 });

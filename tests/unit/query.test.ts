@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseQuery, printQuery, QuerySyntaxError, resolveDateMath, type QueryNode } from '../../src/core/query/index.js';
+import { addressRangeOf, parseQuery, printQuery, QuerySyntaxError, resolveDateMath, type QueryNode } from '../../src/core/query/index.js';
 
 describe('the query language', () => {
   it('parses the coverage-gap queries analysts write', () => {
@@ -33,10 +33,16 @@ describe('the query language', () => {
 
   it.each([
     ['', 'The query is empty', 0],
-    ['Hostname', 'Expected an operator', 8],
+    ['Hostname AND', 'Expected a field name', 12],
+    ['Hostname in 3', 'Expected a list like [a, b]', 12],
+    ['Tags in [a b]', 'Expected "," or "]"', 11],
+    ['Tags in []', 'Expected a value', 9],
+    ['web server', 'to search for a phrase, put it in quotes', 4],
+    ['Hostname contains', 'Expected text after "Hostname contains"', 17],
     ['Hostname = ', 'Expected a value', 11],
     ['(a = 1', 'Expected ")"', 6],
     ['a = 1 b = 2', 'Expected AND or OR', 6],
+    ['AND a = 1', 'Expected a condition or text to search before "AND"', 0],
     ['a = "open', 'Unterminated quoted text', 4],
     ['a = /(/', 'Invalid regular expression', 4],
     ['LastSeen last yesterday', 'Expected a date', 14],
@@ -65,6 +71,9 @@ describe('the query language', () => {
       fc.record({ kind: fc.constant('comparison' as const), field, operator: fc.constantFrom('=', '!=', '>', '>=', '<', '<=' as const), value }),
       fc.record({ kind: fc.constant('exists' as const), field }),
       fc.record({ kind: fc.constant('saved-query' as const), id: fc.integer({ min: 1, max: 999 }) }),
+      fc.record({ kind: fc.constant('in' as const), field, values: fc.array(value.filter((item) => item.kind !== 'regex'), { minLength: 1, maxLength: 3 }) }),
+      fc.record({ kind: fc.constant('contains' as const), field, text: fc.string({ minLength: 1, maxLength: 12 }) }),
+      fc.record({ kind: fc.constant('free-text' as const), text: fc.string({ minLength: 1, maxLength: 12 }), quoted: fc.boolean() }),
       fc.record({ kind: fc.constant('last' as const), field, since: fc.record({ offset: fc.option(fc.record({ amount: fc.integer({ min: -90, max: 90 }).filter((amount) => amount !== 0), unit: fc.constantFrom('d', 'h', 'w' as const) }), { nil: null }), roundTo: fc.option(fc.constantFrom('d', 'M' as const), { nil: null }) }) }),
     );
     const tree = fc.letrec<{ node: QueryNode }>((tie) => ({
@@ -84,6 +93,39 @@ describe('the query language', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('reads a bare term or quoted phrase as free text, alone or beside conditions', () => {
+    expect(parseQuery('lt-0017')).toEqual({ kind: 'free-text', text: 'lt-0017', quoted: false });
+    expect(parseQuery('"web server" OR 10.61.77.40')).toEqual({ kind: 'or', left: { kind: 'free-text', text: 'web server', quoted: true }, right: { kind: 'free-text', text: '10.61.77.40', quoted: false } });
+    expect(parseQuery('lt-0017 AND OS.Type = Windows')).toMatchObject({ kind: 'and', left: { kind: 'free-text', text: 'lt-0017' }, right: { kind: 'comparison', field: 'OS.Type' } });
+    expect(parseQuery('NOT Hostname')).toEqual({ kind: 'not', operand: { kind: 'free-text', text: 'Hostname', quoted: false } });
+    expect(printQuery({ kind: 'free-text', text: 'and', quoted: false })).toBe('"and"');
+  });
+
+  it('reads lists, contains, exists and subnets, keeping the syntax written before them', () => {
+    expect(parseQuery('IpAddresses in [10.1.0.0/16, "192.168.1.0/24", 3]')).toEqual({
+      kind: 'in', field: 'IpAddresses',
+      values: [{ kind: 'text', text: '10.1.0.0/16', quoted: false }, { kind: 'text', text: '192.168.1.0/24', quoted: true }, { kind: 'number', value: 3 }],
+    });
+    expect(parseQuery('Hostname contains web')).toEqual({ kind: 'contains', field: 'Hostname', text: 'web' });
+    expect(parseQuery('NOT Groups exists')).toEqual({ kind: 'not', operand: { kind: 'exists', field: 'Groups' } });
+    expect(parseQuery('IpAddresses = 10.61.0.0/16')).toMatchObject({ value: { kind: 'text', text: '10.61.0.0/16' } });
+    expect(parseQuery('IpAddresses = fe80::/64')).toMatchObject({ value: { kind: 'text', text: 'fe80::/64' } });
+    // Commas and brackets outside a list stay part of the value, as before lists existed.
+    expect(parseQuery('Tags = a,b]')).toMatchObject({ value: { kind: 'text', text: 'a,b]' } });
+    expect(printQuery(parseQuery('Tags in [a, "b,c", "x]"]'))).toBe('Tags in [a, "b,c", "x]"]');
+  });
+
+  it('reads subnets and address ranges, naming malformed ones', () => {
+    expect(addressRangeOf('10.61.0.0/16')).toEqual({ kind: 'subnet', subnet: '10.61.0.0/16' });
+    expect(addressRangeOf('2001:db8::/32')).toEqual({ kind: 'subnet', subnet: '2001:db8::/32' });
+    expect(addressRangeOf('10.0.0.1-10.0.0.50')).toEqual({ kind: 'range', from: '10.0.0.1', to: '10.0.0.50' });
+    expect(addressRangeOf('10.61.77.40')).toBeNull();
+    expect(addressRangeOf('lt-0017')).toBeNull();
+    expect(() => addressRangeOf('10.61.0.0/33')).toThrow('an IPv4 prefix is at most /32');
+    expect(() => addressRangeOf('10.61.0/16')).toThrow('10.61.0 is not an IP address');
+    expect(() => addressRangeOf('10.0.0.1-fe80::1')).toThrow('two addresses of one family');
   });
 
   it('resolves date math relative to now, rounding down', () => {

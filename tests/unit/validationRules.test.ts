@@ -76,6 +76,11 @@ describe('validation', () => {
     }
   });
 
+  it('judges whitespace as a value: only required treats blank text as missing', async () => {
+    for (const rules of ['no_space', 'email', 'numeric', 'alpha', 'alpha_num', 'alpha_dash']) expect(await check('   ', rules), rules).not.toBeNull();
+    expect(await check('   ', 'alpha_spaces')).toBeNull();
+  });
+
   it('treats blank text, null, false and an empty list as missing for required', async () => {
     for (const value of ['', '   ', null, undefined, false, []]) expect(await check(value, 'required'), JSON.stringify(value)).toBe('The Name field is required.');
     for (const value of ['x', 0, true, ['a']]) expect(await check(value, 'required'), JSON.stringify(value)).toBeNull();
@@ -84,6 +89,8 @@ describe('validation', () => {
   it('counts characters for min and max', async () => {
     expect(await check('abc', 'min:3')).toBeNull();
     expect(await check('abcd', 'max:3')).toBe('The Name field may not be greater than 3 characters.');
+    expect(await check('😀😀😀', 'max:3')).toBeNull();
+    expect(await check('😀', 'min:2')).not.toBeNull();
   });
 
   it('compares numbers for min_value, max_value and between', async () => {

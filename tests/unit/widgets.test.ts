@@ -54,7 +54,7 @@ describe('the Vega-Lite specifications of widget results', () => {
   });
 
   it('draw slices for a pie and one line per series over snapshot dates', () => {
-    expect(vegaSpecFor(result('pie', [{ label: 'Windows', value: 2 }]), 'light')).toMatchObject({ mark: { type: 'arc' }, encoding: { theta: { field: 'value' }, color: { field: 'label' } } });
+    expect(vegaSpecFor(result('pie', [{ label: 'Windows', value: 2 }]), 'light')).toMatchObject({ layer: [{ mark: { type: 'arc' } }, { mark: { type: 'text' } }], encoding: { theta: { field: 'value' }, color: { field: 'label' } } });
     expect(vegaSpecFor(result('line', [{ date: '2026-11-01T00:00:00Z', series: 'Devices', value: 9 }]), 'light')).toMatchObject({ mark: { type: 'line' }, encoding: { x: { field: 'date', type: 'temporal' }, color: { field: 'series' } } });
   });
 

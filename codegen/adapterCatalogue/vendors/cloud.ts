@@ -1,6 +1,6 @@
 import { entraAppAuth, googleServiceAccountAuth, keyPairAuth, microsoftCloud, tokenAuth } from '../auth.js';
 import { flag, list, optionalText, secret, text, url, type AdapterSource } from '../model.js';
-import { apiHost, baseUrl } from './shared.js';
+import { apiHost, apiUrl, baseUrl, microsoftHosts } from './shared.js';
 
 /** Public clouds, cloud security posture and container platforms. */
 export const cloud: AdapterSource[] = [
@@ -33,15 +33,21 @@ export const cloud: AdapterSource[] = [
   },
   {
     slug: 'azure', name: 'Microsoft Azure', vendor: 'Microsoft', website: 'https://azure.microsoft.com', docs_url: 'https://learn.microsoft.com/rest/api/compute/virtual-machines/list-all',
-    description: 'Virtual machines, network interfaces and public IPs from Azure subscriptions through Azure Resource Manager.',
+    description: 'Virtual machines with their network interfaces from Azure subscriptions through Azure Resource Manager, and optionally the Entra ID devices through Microsoft Graph.',
     groups: ['cloud'], categories: ['device'], engine: 'http',
-    location: [microsoftCloud(), list('subscription_ids', 'Subscriptions', 'Subscription IDs to read; empty means every subscription the app can see.', ['1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b'])],
-    auth: [entraAppAuth('Tokens are requested for Azure Resource Manager (scope https://management.azure.com/.default).')],
+    location: [
+      microsoftCloud(),
+      list('subscription_ids', 'Subscriptions', 'Subscription IDs to read; empty means every subscription the app can see.', ['1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b']),
+      ...microsoftHosts(),
+      url('arm_url', 'Resource Manager host', 'Only for a custom environment or a gateway: the Azure Resource Manager root, e.g. https://management.azure.com. Leave empty to use the host of the chosen cloud.', 'https://management.azure.com', { required: false }),
+    ],
+    auth: [entraAppAuth('Tokens are requested for Azure Resource Manager (scope https://management.azure.com/.default) and, for Entra ID devices, Microsoft Graph (scope https://graph.microsoft.com/.default).')],
+    options: [flag('fetch_entra_devices', 'Fetch Entra ID devices', 'Also read the devices registered in Entra ID from Microsoft Graph (needs the Device.Read.All application permission).', false)],
     guide: {
       prerequisites: ['An Entra ID app registration, and Owner or User Access Administrator on the subscriptions (or management group) to assign a role.'],
-      grant: ['Register an app in Entra ID (App registrations → New registration) and create a client secret.', 'In the Azure portal open the management group or subscription → Access control (IAM) → Add role assignment, role Reader, members: the app.'],
-      collects: ['Virtual machines from Microsoft.Compute/virtualMachines: VM id, name, computer name, size, OS type and image, location, resource group, tags, provisioning and power state.', 'Network interfaces (MAC, private IPs) and public IP addresses joined to their VMs.'],
-      troubleshooting: [['AuthorizationFailed', 'The app has no Reader assignment on that subscription.'], ['AADSTS7000215', 'Paste the secret Value (not its ID) into the `Client secret` field.']],
+      grant: ['Register an app in Entra ID (App registrations → New registration) and create a client secret.', 'In the Azure portal open the management group or subscription → Access control (IAM) → Add role assignment, role Reader, members: the app.', 'For Entra ID devices: API permissions → Add a permission → Microsoft Graph → Application permissions → Device.Read.All, then Grant admin consent.'],
+      collects: ['Virtual machines from Microsoft.Compute/virtualMachines: VM id, name, computer name, size, OS type and image, location, resource group, tags, provisioning state.', 'Network interfaces (MAC, private IPs) joined to their VMs.', 'Optionally Entra ID devices from Microsoft Graph /devices: display name, OS and version, device id, trust type, last sign-in.'],
+      troubleshooting: [['AuthorizationFailed', 'The app has no Reader assignment on that subscription.'], ['AADSTS7000215', 'Paste the secret Value (not its ID) into the `Client secret` field.'], ['Authorization_RequestDenied', 'The app lacks the Device.Read.All application permission or its admin consent.']],
     },
   },
   {
@@ -62,41 +68,41 @@ export const cloud: AdapterSource[] = [
     },
   },
   {
-    slug: 'gcp', name: 'Google Cloud Platform', vendor: 'Google', website: 'https://cloud.google.com', docs_url: 'https://cloud.google.com/compute/docs/reference/rest/v1/instances/aggregatedList',
-    description: 'Compute Engine instances of one or more Google Cloud projects.',
+    slug: 'gcp', name: 'Google Cloud Platform', vendor: 'Google', website: 'https://cloud.google.com', docs_url: 'https://cloud.google.com/asset-inventory/docs/reference/rest/v1/assets/list',
+    description: 'Compute Engine instances of one or more Google Cloud projects, read from Cloud Asset Inventory.',
     groups: ['cloud'], categories: ['device'], engine: 'http',
-    location: [list('project_ids', 'Projects', 'Project IDs to read; empty means the service account\'s own project.', ['acme-prod', 'acme-staging'])],
-    auth: [googleServiceAccountAuth({ description: 'A service account JSON key; Cartograph signs a JWT for the compute.readonly scope.', impersonate: false })],
+    location: [list('project_ids', 'Projects', 'Project IDs to read; empty means the service account\'s own project.', ['acme-prod', 'acme-staging']), apiUrl('https://cloudasset.googleapis.com', 'The Cloud Asset Inventory API root.')],
+    auth: [googleServiceAccountAuth({ description: 'A service account JSON key; Cartograph signs a JWT for the cloud-platform scope (what the Cloud Asset API accepts) and reads with the roles the account holds.', impersonate: false })],
     guide: {
-      prerequisites: ['The Compute Engine API enabled in each project.'],
-      grant: ['Create a service account (IAM & Admin → Service accounts) and a JSON key for it.', 'Grant it Compute Viewer (roles/compute.viewer) on each project, or on the folder or organisation.'],
-      collects: ['Instances from aggregated/instances: id, name, zone, machine type, status, internal and external IPs, network, boot disk licences (OS), labels, service accounts, creation and last start time.'],
-      troubleshooting: [['403 "Compute Engine API has not been used in project"', 'Enable the Compute Engine API in that project.'], ['403 "Required compute.instances.list permission"', 'Grant Compute Viewer on the project.']],
+      prerequisites: ['The Cloud Asset API (cloudasset.googleapis.com) enabled in the project of the service account.'],
+      grant: ['Create a service account (IAM & Admin → Service accounts) and a JSON key for it.', 'Grant it Cloud Asset Viewer (roles/cloudasset.viewer) on each project, or on the folder or organisation.'],
+      collects: ['Compute Engine instances from Cloud Asset Inventory (asset type compute.googleapis.com/Instance, content RESOURCE): id, name, zone, machine type, status, internal and external IPs, boot disk licences (OS), labels, creation and last start time.'],
+      troubleshooting: [['403 "Cloud Asset API has not been used in project"', 'Enable the Cloud Asset API in the service account\'s project.'], ['403 "The caller does not have permission"', 'Grant Cloud Asset Viewer on the project.']],
     },
   },
   {
     slug: 'oracle-cloud', name: 'Oracle Cloud Infrastructure', vendor: 'Oracle', website: 'https://www.oracle.com/cloud/', docs_url: 'https://docs.oracle.com/iaas/api/#/en/iaas/20160918/Instance/ListInstances',
     description: 'Compute instances and IAM users from Oracle Cloud Infrastructure.',
-    groups: ['cloud'], categories: ['device', 'user'], engine: null,
-    location: [text('tenancy_ocid', 'Tenancy OCID', 'The tenancy OCID (Profile → Tenancy).', ['ocid1.tenancy.oc1..aaaaaaaaexample']), text('region', 'Home region', 'The region identifier, e.g. eu-frankfurt-1.', ['eu-frankfurt-1'])],
+    groups: ['cloud'], categories: ['device', 'user'], engine: 'http',
+    location: [text('tenancy_ocid', 'Tenancy OCID', 'The tenancy OCID (Profile → Tenancy).', ['ocid1.tenancy.oc1..aaaaaaaaexample']), text('region', 'Region', 'The region identifier, e.g. eu-frankfurt-1 (instances are read in this region; users in the identity domain of it).', ['eu-frankfurt-1'], { pattern: '^[a-z]+(-[a-z]+)+-[0-9]+$' }), url('compute_url', 'Core Services URL', 'Only through an API gateway: the root that answers /20160918/instances. Leave empty for https://iaas.<region>.oraclecloud.com.', 'https://iaas.eu-frankfurt-1.oraclecloud.com', { required: false }), url('identity_url', 'Identity URL', 'Only through an API gateway: the root that answers /20160918/users. Leave empty for https://identity.<region>.oraclecloud.com.', 'https://identity.eu-frankfurt-1.oraclecloud.com', { required: false })],
     auth: [{ type: 'api_signing_key', title: 'API signing key', description: 'Requests are signed with the user\'s API key (draft-cavage HTTP signatures).', fields: [text('user_ocid', 'User OCID', 'The OCID of the API user.', ['ocid1.user.oc1..aaaaaaaaexample']), text('fingerprint', 'Key fingerprint', 'The fingerprint of the uploaded public key.', ['12:34:56:78:9a:bc:de:f0:12:34:56:78:9a:bc:de:f0']), { name: 'private_key', required: true, secretExample: '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBg...\n-----END PRIVATE KEY-----', schema: { type: 'string', minLength: 1, title: 'Private key (PEM)', description: 'The private key matching the uploaded public key.', 'x-secret': true, 'x-widget': 'textarea' } }] }],
     guide: {
-      prerequisites: ['Request signing is not yet available in Cartograph\'s engines: this adapter can be configured but not fetched yet.'],
+      prerequisites: ['An OCI user with an API signing key; Cartograph signs every request with it (signature version 1).'],
       grant: ['Create a group CartographReaders with the user, and a policy: Allow group CartographReaders to inspect all-resources in tenancy (or read instance-family).', 'Under the user → API Keys → Add API Key, upload or generate a key pair.'],
-      collects: ['Instances: OCID, display name, shape, lifecycle state, availability domain, compartment, private and public IPs, image (OS), tags; IAM users.'],
+      collects: ['Compute instances of the tenancy and every active compartment under it: OCID, display name, shape, image OS and version, free-form tags, creation time.', 'Their attached VNICs: host name label, private and public IPs, MAC address.', 'IAM users: name, e-mail, description, created, last successful login.'],
       troubleshooting: [['401 NotAuthenticated', 'The fingerprint does not match the key, or the clock is skewed.']],
     },
   },
   {
     slug: 'alibaba-cloud', name: 'Alibaba Cloud', vendor: 'Alibaba Cloud', website: 'https://www.alibabacloud.com', docs_url: 'https://www.alibabacloud.com/help/en/ecs/developer-reference/api-ecs-2014-05-26-describeinstances', beta: true,
     description: 'ECS instances from Alibaba Cloud.',
-    groups: ['cloud'], categories: ['device'], engine: null,
-    location: [list('regions', 'Regions', 'Region IDs to read, e.g. cn-hangzhou, eu-central-1.', ['eu-central-1'])],
+    groups: ['cloud'], categories: ['device'], engine: 'http',
+    location: [{ name: 'regions', required: true, schema: { type: 'array', title: 'Regions', description: 'Region IDs to read, e.g. cn-hangzhou, eu-central-1.', items: { type: 'string', pattern: '^[a-z]{2}(-[a-z0-9]+)+$' }, minItems: 1, uniqueItems: true, examples: [['eu-central-1']] } }, url('base_url', 'API URL', 'Only through an API gateway: the root that answers the ECS RPC API for every region. Leave empty for https://ecs.<region>.aliyuncs.com.', 'https://ecs.eu-central-1.aliyuncs.com', { required: false })],
     auth: [keyPairAuth({ type: 'access_key', title: 'RAM user AccessKey', description: 'Requests are signed with the AccessKey secret.', idName: 'access_key_id', idTitle: 'AccessKey ID', idDescription: 'The AccessKey ID of a RAM user.', idExample: 'LTAI5tExampleKeyId', secretName: 'access_key_secret', secretTitle: 'AccessKey secret', secretDescription: 'The AccessKey secret.' })],
     guide: {
-      prerequisites: ['Request signing is not yet available in Cartograph\'s engines: this adapter can be configured but not fetched yet.'],
+      prerequisites: ['A RAM user with an AccessKey; Cartograph signs every request with it (RPC signature 1.0, HMAC-SHA1).'],
       grant: ['In RAM create a user with programmatic access and attach AliyunECSReadOnlyAccess.'],
-      collects: ['ECS instances: instance id and name, hostname, status, private and public IPs, MAC of the primary ENI, OS name, zone, VPC, tags, creation time.'],
+      collects: ['ECS instances: instance id and name, hostname, status, private and public IPs, MACs of its network interfaces, serial number, OS name and type, zone, instance type, tags, creation time.'],
       troubleshooting: [['InvalidAccessKeyId.NotFound', 'The key was disabled or deleted.']],
     },
   },

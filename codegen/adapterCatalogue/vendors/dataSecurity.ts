@@ -1,6 +1,6 @@
 import { clientCredentialsAuth, keyPairAuth, passwordAuth, tokenAuth } from '../auth.js';
 import { secret, text, url, type AdapterSource } from '../model.js';
-import { apiHost, baseUrl } from './shared.js';
+import { apiHost, apiUrl, baseUrl } from './shared.js';
 
 /** Data protection (DLP, DAM), secure web gateways, certificate authorities and internet-exposure search engines. */
 export const dataSecurity: AdapterSource[] = [
@@ -39,7 +39,7 @@ export const dataSecurity: AdapterSource[] = [
     guide: {
       prerequisites: ['SecureSphere / DAM 13 or later with the MX REST API.'],
       grant: ['In the MX open Admin → Users & Permissions and create a user with a read-only role over the sites.'],
-      collects: ['Sites, server groups and database services (/conf/sites, /conf/serverGroups, /conf/dbServices): server IPs, DB type and ports; agents (/conf/agents): host name, IP, OS, version, status.'],
+      collects: ['Protected IPs of each site and server group (/conf/sites, /conf/serverGroups/{site}/{group}/protectedIPs), as devices.', 'Database services (/conf/dbServices/{site}/{group}/{service}): DB type and each port, as services.', 'Agents (/conf/agents and their GeneralDetails): host name, IP, platform, operating system, last activity.'],
       troubleshooting: [['"IMP-10005 session expired"', 'Cartograph opens a new session once and retries.']],
     },
   },
@@ -64,21 +64,21 @@ export const dataSecurity: AdapterSource[] = [
     auth: [tokenAuth({ title: 'REST API v2 token', description: 'Sent in the Netskope-Api-Token header.', fieldTitle: 'API token', fieldDescription: 'A v2 token from Settings → Tools → REST API v2 → New Token, with read access to the client-status endpoint.', example: '0a1b2c3d4e5f60718293a4b5c6d7e8f9' })],
     guide: {
       prerequisites: ['A Netskope tenant with the Netskope Client deployed.'],
-      grant: ['Open Settings → Tools → REST API v2 → New Token, add the client status (devices) endpoint with Read privilege, and choose an expiry.'],
-      collects: ['Devices: host name, serial number, OS and version, MAC addresses, client version and status, steering config, user e-mail, last event.'],
+      grant: ['Open Settings → Tools → REST API v2 → New Token, add /api/v2/events/datasearch/clientstatus and /api/v2/scim/Users with Read privilege, and choose an expiry.'],
+      collects: ['Devices from /api/v2/events/datasearch/clientstatus (one row per device): host name, serial number, OS and version, make and model, MAC addresses, client version, steering config, user and groups, last event.', 'Users provisioned by SCIM from /api/v2/scim/Users: user name, e-mail, names, external id.'],
       troubleshooting: [['403', 'The token lacks the endpoint or has expired.']],
     },
   },
   {
     slug: 'zscaler', name: 'Zscaler Internet Access', vendor: 'Zscaler', website: 'https://www.zscaler.com/products-and-solutions/zscaler-internet-access', docs_url: 'https://help.zscaler.com/zia/getting-started-zia-api',
-    description: 'Users (and their departments and groups) of Zscaler Internet Access.',
-    groups: ['web_security'], categories: ['user'], engine: null,
+    description: 'Users (and their departments and groups) and the devices of Zscaler Internet Access.',
+    groups: ['web_security'], categories: ['user', 'device'], engine: 'http',
     location: [apiHost('The ZIA cloud of your organisation (zscaler.net, zscalerone.net, zscalertwo.net, zscalerthree.net, zscloud.net, zscalerbeta.net, zscalergov.net).', ['https://zsapi.zscaler.net', 'https://zsapi.zscalerone.net', 'https://zsapi.zscalertwo.net', 'https://zsapi.zscalerthree.net', 'https://zsapi.zscloud.net', 'https://zsapi.zscalerbeta.net', 'https://zsapi.zscalergov.net'], 'Cloud')],
     auth: [{ type: 'legacy_api_key', title: 'API key and administrator', description: 'POST /api/v1/authenticatedSession with the obfuscated API key and timestamp.', fields: [text('username', 'Username', 'A ZIA administrator with a read-only role and API access.', ['svc-cartograph@acme.com']), secret('password', 'Password', 'That administrator\'s password.', 'correct-horse-battery-staple'), secret('api_key', 'API key', 'The organisation API key (Administration → Cloud Service API Security → Cloud Service API Key).', 'AbCdEfGhIjKl')] }],
     guide: {
-      prerequisites: ['ZIA with API access (subscription-dependent).', 'The API key must be obfuscated with a timestamp before each login, which Cartograph\'s engines do not do yet: this adapter can be configured but not fetched yet.'],
+      prerequisites: ['ZIA with API access (subscription-dependent).'],
       grant: ['Create an admin role with read-only permissions and API access, and an administrator with it (Administration → Administrator Management).'],
-      collects: ['Users from /api/v1/users: name, e-mail, department, groups, comments.'],
+      collects: ['Users from /api/v1/users: name, e-mail, department, groups, comments.', 'Devices from /api/v1/deviceGroups/devices (registered by Zscaler Client Connector): host name, model, OS type and version, owner.'],
       troubleshooting: [['"AUTHENTICATION_FAILED"', 'The clock of the Cartograph host is skewed; the obfuscation depends on it.']],
     },
   },
@@ -86,12 +86,12 @@ export const dataSecurity: AdapterSource[] = [
     slug: 'cisco-umbrella', name: 'Cisco Umbrella', vendor: 'Cisco', website: 'https://umbrella.cisco.com', docs_url: 'https://developer.cisco.com/docs/cloud-security/',
     description: 'Roaming computers (Umbrella roaming client / Secure Client module) registered with Cisco Umbrella.',
     groups: ['web_security'], categories: ['device'], engine: 'http',
-    location: [],
+    location: [apiUrl('https://api.umbrella.com', 'The Umbrella API root.')],
     auth: [clientCredentialsAuth({ title: 'API key', description: 'Client credentials at https://api.umbrella.com/auth/v2/token.', idTitle: 'API key', idDescription: 'The API Key (Admin → API Keys → Add).', idExample: '0a1b2c3d4e5f60718293a4b5c6d7e8f9', secretTitle: 'Key secret', secretDescription: 'The Key Secret shown once.' })],
     guide: {
       prerequisites: ['Umbrella DNS Security or SIG.'],
       grant: ['Open Admin → API Keys → Add, scope Deployments → Roaming Computers: Read-Only, and an expiry date.'],
-      collects: ['Roaming computers from /deployments/v2/roamingcomputers: device id, name, OS version, agent version, status, last sync, internal and external IPs.'],
+      collects: ['Roaming computers from /deployments/v2/roamingcomputers: device id, name, OS version, agent version, status, last sync.'],
       troubleshooting: [['403', 'The key lacks the Deployments read scope.']],
     },
   },
@@ -133,7 +133,7 @@ export const dataSecurity: AdapterSource[] = [
     guide: {
       prerequisites: ['A TLS Protect Cloud tenant.'],
       grant: ['Use a service account or user with the Guest (read-only) role and copy its API key.'],
-      collects: ['Certificates from /outagedetection/v1/certificatesearch: subject, SANs, issuer, serial, fingerprint, validity, key, application, installations.'],
+      collects: ['Certificates from /outagedetection/v1/certificatesearch: name, subject, SANs, issuer, serial, SHA-1 fingerprint, validity, key type and size, signature algorithm, status.'],
       troubleshooting: [['401', 'The `Region` field does not match the tenant.']],
     },
   },
@@ -141,7 +141,7 @@ export const dataSecurity: AdapterSource[] = [
     slug: 'shodan', name: 'Shodan', vendor: 'Shodan', website: 'https://www.shodan.io', docs_url: 'https://developer.shodan.io/api',
     description: 'Your internet-facing hosts and services as Shodan sees them, for the networks you list.',
     groups: ['attack_surface'], categories: ['device', 'service', 'vulnerability'], engine: 'http',
-    location: [text('query', 'Search query', 'A Shodan search limited to your own assets, e.g. net:203.0.113.0/24 or org:"Acme Corp".', ['net:203.0.113.0/24'])],
+    location: [apiUrl('https://api.shodan.io', 'The Shodan API root.'), text('query', 'Search query', 'A Shodan search limited to your own assets, e.g. net:203.0.113.0/24 or org:"Acme Corp".', ['net:203.0.113.0/24'])],
     auth: [tokenAuth({ type: 'api_key', title: 'API key', description: 'Sent as the key parameter.', field: 'api_key', fieldTitle: 'API key', fieldDescription: 'The API key from your Shodan account page.', example: 'AbCdEfGhIjKlMnOpQrStUvWxYz012345' })],
     guide: {
       prerequisites: ['A Shodan membership or API plan (search filters such as net: need one; every page of results uses query credits).'],
@@ -154,7 +154,7 @@ export const dataSecurity: AdapterSource[] = [
     slug: 'censys', name: 'Censys Search', vendor: 'Censys', website: 'https://censys.com', docs_url: 'https://search.censys.io/api',
     description: 'Internet-facing hosts and services from Censys Search for your networks and names.',
     groups: ['attack_surface'], categories: ['device', 'service'], engine: 'http',
-    location: [text('query', 'Search query', 'A Censys hosts query limited to your assets, e.g. ip: 203.0.113.0/24 or dns.names: example.com.', ['ip: 203.0.113.0/24'])],
+    location: [apiUrl('https://search.censys.io/api', 'The Censys Search API root.'), text('query', 'Search query', 'A Censys hosts query limited to your assets, e.g. ip: 203.0.113.0/24 or dns.names: example.com.', ['ip: 203.0.113.0/24'])],
     auth: [keyPairAuth({ title: 'API ID and secret', description: 'HTTP Basic against https://search.censys.io/api/v2.', idName: 'api_id', idTitle: 'API ID', idDescription: 'The API ID from your account (My Account → API).', idExample: '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d', secretName: 'api_secret', secretTitle: 'API secret', secretDescription: 'The API secret.' })],
     guide: {
       prerequisites: ['A Censys Search account (free accounts have low monthly query quotas).'],

@@ -1,5 +1,5 @@
 import { clientCredentialsAuth, entraAppAuth, microsoftCloud, passwordAuth, tokenAuth } from '../auth.js';
-import { flag, text, type AdapterSource } from '../model.js';
+import { flag, secret, text, type AdapterSource } from '../model.js';
 import { apiHost, baseUrl, microsoftHosts } from './shared.js';
 
 /** Mobile-device management and unified endpoint management. */
@@ -93,7 +93,7 @@ export const deviceManagement: AdapterSource[] = [
     groups: ['mdm'], categories: ['device'], engine: 'http',
     location: [baseUrl('The MobiControl server URL up to /MobiControl.', 'https://mobicontrol.corp.example.com/MobiControl', 'MobiControl URL')],
     auth: [{
-      ...clientCredentialsAuth({ title: 'API client and console user', description: 'OAuth password grant at /api/token with the API client credentials and a console user.', idDescription: 'The client ID created with MCAdmin.exe APIClientAdd.', idExample: '8b1e3c0d9f2a4b6c8d0e1f2a3b4c5d6e', secretDescription: 'The client secret printed by MCAdmin.exe APIClientAdd.' }),
+      ...clientCredentialsAuth({ title: 'API client and console user', description: 'OAuth password grant at /api/token with the API client credentials and a console user.', idDescription: 'The client ID created with MCAdmin.exe APIClientAdd.', idExample: '8b1e3c0d9f2a4b6c8d0e1f2a3b4c5d6e', secretDescription: 'The client secret printed by MCAdmin.exe APIClientAdd.', extra: [text('username', 'Console user', 'A MobiControl console user with view-only device permissions.', ['svc-cartograph']), secret('password', 'Password', 'That console user\'s password.', 'correct-horse-battery-staple')] }),
       type: 'oauth2_password',
     }],
     guide: {

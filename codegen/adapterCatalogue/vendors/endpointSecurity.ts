@@ -209,7 +209,7 @@ export const endpointSecurity: AdapterSource[] = [
     guide: {
       prerequisites: ['Kaspersky Security Center 12 or later with the Open API port (13299) reachable.'],
       grant: ['In the Administration Console open Users and roles → Users → Add, type Internal user.', 'Give it the Read right on the Administration Server (the Auditor role is enough).'],
-      collects: ['Hosts found with HostGroup.FindHosts: display name, DNS name and domain, IP address, OS name and version, agent and protection status, group, last visible.'],
+      collects: ['Hosts found with HostGroup.FindHosts and read through ChunkAccessor.GetItemsChunk: host id, display name, DNS name, Windows name and domain, OS name, Network Agent version, administration group, last visible'],
       troubleshooting: [['Login failed', 'Domain accounts are not accepted by KSCBasic; use an internal user.'], ['Connection refused on 13299', 'Open API is disabled or blocked by the Windows firewall on the Administration Server.']],
     },
   },
@@ -261,7 +261,7 @@ export const endpointSecurity: AdapterSource[] = [
     guide: {
       prerequisites: ['Symantec EDR 4.x appliance reachable over HTTPS.'],
       grant: ['In the EDR console open Settings → Data Sharing → OAuth Clients → Add Application.', 'Give it the User role (read only) and generate the client ID and secret.'],
-      collects: ['Endpoint entities from /atpapi/v2/entities/endpoints: device name, IP, MAC, OS, domain, user, agent version, last seen.'],
+      collects: ['Endpoint instances from /atpapi/v2/entities/endpoints/instances: device id, device name, IP addresses, domain or workgroup, last seen'],
       troubleshooting: [['401 invalid_client', 'The OAuth client was deleted or its secret regenerated.'], ['TLS error', 'Paste the appliance certificate into the `Custom CA certificate (PEM)` field.']],
     },
   },
@@ -333,13 +333,13 @@ export const endpointSecurity: AdapterSource[] = [
   {
     slug: 'absolute', name: 'Absolute Secure Endpoint', vendor: 'Absolute Software', website: 'https://www.absolute.com', docs_url: 'https://api.absolute.com/api-doc/doc.html',
     description: 'Devices with the Absolute persistence agent from the Absolute console.',
-    groups: ['epp', 'itam'], categories: ['device'], engine: null,
+    groups: ['epp', 'itam'], categories: ['device'], engine: 'http',
     location: [baseUrl('The Absolute API host of your data centre, e.g. https://api.absolute.com (US) or https://api.eu2.absolute.com.', 'https://api.absolute.com', 'API host')],
     auth: [keyPairAuth({ title: 'API token', description: 'Every request is signed with the token secret (ABS1-HMAC-SHA-256 / JWS).', idName: 'token_id', idTitle: 'Token ID', idDescription: 'The token ID of the API token.', idExample: '7f3a1c2b-4d5e-4f60-8a9b-0c1d2e3f4a5b', secretName: 'secret_key', secretTitle: 'Secret key', secretDescription: 'The secret key downloaded with the token.' })],
     guide: {
       prerequisites: ['Absolute Visibility, Control or Resilience.', 'Request signing is not yet available in Cartograph\'s engines: this adapter can be configured but not fetched yet.'],
       grant: ['In the Absolute console open Settings → API Management → API Tokens → Create token, for a user with a read-only role.'],
-      collects: ['Devices: device name, serial number, make and model, OS, local and public IP, MAC addresses, last connected, username, geolocation.'],
+      collects: ['Devices from /v3/reporting/devices: device id and ESN, device and full system name, domain, serial number, make, model and type, OS name, version, build and architecture, local and public IP, agent status, last connected'],
       troubleshooting: [['401 signature mismatch', 'The clock of the Cartograph host is off by more than a few minutes.']],
     },
   },

@@ -1,6 +1,6 @@
 import { clientCredentialsAuth, entraAppAuth, googleServiceAccountAuth, keyPairAuth, microsoftCloud, passwordAuth, tokenAuth } from '../auth.js';
 import { flag, multiline, optionalText, secret, text, type AdapterSource } from '../model.js';
-import { apiHost, baseUrl, microsoftHosts } from './shared.js';
+import { apiHost, apiUrl, baseUrl, microsoftHosts } from './shared.js';
 
 /** Cloud identity providers and HR systems: the people of the organisation, sometimes their devices. */
 export const identity: AdapterSource[] = [
@@ -67,7 +67,10 @@ export const identity: AdapterSource[] = [
     slug: 'google-workspace', name: 'Google Workspace', vendor: 'Google', website: 'https://workspace.google.com', docs_url: 'https://developers.google.com/admin-sdk/directory/reference/rest',
     description: 'Users, ChromeOS devices and mobile devices from the Google Workspace Admin SDK Directory API.',
     groups: ['identity', 'mdm'], categories: ['user', 'device'], engine: 'http',
-    location: [text('customer_id', 'Customer ID', 'my_customer for the account of the impersonated administrator, or the Customer ID from Admin console → Account → Account settings.', ['my_customer'], { default: 'my_customer' })],
+    location: [
+      apiUrl('https://admin.googleapis.com', 'The Admin SDK API root.'),
+      text('customer_id', 'Customer ID', 'my_customer for the account of the impersonated administrator, or the Customer ID from Admin console → Account → Account settings.', ['my_customer'], { default: 'my_customer' }),
+    ],
     auth: [googleServiceAccountAuth({ description: 'A service account with domain-wide delegation; Cartograph signs a JWT with its key and impersonates an administrator.', impersonate: true })],
     options: [flag('fetch_chromeos', 'Fetch ChromeOS devices', 'Read /devices/chromeos.', true), flag('fetch_mobile', 'Fetch mobile devices', 'Read /devices/mobile (needs Google endpoint management).', true)],
     guide: {
@@ -89,13 +92,13 @@ export const identity: AdapterSource[] = [
     slug: 'jumpcloud', name: 'JumpCloud', vendor: 'JumpCloud', website: 'https://jumpcloud.com', docs_url: 'https://docs.jumpcloud.com/api/',
     description: 'Users and managed systems (devices) from the JumpCloud directory platform.',
     groups: ['identity', 'mdm'], categories: ['user', 'device', 'application'], engine: 'http',
-    location: [],
+    location: [apiHost('The JumpCloud region your organisation lives in: United States, European Union or India.', ['https://console.jumpcloud.com', 'https://console.eu.jumpcloud.com', 'https://console.in.jumpcloud.com'])],
     auth: [tokenAuth({ type: 'api_key', title: 'API key', description: 'Sent in the x-api-key header.', field: 'api_key', fieldTitle: 'API key', fieldDescription: 'The API key of an administrator (your name in the top right → My API Key).', example: '0123456789abcdef0123456789abcdef01234567' })],
     options: [optionalText('org_id', 'Organization ID', 'Only for multi-tenant (MTP) administrators: the organisation to read, sent as x-org-id.', ['5f1a2b3c4d5e6f7a8b9c0d1e'])],
     guide: {
       prerequisites: ['A JumpCloud administrator account dedicated to integrations.'],
       grant: ['Create an administrator with the Read Only role (Settings → Administrators → +).', 'Sign in as that administrator and open the account menu (top right) → My API Key → Generate New API Key.'],
-      collects: ['Users from /api/systemusers: username, e-mail, names, employee id, department, job title, state (activated, suspended), MFA, password expiry, last login.', 'Systems from /api/systems: hostname, display name, OS and version, serial number, agent version, last contact, network interfaces; installed applications from System Insights.'],
+      collects: ['Users from /api/systemusers: username, e-mail, names, employee id, department, job title, state (activated, suspended), MFA, password expiry, last login.', 'Systems from /api/systems: hostname, display name, OS and version, serial number, agent version, last contact, network interfaces; installed programs (Windows), apps (macOS) and packages (Linux) from System Insights (/api/v2/systeminsights).'],
       troubleshooting: [['401 "Unauthorized"', 'API keys are tied to one administrator and invalidated when it generates a new key.'], ['Empty lists for an MSP', 'Fill in the `Organization ID` field.']],
     },
   },
@@ -111,20 +114,20 @@ export const identity: AdapterSource[] = [
     guide: {
       prerequisites: ['A PingOne environment and an administrator who can create applications.'],
       grant: ['Open Applications → Applications → + → Worker, and enable it.', 'On the Roles tab grant Identity Data Read Only for the environment.', 'Copy the Client ID and Client Secret from the Configuration tab.'],
-      collects: ['Users from /v1/environments/{id}/users: username, e-mail, name, population, enabled, account status, MFA enabled, created, updated, last sign-on.'],
+      collects: ['Users from /v1/environments/{id}/users: username, e-mail, name, population, enabled, account status, MFA enabled, created, updated, last sign-on; the members of each group (/v1/environments/{id}/groups) as their groups.'],
       troubleshooting: [['403 "The request could not be completed. You do not have access"', 'The worker app lacks the Identity Data Read Only role.'], ['401 on token', 'The `Region` field does not match the environment\'s region.']],
     },
   },
   {
     slug: 'duo', name: 'Cisco Duo', vendor: 'Cisco', website: 'https://duo.com', docs_url: 'https://duo.com/docs/adminapi',
     description: 'Users, their enrolled phones and hardware tokens from the Duo Admin API.',
-    groups: ['identity'], categories: ['user', 'device'], engine: null,
+    groups: ['identity'], categories: ['user', 'device'], engine: 'http',
     location: [text('api_hostname', 'API hostname', 'The API hostname of the Admin API application, e.g. api-xxxxxxxx.duosecurity.com.', ['api-1a2b3c4d.duosecurity.com'], { pattern: '^api-[a-z0-9]+\\.duosecurity\\.com$' })],
     auth: [keyPairAuth({ title: 'Admin API application', description: 'Every request is signed (HMAC) with the secret key.', idName: 'integration_key', idTitle: 'Integration key', idDescription: 'The Integration key of the Admin API application.', idExample: 'DIWJ8X6AEYOR5OMC6TQ1', secretName: 'secret_key', secretTitle: 'Secret key', secretDescription: 'The Secret key of the Admin API application.' })],
     guide: {
-      prerequisites: ['Duo Essentials, Advantage or Premier; an Owner administrator to create the application.', 'Request signing is not yet available in Cartograph\'s engines: this adapter can be configured but not fetched yet.'],
+      prerequisites: ['Duo Essentials, Advantage or Premier; an Owner administrator to create the application.'],
       grant: ['In the Duo Admin Panel open Applications → Protect an Application → Admin API → Protect.', 'Grant only Grant read resource (users, phones, tokens), and save.'],
-      collects: ['Users: username, real name, e-mail, status, last login, enrolled flag, groups; phones (model, platform, OS version, last seen) and hardware tokens.'],
+      collects: ['Users from /admin/v1/users: username, real name, e-mail, status, created, last login, enrolled flag, groups.', 'Phones from /admin/v1/phones (model, platform, OS version, last seen, their users) and hardware tokens from /admin/v1/tokens (type, serial, their users), as devices.'],
       troubleshooting: [['40103 "Invalid signature"', 'The clock of the Cartograph host is skewed or the secret key is wrong.'], ['40301 "Access forbidden"', 'The application lacks Grant read resource.']],
     },
   },
@@ -136,8 +139,8 @@ export const identity: AdapterSource[] = [
     auth: [clientCredentialsAuth({ title: 'Confidential client with a service account', description: 'Client credentials at /realms/{realm}/protocol/openid-connect/token.', idDescription: 'The Client ID of a confidential client with Service accounts roles enabled.', idExample: 'cartograph', secretDescription: 'The client secret from the client\'s Credentials tab.' })],
     guide: {
       prerequisites: ['Keycloak 17 or later (Quarkus distribution, no /auth prefix); add /auth to the `Base URL` field for older servers.'],
-      grant: ['In the realm open Clients → Create client: OpenID Connect, Client authentication on, Service accounts roles on.', 'On the Service accounts roles tab assign the realm-management client roles view-users (and query-users).'],
-      collects: ['Users from /admin/realms/{realm}/users: username, e-mail, first and last name, enabled, e-mail verified, created timestamp, federation link, attributes, groups.'],
+      grant: ['In the realm open Clients → Create client: OpenID Connect, Client authentication on, Service accounts roles on.', 'On the Service accounts roles tab assign the realm-management client roles view-users, query-users and query-groups.'],
+      collects: ['Users from /admin/realms/{realm}/users: username, e-mail, first and last name, enabled, e-mail verified, created timestamp, federation link, attributes; groups from the members of each group (/admin/realms/{realm}/groups/{id}/members).'],
       troubleshooting: [['403 on /users', 'The service account lacks realm-management view-users.'], ['404 on token', 'Servers before Keycloak 17 need /auth in the `Base URL` field.']],
     },
   },
@@ -149,21 +152,21 @@ export const identity: AdapterSource[] = [
     auth: [clientCredentialsAuth({ title: 'Machine-to-machine application', description: 'Client credentials with audience https://<tenant domain>/api/v2/.', idDescription: 'The Client ID of the machine-to-machine application.', idExample: 'Vq3Xy7ZpR2nH8kLm4sTw9aBc', secretDescription: 'The Client Secret of that application.' })],
     guide: {
       prerequisites: ['An Auth0 tenant administrator.'],
-      grant: ['Open Applications → Applications → Create Application → Machine to Machine Applications.', 'Authorise it for the Auth0 Management API with the read:users scope only.'],
-      collects: ['Users from /api/v2/users: user_id, e-mail, verified flag, name, nickname, identities (connections), created, updated, last login, logins count, blocked.'],
-      troubleshooting: [['403 "Insufficient scope"', 'Add read:users to the application\'s Management API grant.'], ['Only 1000 users', 'The search endpoint returns at most 1000 results per query; Cartograph splits by creation date.']],
+      grant: ['Open Applications → Applications → Create Application → Machine to Machine Applications.', 'Authorise it for the Auth0 Management API with the read:users and read:roles scopes only.'],
+      collects: ['Users from /api/v2/users: user_id, e-mail, verified flag, name, nickname, identities (connections), created, updated, last login, logins count, blocked; and the members of each role (/api/v2/roles), as their groups.'],
+      troubleshooting: [['403 "Insufficient scope"', 'Add read:users and read:roles to the application\'s Management API grant.'], ['Only 1000 users', 'The search endpoint returns at most 1000 results per query; Cartograph reads users sorted by creation date, each page asking for those created after the last one, so the cap does not apply.']],
     },
   },
   {
     slug: 'bamboohr', name: 'BambooHR', vendor: 'BambooHR', website: 'https://www.bamboohr.com', docs_url: 'https://documentation.bamboohr.com/reference',
     description: 'Employees (with department, manager and status) from BambooHR.',
     groups: ['hr'], categories: ['user'], engine: 'http',
-    location: [text('company_domain', 'Company domain', 'The subdomain of your BambooHR URL: acme for https://acme.bamboohr.com.', ['acme'])],
+    location: [apiUrl('https://api.bamboohr.com/api/gateway.php', 'The BambooHR API root.'), text('company_domain', 'Company domain', 'The subdomain of your BambooHR URL: acme for https://acme.bamboohr.com.', ['acme'])],
     auth: [tokenAuth({ type: 'api_key', title: 'API key', description: 'Sent as the HTTP Basic user name with the password "x".', field: 'api_key', fieldTitle: 'API key', fieldDescription: 'A BambooHR API key.', example: '0123456789abcdef0123456789abcdef01234567' })],
     guide: {
       prerequisites: ['A BambooHR user whose access level can see the employee fields to read (a custom access level limited to job and contact fields is enough).'],
       grant: ['Sign in as that user, click your name (top right) → API Keys → Add New Key, and copy it.'],
-      collects: ['Employees from /v1/employees/directory and custom reports: id, display, first and last name, work e-mail, job title, department, division, location, supervisor, status, hire and termination dates.'],
+      collects: ['Employees, current and former, from a custom report (/v1/reports/custom): id, employee number, first and last name, work e-mail, job title, department, division, location, supervisor, status, hire and termination dates.'],
       troubleshooting: [['401', 'The key was deleted or its user deactivated.'], ['403 on some fields', 'The key\'s user cannot see those fields; widen its access level.']],
     },
   },
@@ -176,7 +179,7 @@ export const identity: AdapterSource[] = [
     guide: {
       prerequisites: ['A Workday administrator who can create Integration System Users, security groups and custom reports.'],
       grant: ['Create an Integration System User (Create Integration System User) and an integration system security group (unconstrained) containing it.', 'Grant the group Get access to the Worker Data: Public Worker Reports and Worker Data: Workers domains, then Activate Pending Security Policy Changes.', 'Create an Advanced custom report on All Workers with the fields to read, tick Enable As Web Service, and share it with the ISU.'],
-      collects: ['Whatever columns the report holds; typically employee ID, user name, work e-mail, legal name, job title, supervisory organisation, manager, location, worker status, hire and termination dates.'],
+      collects: ['The report\'s workers, read from these column aliases: Employee_ID, User_Name, Email_Address (or Work_Email), First_Name, Last_Name, Legal_Name (or Worker), Supervisory_Organization (or Department), Location, Hire_Date; other columns are kept in the raw record.'],
       troubleshooting: [['401 "Invalid user name or password"', 'The ISU password expired; ISU passwords follow the tenant policy unless exempted.'], ['Empty Report_Entry', 'The ISU\'s security group lacks access to the worker domains.']],
     },
   },

@@ -1,5 +1,5 @@
 import { keyPairAuth, passwordAuth, tokenAuth } from '../auth.js';
-import { choice, multiline, optionalText, secret, text, type AdapterSource } from '../model.js';
+import { choice, integer, multiline, optionalText, secret, text, type AdapterSource } from '../model.js';
 import { apiHost, baseUrl } from './shared.js';
 
 /** Infrastructure monitoring, log management and SIEM: monitored hosts, and whatever a search returns. */
@@ -29,7 +29,7 @@ export const monitoring: AdapterSource[] = [
     guide: {
       prerequisites: ['LibreNMS with the API enabled (default).'],
       grant: ['Create the token for a user with the global-read level.'],
-      collects: ['Devices from /api/v0/devices: host name, sysName, IP, hardware, OS and version, serial, location, status, last polled; ARP entries and port MACs.'],
+      collects: ['Devices from /api/v0/devices: host name, sysName, IP, hardware, OS and version, serial, location, status, last polled; MAC addresses learned on switch ports (/api/v0/resources/fdb) with the switch that learned them.'],
       troubleshooting: [['401', 'The token was deleted or the user is disabled.']],
     },
   },
@@ -61,14 +61,14 @@ export const monitoring: AdapterSource[] = [
   },
   {
     slug: 'checkmk', name: 'Checkmk', vendor: 'Checkmk', website: 'https://checkmk.com', docs_url: 'https://docs.checkmk.com/latest/en/rest_api.html',
-    description: 'Hosts and their inventory (HW/SW) from Checkmk.',
-    groups: ['monitoring'], categories: ['device', 'application'], engine: 'http',
+    description: 'Hosts and their monitoring state from Checkmk.',
+    groups: ['monitoring'], categories: ['device'], engine: 'http',
     location: [baseUrl('The site URL: https://<server>/<site>.', 'https://checkmk.corp.example.com/mysite', 'Site URL')],
     auth: [keyPairAuth({ type: 'automation_user', title: 'Automation user', description: 'Sent as "Authorization: Bearer <user> <secret>".', idName: 'username', idTitle: 'Automation user', idDescription: 'An automation user (Setup → Users → Add user → Automation secret).', idExample: 'automation', secretName: 'automation_secret', secretTitle: 'Automation secret', secretDescription: 'The automation secret of that user.' })],
     guide: {
       prerequisites: ['Checkmk 2.1 or later; HW/SW inventory enabled for software and serials.'],
       grant: ['Create an automation user with the Guest role (read-only) and the contact groups of the hosts to read.'],
-      collects: ['Hosts from /api/1.0/domain-types/host_config/collections/all: name, IP, folder, labels, tags; HW/SW inventory (serial, vendor, model, OS, packages).'],
+      collects: ['Hosts from /api/1.0/domain-types/host_config/collections/all: name, IP, folder, labels, created; their monitoring state from /api/1.0/domain-types/host/collections/all: address, host groups, last check.'],
       troubleshooting: [['401', 'The automation secret was rotated.']],
     },
   },
@@ -115,13 +115,13 @@ export const monitoring: AdapterSource[] = [
   {
     slug: 'dynatrace', name: 'Dynatrace', vendor: 'Dynatrace', website: 'https://www.dynatrace.com', docs_url: 'https://docs.dynatrace.com/docs/dynatrace-api/environment-api/entity-v2',
     description: 'Hosts, processes and services monitored by Dynatrace (Monitored entities API v2).',
-    groups: ['monitoring'], categories: ['device', 'application', 'service'], engine: 'http',
+    groups: ['monitoring'], categories: ['device', 'application'], engine: 'http',
     location: [baseUrl('Your environment URL: https://<environment-id>.live.dynatrace.com (SaaS) or https://<domain>/e/<environment-id> (Managed).', 'https://abc12345.live.dynatrace.com', 'Environment URL')],
     auth: [tokenAuth({ title: 'Access token', description: 'Sent as "Authorization: Api-Token <token>".', fieldTitle: 'Access token', field: 'access_token', fieldDescription: 'A token with the entities.read scope (Access tokens → Generate new token).', example: 'dt0c01.ST2EY72KQINMH574WMNVI7YN.G3DFPBEJYMODIDAEX454M7YWBUVEFOWKPRVMWFASS64NFH52PX6BNDVFFM572RZM' })],
     guide: {
       prerequisites: ['Dynatrace SaaS or Managed.'],
       grant: ['Open Access tokens → Generate new token, scope Read entities (entities.read).'],
-      collects: ['Hosts (entitySelector=type("HOST")): name, IPs, OS type and version, cloud type and instance id, monitoring mode, first and last seen; process groups and services.'],
+      collects: ['Hosts (entitySelector=type("HOST")): name, IPs, OS type and version, cloud type and instance id, monitoring mode, first and last seen; the software technologies of process group instances (type, edition, version) as software on their host.'],
       troubleshooting: [['403 "Token is missing required scope"', 'Add entities.read to the token.']],
     },
   },
@@ -181,7 +181,11 @@ export const monitoring: AdapterSource[] = [
     groups: ['siem'], categories: ['device', 'user'], engine: 'http',
     location: [apiHost('The API endpoint of your deployment (US1, US2, EU, AU, DE, JP, CA, IN, FED).', ['https://api.sumologic.com', 'https://api.us2.sumologic.com', 'https://api.eu.sumologic.com', 'https://api.au.sumologic.com', 'https://api.de.sumologic.com', 'https://api.jp.sumologic.com', 'https://api.ca.sumologic.com', 'https://api.in.sumologic.com', 'https://api.fed.sumologic.com'], 'Deployment')],
     auth: [keyPairAuth({ type: 'access_key', title: 'Access key', description: 'HTTP Basic with access ID and key.', idName: 'access_id', idTitle: 'Access ID', idDescription: 'The Access ID (Administration → Security → Access Keys).', idExample: 'suAbCdEf012345', secretName: 'access_key', secretTitle: 'Access key', secretDescription: 'The Access Key shown once.' })],
-    options: [multiline('query', 'Search query', 'The query whose aggregate results become records.', ['_sourceCategory=cmdb | count by host, ip, mac, os'])],
+    options: [
+      multiline('query', 'Search query', 'The query whose aggregate results become records.', ['_sourceCategory=cmdb | count by host, ip, mac, os']),
+      choice('entity', 'Records are', 'Which inventory the result rows feed: devices or users.', ['device', 'user']),
+      integer('window_hours', 'Search window (hours)', 'How far back each discovery searches, ending when it runs.', [1, 8760], 24),
+    ],
     guide: {
       prerequisites: ['Enterprise accounts (search job API).'],
       grant: ['Create an access key for a user whose role has View Collectors and the data access to the source categories.'],

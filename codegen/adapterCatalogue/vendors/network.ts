@@ -1,5 +1,5 @@
 import { clientCredentialsAuth, keyPairAuth, passwordAuth, tokenAuth } from '../auth.js';
-import { integer, optionalText, text, type AdapterSource } from '../model.js';
+import { integer, optionalText, secret, text, type AdapterSource } from '../model.js';
 import { apiHost, baseUrl } from './shared.js';
 
 const readOnlyAdmin = (what: string, example = 'svc-cartograph') => passwordAuth({ title: 'Read-only administrator', description: 'HTTP Basic or a session login with a read-only account.', userDescription: what, userExample: example, passwordDescription: 'That account\'s password.' });
@@ -37,12 +37,12 @@ export const network: AdapterSource[] = [
     description: 'Access points, switches, gateways and wireless/wired clients from Aruba Central.',
     groups: ['network'], categories: ['device'], engine: 'http',
     location: [baseUrl('The API gateway of your cluster (Organization → Platform Integration → REST API shows it), e.g. https://apigw-prod2.central.arubanetworks.com.', 'https://apigw-prod2.central.arubanetworks.com', 'API gateway URL')],
-    auth: [{ ...clientCredentialsAuth({ title: 'API gateway client', description: 'OAuth token created for an API gateway client; refreshed with the client secret.', idDescription: 'The Client ID of the API gateway application.', idExample: 'Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv', secretDescription: 'The Client Secret of that application.', extra: [{ name: 'refresh_token', required: true, secretExample: 'Xy9Zw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0F', schema: { type: 'string', minLength: 1, title: 'Refresh token', description: 'The refresh token of the token created under My Apps & Tokens (Cartograph stores the rotated value).', 'x-secret': true } }] }), type: 'oauth2_refresh_token' }],
+    auth: [{ ...clientCredentialsAuth({ title: 'API gateway client and user', description: 'OAuth 2.0 login through the API gateway with a Central user (not single sign-on): the user signs in, an authorization code is asked for the customer, and the code is exchanged for a two-hour token at every discovery, so no rotating refresh token needs keeping.', idDescription: 'The Client ID of the API gateway application.', idExample: 'Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv', secretDescription: 'The Client Secret of that application.', extra: [text('customer_id', 'Customer ID', 'The customer ID shown under the account name in Central.', ['7f9e2c4a1b3d4e5f8a6b7c8d9e0f1a2b']), text('username', 'Username', 'A Central user with the read-only role who signs in with a password (not single sign-on).', ['svc-cartograph@example.com']), secret('password', 'Password', 'That user\'s password.', 'correct-horse-battery-staple')] }), type: 'user_login' }],
     guide: {
       prerequisites: ['Aruba Central with API gateway access.'],
-      grant: ['Open Organization → Platform Integration → REST API → System Apps & Tokens → Add Apps & Tokens, for a user with the readonly role.', 'Generate a token and copy the client ID, secret and refresh token.'],
+      grant: ['Create a Central user with the read-only role and a password (single sign-on users cannot use the API login).', 'Open Organization → Platform Integration → REST API → System Apps & Tokens → Add Apps & Tokens for that user and copy the client ID and secret.'],
       collects: ['APs, switches and gateways (serial, MAC, name, model, firmware, IP, site, status) and clients (MAC, IP, host name, OS, user, connected device, VLAN, last seen).'],
-      troubleshooting: [['401 "invalid_token"', 'The refresh token was used elsewhere; each refresh rotates it.']],
+      troubleshooting: [['401 at the login', 'The user signs in through single sign-on or the password is wrong; use a local Central user.'], ['429', 'The API gateway allows 7 calls per second and a daily quota per application; the discovery waits and retries.']],
     },
   },
   {
@@ -119,7 +119,7 @@ export const network: AdapterSource[] = [
     guide: {
       prerequisites: ['R80.10 or later; the API server accepting requests from Cartograph\'s IP (Manage & Settings → Blades → Management API → Advanced Settings).'],
       grant: ['Create an administrator with Authentication Method API Key and the Read Only All permission profile, then publish.'],
-      collects: ['Gateways and servers (show-gateways-and-servers): name, IP, platform, version, blades; host objects (show-hosts): name, IPv4/IPv6, groups, comments.'],
+      collects: ['Gateways and servers (show-gateways-and-servers): name, IPs of the object and its interfaces, platform (os-name), version, hardware, type.', 'Host objects (show-hosts): name, IPv4/IPv6, groups, tags.'],
       troubleshooting: [['"Client is not allowed"', 'Allow the Cartograph IP under Management API settings and run api restart.']],
     },
   },
@@ -132,7 +132,7 @@ export const network: AdapterSource[] = [
     guide: {
       prerequisites: ['UniFi Network application 9.0 or later for API keys.'],
       grant: ['Sign in as a local administrator with the View Only role and create the API key under Settings → Control Plane → Integrations.'],
-      collects: ['Devices (MAC, name, model, IP, firmware, state) and clients (MAC, IP, host name, OUI vendor, network, uplink device, connected since).'],
+      collects: ['Adopted devices of the site (/integration/v1/sites/{id}/devices: MAC, name, model, IP, firmware, state) and connected clients (/sites/{id}/clients: MAC, IP, name, wired or wireless, the switch or access point they are connected to, connected since).'],
       troubleshooting: [['401', 'The key was deleted, or the URL is the cloud UI instead of the console.']],
     },
   },
@@ -145,7 +145,7 @@ export const network: AdapterSource[] = [
     guide: {
       prerequisites: ['A Mist organisation.'],
       grant: ['Create an org API token with the Observer role for all sites.'],
-      collects: ['Devices from /api/v1/orgs/{org_id}/inventory (serial, MAC, model, name, site, connected) and clients from the search APIs (MAC, IP, host name, OS, manufacturer, last seen).'],
+      collects: ['Devices from /api/v1/orgs/{org_id}/inventory (serial, MAC, model, name, site, connected) and wireless and wired clients of the last day from the search APIs (MAC, IP, host name, OS, manufacturer, last seen; a wired client names the switch it is plugged into).'],
       troubleshooting: [['401', 'The token belongs to another cloud: check the `Mist cloud` field.']],
     },
   },
@@ -158,7 +158,7 @@ export const network: AdapterSource[] = [
     guide: {
       prerequisites: ['Catalyst Center 2.x.'],
       grant: ['System → Users & Roles → User Management → Add, role OBSERVER-ROLE.'],
-      collects: ['Network devices from /dna/intent/api/v1/network-device: host name, management IP, MAC, serial, platform, software version, role, site, reachability; hosts from /dna/intent/api/v1/host.'],
+      collects: ['Network devices from /dna/intent/api/v1/network-device: host name, management IP, MAC, serial, platform, software version, role, reachability; hosts (clients) from /dna/intent/api/v1/host: host name, IP, MAC, wired or wireless, the switch or access point they are connected to.'],
       troubleshooting: [['401', 'Tokens last one hour; Cartograph requests a new one when it expires.']],
     },
   },
@@ -171,7 +171,7 @@ export const network: AdapterSource[] = [
     guide: {
       prerequisites: ['BIG-IP 13 or later with iControl REST.'],
       grant: ['System → Users → User List → Create, role Auditor (or Guest), partition access All.'],
-      collects: ['Virtual servers (name, destination IP and port, pool, profiles), pools and members (addresses, ports, state) from /mgmt/tm/ltm.'],
+      collects: ['The BIG-IP itself (/mgmt/tm/cm/device: host name, management IP, base MAC, chassis id, platform, version), nodes (/mgmt/tm/ltm/node), virtual servers as network services (destination IP and port, protocol, state) and pool members (addresses) from /mgmt/tm/ltm.'],
       troubleshooting: [['401', 'Remote (LDAP/TACACS) users need the remote role mapped to a local role.']],
     },
   },
@@ -184,7 +184,7 @@ export const network: AdapterSource[] = [
     guide: {
       prerequisites: ['NIOS 8.x.'],
       grant: ['Create an admin group with the API access method and read-only permissions (Administration → Administrators → Groups), and a user in it.'],
-      collects: ['IPv4 address objects (ipv4address: IP, MAC, names, status, lease state, discovered data), DHCP leases and host records.'],
+      collects: ['Host records (record:host: name, zone, IPv4 and IPv6 addresses, MACs, extensible attributes), fixed addresses (fixedaddress: IP, MAC, name, network) and DHCP leases (lease: address, MAC, client host name, state, start).'],
       troubleshooting: [['401', 'The admin group lacks the API access method.']],
     },
   },
@@ -210,7 +210,7 @@ export const network: AdapterSource[] = [
     guide: {
       prerequisites: ['RouterOS 7.1 or later with the www-ssl service enabled and a certificate.'],
       grant: ['/user group add name=cartograph policy=read,api,rest-api; /user add name=svc-cartograph group=cartograph password=…'],
-      collects: ['DHCP leases (/rest/ip/dhcp-server/lease: address, MAC, host name, status), ARP (/rest/ip/arp) and neighbours (/rest/ip/neighbor: identity, platform, version).'],
+      collects: ['The router itself (/rest/system/identity, resource and routerboard: name, model, serial, RouterOS version), DHCP leases (/rest/ip/dhcp-server/lease: address, MAC, host name, status), ARP (/rest/ip/arp) and neighbours (/rest/ip/neighbor: identity, platform, version, board), each connected to the router.'],
       troubleshooting: [['Connection refused', 'Enable /ip service www-ssl with a certificate.']],
     },
   },
@@ -269,13 +269,13 @@ export const network: AdapterSource[] = [
   {
     slug: 'runzero', name: 'runZero', vendor: 'runZero', website: 'https://www.runzero.com', docs_url: 'https://www.runzero.com/docs/exporting-asset-data/',
     description: 'Assets discovered by runZero (formerly Rumble) scans and integrations, through the export API.',
-    groups: ['network', 'attack_surface'], categories: ['device', 'service'], engine: 'http',
+    groups: ['network', 'attack_surface'], categories: ['device', 'service', 'application', 'vulnerability'], engine: 'http',
     location: [baseUrl('The runZero console URL (https://console.runzero.com or your self-hosted console).', 'https://console.runzero.com', 'Console URL')],
     auth: [tokenAuth({ type: 'export_token', title: 'Export token', description: 'Sent as a Bearer token to /api/v1.0/export.', field: 'export_token', fieldTitle: 'Export token', fieldDescription: 'An organisation export token (Organizations → the organisation → Export token).', example: 'ET0123456789ABCDEF0123456789AB' })],
     guide: {
       prerequisites: ['A runZero organisation with at least one completed scan.'],
       grant: ['Open Organizations, select the organisation and generate an Export token (read-only by design).'],
-      collects: ['Assets from /api/v1.0/export/org/assets.json: addresses, MACs, names, OS, hardware, type, first and last seen, sources; services (ports, protocols, banners) from services.json.'],
+      collects: ['Assets from /api/v1.0/export/org/assets.json: addresses, MACs, names, OS, hardware, type, first and last seen, sources; services (ports, protocols, banners) from services.json; software (vendor, product, version, CPE) from software.json and vulnerabilities (CVE, severity, CVSS, solution) from vulnerabilities.json.'],
       troubleshooting: [['401', 'Export tokens belong to one organisation; regenerate if rotated.']],
     },
   },

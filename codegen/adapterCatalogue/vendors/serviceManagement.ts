@@ -196,7 +196,7 @@ export const serviceManagement: AdapterSource[] = [
     guide: {
       prerequisites: ['phpIPAM 1.4 or later with the API enabled (Administration → phpIPAM settings → API).'],
       grant: ['Under Administration → API create an app with Read permission and the App security you choose.'],
-      collects: ['Addresses from /api/{app}/addresses/: IP, hostname, MAC, description, owner, subnet, last seen, tag.'],
+      collects: ['Addresses of every subnet of every section (/api/{app}/sections/, /sections/{id}/subnets/, /subnets/{id}/addresses/): IP, hostname, MAC, owner, subnet, section, last seen; network devices from /api/{app}/devices/.'],
       troubleshooting: [['"Invalid application id"', 'Check the `App ID` field.']],
     },
   },

@@ -141,13 +141,13 @@ export const softwareDeployment: AdapterSource[] = [
   {
     slug: 'chef', name: 'Chef Infra Server', vendor: 'Progress Chef', website: 'https://www.chef.io', docs_url: 'https://docs.chef.io/server/api_chef_server/', beta: true,
     description: 'Nodes and their Ohai attributes from a Chef Infra Server organisation.',
-    groups: ['configuration_management'], categories: ['device'], engine: null,
+    groups: ['configuration_management'], categories: ['device'], engine: 'http',
     location: [baseUrl('The organisation URL: https://<server>/organizations/<org>.', 'https://chef.corp.example.com/organizations/acme', 'Organization URL')],
     auth: [{ type: 'client_key', title: 'Client key', description: 'Requests are signed with the client\'s RSA key (Mixlib authentication).', fields: [text('client_name', 'Client name', 'A Chef client (or user) name.', ['cartograph']), { name: 'client_key', required: true, secretExample: '-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA...\n-----END RSA PRIVATE KEY-----', schema: { type: 'string', minLength: 1, title: 'Client private key (PEM)', description: 'The private key of that client.', 'x-secret': true, 'x-widget': 'textarea' } }] }],
     guide: {
-      prerequisites: ['Request signing is not yet available in Cartograph\'s engines: this adapter can be configured but not fetched yet.'],
+      prerequisites: ['Chef Infra Server 12.4 or later (signing protocol 1.3).'],
       grant: ['knife client create cartograph --file cartograph.pem, then add the client to a group with read on nodes (knife acl add client cartograph containers nodes read).'],
-      collects: ['Nodes: name, FQDN, IP, MAC, platform and version, kernel, DMI serial and manufacturer, roles, environment, last Chef run (ohai_time).'],
+      collects: ['Nodes through partial search (/search/node): name, FQDN, host name, IP, MAC, platform and version, kernel, DMI serial, manufacturer and product, roles, environment, last Chef run (ohai_time).'],
       troubleshooting: [['401 "Failed to authenticate"', 'The clock of the Cartograph host is skewed.']],
     },
   },
@@ -212,7 +212,7 @@ export const softwareDeployment: AdapterSource[] = [
     guide: {
       prerequisites: ['Foreman 3.x.'],
       grant: ['Open Administer → Users → Create User with the Viewer role; optionally create a personal access token for it.'],
-      collects: ['Hosts from /api/hosts: name, IP, MAC, OS, architecture, model, domain, last report, owner; facts from /api/hosts/{id}/facts.'],
+      collects: ['Hosts from /api/hosts: name (FQDN), IPv4 and IPv6, MAC, OS, architecture, model, domain, host group, created, last report.'],
       troubleshooting: [['401', 'LDAP users must have signed in once in the UI before API use.']],
     },
   },

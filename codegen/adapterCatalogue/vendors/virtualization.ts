@@ -21,13 +21,13 @@ export const virtualization: AdapterSource[] = [
   {
     slug: 'vmwareesxi', name: 'VMware ESXi', vendor: 'Broadcom (VMware)', website: 'https://www.vmware.com/products/esxi-and-esx.html', docs_url: 'https://developer.broadcom.com/xapis/vsphere-web-services-api/latest/',
     description: 'Virtual machines of a standalone ESXi host (not managed by vCenter).',
-    groups: ['vm'], categories: ['device'], engine: null,
+    groups: ['vm'], categories: ['device'], engine: 'http',
     location: [baseUrl('The ESXi host URL.', 'https://esxi01.corp.example.com', 'ESXi host URL')],
     auth: [passwordAuth({ type: 'soap_login', title: 'Local user', description: 'SessionManager.Login over the vSphere Web Services (SOAP) API.', userDescription: 'A local ESXi user with the Read-only role.', userExample: 'cartograph', passwordDescription: 'That user\'s password.' })],
     guide: {
-      prerequisites: ['ESXi 7 or 8. Standalone ESXi has no REST API, only the SOAP Web Services API, which Cartograph\'s engines do not speak yet: this adapter can be configured but not fetched yet.', 'ESXi uses a self-signed certificate; paste it into the `Custom CA certificate (PEM)` field.'],
+      prerequisites: ['ESXi 7.0 Update 3 or 8. Standalone ESXi has no REST API: Cartograph reads it through the SOAP Web Services API at /sdk.', 'ESXi uses a self-signed certificate; paste it into the `Custom CA certificate (PEM)` field.'],
       grant: ['In the ESXi Host Client open Host → Manage → Security & users → Users → Add user, then Actions → Permissions on the host: assign the Read-only role.'],
-      collects: ['VMs through the PropertyCollector: name, power state, BIOS UUID, guest host name and IP, guest OS, MAC addresses, CPU and memory.'],
+      collects: ['VMs through a container view and the PropertyCollector: name, BIOS and instance UUIDs, guest host name, IPs and MAC addresses (VMware Tools), guest OS.', 'The host itself: name, vendor, model, serial number, hardware UUID, ESXi version, VMkernel IPs and MACs.'],
       troubleshooting: [['"Cannot complete login due to an incorrect user name or password"', 'The user is locked out after failed attempts (Security.AccountLockFailures).']],
     },
   },

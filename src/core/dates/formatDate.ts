@@ -1,4 +1,4 @@
-import { format } from 'date-fns';
+import { format, formatDistance } from 'date-fns';
 import { toDate } from './parseDate.js';
 
 /** What the console shows in place of a missing date. */
@@ -67,4 +67,14 @@ const partTokens: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = { day:
 export function datePlaceholder(locale: string | undefined = typeof navigator === 'undefined' ? undefined : navigator.language): string {
   const parts = new Intl.DateTimeFormat(locale, { day: '2-digit', month: '2-digit', year: 'numeric' }).formatToParts(new Date(2024, 10, 22));
   return parts.map((part) => partTokens[part.type] ?? part.value).join('');
+}
+
+/**
+ * A moment relative to now, where the distance matters more than the day ("3 days ago", "in 2 months"); the page
+ * shows the full date (formatDate) in its tooltip. No date: "-".
+ */
+export function formatRelativeDate(value: unknown, now: Date = new Date()): string {
+  const date = toDate(value);
+  if (date === null || isNoDate(date)) return noDateText;
+  return formatDistance(date, now, { addSuffix: true });
 }

@@ -20,7 +20,13 @@ export type QueryNode =
   /** `LastSeen last now-15d/d`: the date is at or after that moment. */
   | { kind: 'last'; field: string; since: DateMath }
   /** `Query is 12`: the saved query with that id. */
-  | { kind: 'saved-query'; id: number };
+  | { kind: 'saved-query'; id: number }
+  /** `Hostname in [a, b]`: the field equals one of the values (each as `=` reads it, subnets included). */
+  | { kind: 'in'; field: string; values: QueryValue[] }
+  /** `Hostname contains web`: some value holds the text, ignoring case (`= *web*` without writing the stars). */
+  | { kind: 'contains'; field: string; text: string }
+  /** `lt-0017` or `"web server"` alone: the text appears in one of the inventory's search fields (`x-search`). */
+  | { kind: 'free-text'; text: string; quoted: boolean };
 
 /** A syntax error with the character offset where it was found, so the query bar can point at it. */
 export class QuerySyntaxError extends Error {

@@ -5,9 +5,12 @@ export type Token =
   | { type: 'string'; text: string; position: number }
   | { type: 'regex'; pattern: string; flags: string; position: number }
   | { type: 'operator'; text: '=' | '!=' | '>' | '>=' | '<' | '<='; position: number }
-  | { type: 'open' | 'close' | 'end'; position: number };
+  | { type: 'open' | 'close' | 'list-open' | 'list-close' | 'comma' | 'end'; position: number };
 
 const wordCharacter = /[^\s()"=!<>]/;
+// Inside `in [...]` a comma or a closing bracket ends a value; elsewhere both stay part of words, so values written
+// before lists existed (`Tags = a,b`) read as they always did.
+const listWordCharacter = /[^\s()"=!<>,\]]/;
 
 function readQuoted(text: string, start: number, quote: string): { value: string; end: number } {
   let value = '';
@@ -26,22 +29,32 @@ function readQuoted(text: string, start: number, quote: string): { value: string
   throw new QuerySyntaxError(quote === '/' ? 'Unterminated regular expression' : 'Unterminated quoted text', start);
 }
 
-/** Splits query text into tokens: words, "quoted text", /regex/flags, comparison operators and parentheses. */
+/** Splits query text into tokens: words, "quoted text", /regex/flags, comparison operators, parentheses and `in [a, b]` lists. */
 export function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
   let position = 0;
+  let inList = false;
   while (position < text.length) {
     const character = text[position];
+    const previous = tokens.at(-1);
     if (/\s/.test(character)) {
       position += 1;
     } else if (character === '(' || character === ')') {
       tokens.push({ type: character === '(' ? 'open' : 'close', position });
       position += 1;
+    } else if (character === '[' && previous?.type === 'word' && previous.text.toUpperCase() === 'IN') {
+      tokens.push({ type: 'list-open', position });
+      inList = true;
+      position += 1;
+    } else if (inList && (character === ',' || character === ']')) {
+      tokens.push({ type: character === ',' ? 'comma' : 'list-close', position });
+      inList = character === ',';
+      position += 1;
     } else if (character === '"' || character === "'") {
       const { value, end } = readQuoted(text, position, character);
       tokens.push({ type: 'string', text: value, position });
       position = end;
-    } else if (character === '/' && tokens.at(-1)?.type === 'operator') {
+    } else if (character === '/' && previous?.type === 'operator') {
       const { value, end } = readQuoted(text, position, '/');
       const flags = /^[i]*/.exec(text.slice(end))![0];
       tokens.push({ type: 'regex', pattern: value, flags, position });
@@ -54,7 +67,8 @@ export function tokenize(text: string): Token[] {
       position += operator.length;
     } else {
       const start = position;
-      while (position < text.length && wordCharacter.test(text[position])) position += 1;
+      const pattern = inList ? listWordCharacter : wordCharacter;
+      while (position < text.length && pattern.test(text[position])) position += 1;
       tokens.push({ type: 'word', text: text.slice(start, position), position: start });
     }
   }

@@ -1,13 +1,18 @@
 import type { DateMath, QueryNode, QueryValue } from './ast.js';
 
 const bareText = /^[^\s()"'=!<>/]+$/;
-const keywords = new Set(['AND', 'OR', 'NOT', 'LAST', 'QUERY', 'IS']);
+// Inside a list a comma or bracket ends a value.
+const bareListText = /^[^\s()"'=!<>/,[\]]+$/;
+const keywords = new Set(['AND', 'OR', 'NOT', 'LAST', 'QUERY', 'IS', 'IN', 'CONTAINS', 'EXISTS']);
 
-function printValue(value: QueryValue): string {
+const quote = (text: string) => `"${text.replace(/[\\"]/g, (character) => `\\${character}`)}"`;
+
+/** A value as query text, quoted only when it must be (a space, an operator, a keyword, a number-like text). */
+export function printValue(value: QueryValue, inList = false): string {
   if (value.kind === 'number') return String(value.value);
   if (value.kind === 'regex') return `/${value.pattern.replace(/\//g, '\\/')}/${value.flags}`;
-  const needsQuotes = value.quoted || !bareText.test(value.text) || keywords.has(value.text.toUpperCase()) || /^-?\d+(\.\d+)?$/.test(value.text);
-  return needsQuotes ? `"${value.text.replace(/[\\"]/g, (character) => `\\${character}`)}"` : value.text;
+  const needsQuotes = value.quoted || !(inList ? bareListText : bareText).test(value.text) || keywords.has(value.text.toUpperCase()) || /^-?\d+(\.\d+)?$/.test(value.text);
+  return needsQuotes ? quote(value.text) : value.text;
 }
 
 function printDateMath({ offset, roundTo }: DateMath): string {
@@ -34,5 +39,12 @@ export function printQuery(node: QueryNode): string {
       return `Query is ${node.id}`;
     case 'comparison':
       return `${node.field} ${node.operator} ${printValue(node.value)}`;
+    case 'in':
+      return `${node.field} in [${node.values.map((value) => printValue(value, true)).join(', ')}]`;
+    case 'contains':
+      return `${node.field} contains ${printValue({ kind: 'text', text: node.text, quoted: false })}`;
+    case 'free-text':
+      // Quoted when it was, or when bare it would read as something else (a keyword, a field before an operator).
+      return node.quoted || !bareText.test(node.text) || keywords.has(node.text.toUpperCase()) ? quote(node.text) : node.text;
   }
 }

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database.js';
-import { loadSettingsDocument } from '../discovery/settings.js';
+import { loadSettingsDocument } from '../settings/settingsStore.js';
 
 export const actionSettingsKind = 'cartograph:settings/action-center';
 

@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/database.js';
 import { collectSecretFields } from '../adapters/catalogue.js';
 import { openSecrets } from '../adapters/secretFields.js';
+import { secretRuleOf, type SecretRule } from '../adapters/secretRule.js';
 import { schemaById } from '../http/validators.js';
 import { parameterSchemaOf } from './actionTypes.js';
 
@@ -10,10 +11,15 @@ export type ActionScope = { entity: string; query?: string; saved_query?: number
 export type ActionDocument = {
   name: string; description?: string; enabled?: boolean; trigger: 'manual' | 'discovery' | 'schedule'; cron?: string; timezone?: string;
   scope: ActionScope; type: string; parameters: Record<string, unknown>;
+  /** Who last saved the action (sealedDocuments.ts): its runs expand the saved queries this user may read. */
+  owner_id?: number;
 };
 
 /** The parameters of a type marked `x-secret` (sealed at rest, answered masked). */
 export const secretParametersOf = (type: string): Set<string> => collectSecretFields(schemaById(parameterSchemaOf(type)));
+
+/** A type's secret parameters and the ones saying where they go (a webhook's URL): see secretRule.ts. */
+export const secretRuleOfParameters = (type: string): SecretRule => secretRuleOf(schemaById(parameterSchemaOf(type)));
 
 export async function loadAction(db: Queryable, companyId: number, id: number): Promise<{ id: number; document: ActionDocument } | null> {
   const [row] = await db.query<{ id: number; document: ActionDocument }>('select id, document from resources where kind = $1 and company_id = $2 and id = $3', [actionKind, companyId, id]);

@@ -1,4 +1,5 @@
 import type { CoreContext } from '../context.js';
+import type { OutboundPolicy } from '../outbound/guard.js';
 import type { ActionSettings } from './actionSettings.js';
 import type { Target } from './template.js';
 
@@ -14,8 +15,15 @@ export type RunEnvironment = {
   actionName: string;
   parameters: Record<string, unknown>;
   settings: ActionSettings;
+  /** Where this company's calls may go (the outbound guard's policy); the action center's list narrows it further. */
+  outbound: OutboundPolicy;
   /** The snapshot the targets come from. */
   discoveryId: number;
+  /** The run and the attempt acting (a claim a runner writes names them, so a superseded attempt claims nothing). */
+  runId: number;
+  attempt: number;
+  /** Aborted once another attempt took the run over (this one's process was thought stopped): act on no more targets. */
+  signal: AbortSignal;
 };
 
 /**
@@ -25,6 +33,12 @@ export type RunEnvironment = {
 export type ActionRunner = {
   /** The inventories whose assets it can act on (null: any). */
   entities: string[] | null;
+  /**
+   * A run taken over from a stopped process may act on its targets again: the runner itself keeps a target from
+   * being acted on twice (a claim in the database, or an act that repeated changes nothing). Other runs that had begun
+   * acting are failed instead, since their targets may have been acted on.
+   */
+  resumable?: boolean;
   run: (environment: RunEnvironment, targets: Target[]) => Promise<TargetResult[]>;
 };
 

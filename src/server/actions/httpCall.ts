@@ -1,7 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
-import { checkDestination, DestinationRefusedError } from './destinations.js';
+import { checkLiteralHost, guardedLookup, OutboundRefusedError, type OutboundPolicy } from '../outbound/guard.js';
 
 export type HttpAnswer = { status: number; body: string; retryAfterSeconds?: number };
 export type CallOptions = { timeoutMs: number; retries: number; headers?: Record<string, string>; method?: 'POST' | 'GET' };
@@ -11,24 +10,14 @@ const transientStatus = (status: number) => status === 408 || status === 429 || 
 const maximumAnswerBytes = 64 * 1024;
 const maximumWaitMs = 10_000;
 
-/** A DNS lookup that refuses internal addresses the allow-list does not name, at the moment the socket connects. */
-function guardedLookup(allowed: string[]): LookupFunction {
-  return ((hostname: string, options: { all?: boolean }, callback: (error: Error | null, address: unknown, family?: number) => void) => {
-    checkDestination(hostname, allowed).then(
-      (address) => {
-        const family = address.includes(':') ? 6 : 4;
-        if (options.all) callback(null, [{ address, family }]);
-        else callback(null, address, family);
-      },
-      (error: Error) => callback(error, options.all ? [] : ''),
-    );
-  }) as unknown as LookupFunction;
-}
-
-/** HTTP agents of one run: kept-alive sockets (thousands of calls to one receiver) whose lookups are guarded. */
-export function outboundAgents(allowed: string[], sockets: number) {
-  const lookup = guardedLookup(allowed);
+/**
+ * HTTP agents of one run: kept-alive sockets (thousands of calls to one receiver) whose lookups pass the outbound
+ * guard at the moment each socket connects. Redirects are not followed: an answer is the receiver's own.
+ */
+export function outboundAgents(policy: OutboundPolicy, sockets: number) {
+  const lookup = guardedLookup(policy);
   return {
+    policy,
     http: new http.Agent({ keepAlive: true, maxSockets: sockets, lookup } as http.AgentOptions),
     https: new https.Agent({ keepAlive: true, maxSockets: sockets, lookup } as https.AgentOptions),
     close() {
@@ -74,18 +63,18 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Calls a URL, trying again after failures worth retrying (network errors, timeouts, 408, 429, 5xx) with doubling
  * waits (a 429's Retry-After is honoured up to 10 s). Answers the last answer; throws the last network error.
  */
-export async function callWithRetries(target: string, body: string | null, options: CallOptions, agents: OutboundAgents, allowed: string[], baseWaitMs = 250): Promise<HttpAnswer & { attempts: number }> {
+export async function callWithRetries(target: string, body: string | null, options: CallOptions, agents: OutboundAgents, baseWaitMs = 250): Promise<HttpAnswer & { attempts: number }> {
   const url = new URL(target);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('Only http and https destinations are called.');
   // Literal addresses never reach the agent's lookup: check them here.
-  if (/^[\d.]+$|^\[.*\]$/.test(url.hostname)) await checkDestination(url.hostname, allowed);
+  checkLiteralHost(url.hostname, agents.policy);
   for (let attempt = 1; ; attempt += 1) {
     try {
       const answer = await callOnce(url, body, options, agents);
       if (!transientStatus(answer.status) || attempt > options.retries) return { ...answer, attempts: attempt };
       await sleep(answer.retryAfterSeconds !== undefined ? Math.min(answer.retryAfterSeconds * 1000, maximumWaitMs) : Math.min(baseWaitMs * 2 ** (attempt - 1), maximumWaitMs));
     } catch (error) {
-      if (error instanceof DestinationRefusedError || attempt > options.retries) throw error;
+      if (error instanceof OutboundRefusedError || attempt > options.retries) throw error;
       await sleep(Math.min(baseWaitMs * 2 ** (attempt - 1), maximumWaitMs));
     }
   }

@@ -1,6 +1,8 @@
 import { logSystemEvent } from '../activities/activityLog.js';
 import type { Queryable } from '../db/database.js';
-import type { RunTrigger } from './runs.js';
+
+/** What started an action run. */
+export type RunTrigger = 'manual' | 'discovery' | 'schedule' | 'rerun';
 
 type LoggedRun = { id: number; company_id: number; action_id: number; trigger: RunTrigger; dry_run: boolean };
 
@@ -22,7 +24,13 @@ export function logRunFinished(db: Queryable, run: LoggedRun, counts: { targets:
   return quietly(logSystemEvent(db, level, 'action_run_finished', message, { ...detailOf(run), ...counts }));
 }
 
-/** A run that could not run to its end (its action deleted, its type unknown, a runner that threw). */
+/** A run whose process stopped, queued again for another process (its next attempt acts on what is left). */
+export function logRunTakenOver(db: Queryable, run: LoggedRun & { attempt: number; worker: string | null }): Promise<void> {
+  const message = `Action run ${run.id} lost its process${run.worker ? ` (${run.worker})` : ''} in attempt ${run.attempt} and was queued again`;
+  return quietly(logSystemEvent(db, 'warning', 'action_run_taken_over', message, { ...detailOf(run), attempt: run.attempt }));
+}
+
+/** A run that could not run to its end (its action deleted, its type unknown, a runner that threw, its process stopped). */
 export function logRunFailed(db: Queryable, run: LoggedRun, reason: string): Promise<void> {
   return quietly(logSystemEvent(db, 'error', 'action_run_failed', `Action run ${run.id} failed: ${reason}`.slice(0, 2000), detailOf(run)));
 }

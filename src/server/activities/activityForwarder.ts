@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.js';
+import type { OutboundPolicy } from '../outbound/guard.js';
 import { openSyslogSender, type SyslogEvent, type SyslogSender } from '../outbound/syslog.js';
 import { loadSyslogSettings, syslogTargetOf, type SyslogSettings } from './syslogSettings.js';
 
@@ -7,7 +8,7 @@ const settingsTtlMs = 30_000;
 // Events waiting for a slow receiver, per company; beyond this the oldest are dropped (and counted in the log).
 const maxQueued = 1000;
 
-type CompanyChannel = { settings: SyslogSettings; readAt: number; sender: Promise<SyslogSender> | null; key: string; queue: SyslogEvent[]; draining: Promise<void> | null };
+type CompanyChannel = { settings: SyslogSettings; policy: OutboundPolicy; readAt: number; sender: Promise<SyslogSender> | null; key: string; queue: SyslogEvent[]; draining: Promise<void> | null };
 
 type Logger = { error: (detail: object, message: string) => void };
 
@@ -20,7 +21,12 @@ export class ActivityForwarder {
   private readonly channels = new Map<number, CompanyChannel>();
   private closed = false;
 
-  constructor(private readonly db: Queryable, private readonly log: Logger = { error: (detail, message) => console.error(message, detail) }) {}
+  constructor(
+    private readonly db: Queryable,
+    /** Where the company's calls may go (the outbound guard's policy), read with its settings. */
+    private readonly policyOf: (companyId: number) => Promise<OutboundPolicy>,
+    private readonly log: Logger = { error: (detail, message) => console.error(message, detail) },
+  ) {}
 
   /** Queues the event for the company's receiver, if it has one switched on. Resolves once it is sent or dropped. */
   forward(companyId: number, event: SyslogEvent): Promise<void> {
@@ -46,10 +52,11 @@ export class ActivityForwarder {
     const current = this.channels.get(companyId);
     if (current && Date.now() - current.readAt < settingsTtlMs) return current;
     const settings = await loadSyslogSettings(this.db, companyId);
-    const key = JSON.stringify(syslogTargetOf(settings));
+    const policy = await this.policyOf(companyId);
+    const key = JSON.stringify([syslogTargetOf(settings), policy]);
     if (current && current.key === key) return Object.assign(current, { settings, readAt: Date.now() });
     await this.closeSender(current);
-    const channel: CompanyChannel = { settings, readAt: Date.now(), sender: null, key, queue: current?.queue ?? [], draining: null };
+    const channel: CompanyChannel = { settings, policy, readAt: Date.now(), sender: null, key, queue: current?.queue ?? [], draining: null };
     this.channels.set(companyId, channel);
     return channel;
   }
@@ -70,7 +77,7 @@ export class ActivityForwarder {
     while (channel.queue.length) {
       const batch = channel.queue.splice(0, channel.queue.length);
       try {
-        channel.sender ??= openSyslogSender(syslogTargetOf(channel.settings));
+        channel.sender ??= openSyslogSender(syslogTargetOf(channel.settings), channel.policy);
         await (await channel.sender).send(batch);
       } catch (error) {
         // The next event tries a fresh connection; these ones are lost, as they would be over UDP.
@@ -90,8 +97,8 @@ export class ActivityForwarder {
 const forwarders = new WeakMap<Queryable, ActivityForwarder>();
 
 /** Forwards the activities recorded through `db` (the server's own database handle) from now on. */
-export function attachActivityForwarder(db: Queryable, log?: Logger): ActivityForwarder {
-  const forwarder = new ActivityForwarder(db, log);
+export function attachActivityForwarder(db: Queryable, policyOf: (companyId: number) => Promise<OutboundPolicy>, log?: Logger): ActivityForwarder {
+  const forwarder = new ActivityForwarder(db, policyOf, log);
   forwarders.set(db, forwarder);
   return forwarder;
 }

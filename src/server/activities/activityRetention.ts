@@ -1,6 +1,6 @@
 import type { CoreContext } from '../context.js';
 import type { Queryable } from '../db/database.js';
-import { loadSettingsDocument, saveSettingsDocument } from '../discovery/settings.js';
+import { loadSettingsDocument, saveSettingsDocument } from '../settings/settingsStore.js';
 import type { JobSend, QueueWorker } from '../jobs/queueWorkers.js';
 import { logSystemEvent } from './activityLog.js';
 

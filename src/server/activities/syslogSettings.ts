@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database.js';
-import { loadSettingsDocument, saveSettingsDocument } from '../discovery/settings.js';
+import { loadSettingsDocument, saveSettingsDocument } from '../settings/settingsStore.js';
 import type { SyslogTarget } from '../outbound/syslog.js';
 
 /** The syslog configuration page, one document per company (`cartograph:settings/syslog-configuration`). */

@@ -1,8 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { product } from '../../core/product.js';
-import type { CustomAdapterDefinition } from './custom/customEngine.js';
+import type { CustomAdapterDefinition } from './custom/customAdapterDefinition.js';
 import type { EntityKind } from './engine.js';
+import { secretRuleOf, type SecretRule } from './secretRule.js';
 
 export type AdapterMetadata = {
   name: string;
@@ -18,11 +19,17 @@ export type AdapterMetadata = {
   engine: string | null;
 };
 
-export type CatalogueAdapter = AdapterMetadata & {
+/**
+ * An adapter and its connection schema's secret rule: `secretFields` (marked `x-secret` anywhere in the schema,
+ * including `oneOf` branches), `destinationFields` (where those secrets are sent) and the secrets' titles.
+ */
+export type CatalogueAdapter = AdapterMetadata & SecretRule & {
   connectionSchemaId: string;
-  /** Names of connection fields marked `x-secret` anywhere in the schema (including `oneOf` branches). */
-  secretFields: Set<string>;
   hasManifest: boolean;
+  /** The entities the adapter fetches: its manifest's streams' entities when it has a manifest, else its categories. */
+  entities?: EntityKind[];
+  /** Whether `fixtures/replay.json` sits beside the manifest, so the conformance test replays it through the HTTP engine. */
+  hasReplayFixture?: boolean;
   /** Set for a company's custom adapter (never in the catalogue itself): what its files hold and how they map. */
   custom?: CustomAdapterDefinition;
 };
@@ -37,6 +44,12 @@ export function collectSecretFields(node: unknown, found = new Set<string>()): S
   return found;
 }
 
+/** The entities a manifest's streams yield, in stream order: what the adapter really fetches, not what it hopes to. */
+function manifestEntities(manifestFile: string): EntityKind[] {
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { streams?: { entity?: EntityKind }[] };
+  return [...new Set((manifest.streams ?? []).flatMap((stream) => (stream.entity ? [stream.entity] : [])))];
+}
+
 /** Every adapter folder under schemas/adapters, by slug (read once at start). */
 export function loadAdapterCatalogue(folder = adaptersFolder): Map<string, CatalogueAdapter> {
   const catalogue = new Map<string, CatalogueAdapter>();
@@ -47,11 +60,15 @@ export function loadAdapterCatalogue(folder = adaptersFolder): Map<string, Catal
     if (!existsSync(metadataFile) || !existsSync(schemaFile)) continue;
     const metadata = JSON.parse(readFileSync(metadataFile, 'utf8')) as AdapterMetadata;
     const schema = JSON.parse(readFileSync(schemaFile, 'utf8')) as { $id: string };
+    const manifestFile = `${folder}/${slug}/manifest.json`;
+    const hasManifest = existsSync(manifestFile);
     catalogue.set(slug, {
       ...metadata,
       connectionSchemaId: schema.$id,
-      secretFields: collectSecretFields(schema),
-      hasManifest: existsSync(`${folder}/${slug}/manifest.json`),
+      ...secretRuleOf(schema),
+      hasManifest,
+      entities: hasManifest ? manifestEntities(manifestFile) : metadata.categories,
+      hasReplayFixture: existsSync(`${folder}/${slug}/fixtures/replay.json`),
     });
   }
   return catalogue;

@@ -1,3 +1,4 @@
+import { OutboundRefusedError } from '../outbound/guard.js';
 import type { ConnectivityResult } from './engine.js';
 
 const tlsCodes = /^(CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET_ISSUER_CERT|VERIFY_LEAF_SIGNATURE)|ERR_TLS_|ERR_SSL_|EPROTO)/;
@@ -12,6 +13,10 @@ function errorCode(error: unknown): string {
  * Before: `Error: getaddrinfo ENOTFOUND api.example.com`; after: `{ok: false, reason: 'dns', detail: 'api.example.com does not resolve (DNS)'}`.
  */
 export function classifyNetworkError(error: unknown, target: string): ConnectivityResult {
+  // The outbound guard's refusal names why (a metadata address, loopback not allowed): shown as it is.
+  for (let current = error; current; current = (current as { cause?: unknown }).cause) {
+    if (current instanceof OutboundRefusedError) return { ok: false, reason: 'refused', detail: current.message };
+  }
   const code = errorCode(error);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { ok: false, reason: 'dns', detail: `${target} does not resolve (DNS lookup failed).` };
   if (code === 'ECONNREFUSED') return { ok: false, reason: 'refused', detail: `${target} refused the connection: nothing listens there or a firewall blocks it.` };

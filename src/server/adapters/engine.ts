@@ -1,3 +1,5 @@
+import type { OutboundPolicy } from '../outbound/guard.js';
+
 /**
  * The kinds of inventory record an adapter can produce. `software` is one installed software on one device and
  * `vulnerability` one finding on one device (fields in src/server/adapters/http/README.md); `application` is the
@@ -28,6 +30,8 @@ export type FetchContext = {
   signal: AbortSignal;
   /** A problem that did not stop the fetch (a skipped malformed line, a truncated page): shown on the connection. */
   warn: (message: string) => void;
+  /** Where this company's calls may go: every connection the engine opens passes the outbound guard with it. */
+  outbound: OutboundPolicy;
 };
 
 /** A fetch engine: the declarative HTTP engine, or a code engine (files, SQL, LDAP, scanners). */

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database.js';
-import { loadSettingsDocument } from '../discovery/settings.js';
+import { loadSettingsDocument } from '../settings/settingsStore.js';
 import type { MatchOptions } from './softwareMatching.js';
 
 /** The AVM configuration page, one document per company (`cartograph:settings/avm-configuration`). */

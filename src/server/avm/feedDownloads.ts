@@ -1,10 +1,12 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Database, Queryable } from '../db/database.js';
-import { loadSettingsDocument } from '../discovery/settings.js';
+import { loadSettingsDocument } from '../settings/settingsStore.js';
+import type { OutboundPolicy } from '../outbound/guard.js';
+import { guardedDispatcher, guardedFetch } from '../outbound/http.js';
 import { importFeed, type FeedSlug } from './feedImport.js';
 
-// Downloads of the AVM's feeds from the addresses of the provider company's feed-downloads settings. Each address is
+// Downloads of the public feeds (the AVM's and the OS lifecycle feed) from the addresses of the provider company's feed-downloads settings. Each address is
 // asked with the validators its server gave last time (If-None-Match, If-Modified-Since), so an unchanged file costs
 // one 304; a changed one is streamed into the same importer an upload uses (gzip files are read as they are, and a
 // gzip Content-Encoding is undone by fetch). A failed download or import is written on the enrichment's status while
@@ -16,6 +18,7 @@ export const feedDownloadsKind = 'cartograph:settings/avm-feed-downloads';
 
 export type FeedDownloadsDocument = {
   enabled: boolean; cron: string; timezone: string; nvd_cve_urls: string[]; cisa_kev_url: string; first_epss_url: string; nvd_cpe_urls: string[];
+  endoflife_date_urls: string[];
 };
 
 export const defaultFeedDownloads: FeedDownloadsDocument = {
@@ -24,6 +27,8 @@ export const defaultFeedDownloads: FeedDownloadsDocument = {
   cisa_kev_url: 'https://www.cisa.gov/sites/default/files/feeds/known_exploited_vulnerabilities.json',
   first_epss_url: 'https://epss.empiricalsecurity.com/epss_scores-current.csv.gz',
   nvd_cpe_urls: [],
+  // Every product and cycle of endoflife.date in one answer (API v1), which replaces the bundled snapshot's products.
+  endoflife_date_urls: ['https://endoflife.date/api/v1/products/full'],
 };
 
 /** The provider company (`is_constant`): the feeds are shared, so its settings are the ones downloads follow. */
@@ -41,6 +46,7 @@ export async function loadFeedDownloads(db: Queryable): Promise<FeedDownloadsDoc
 export function downloadPlan(settings: FeedDownloadsDocument): [FeedSlug, string[]][] {
   const plan: [FeedSlug, string[]][] = [
     ['nvd-cpe', settings.nvd_cpe_urls], ['nvd-cve', settings.nvd_cve_urls], ['cisa-kev', [settings.cisa_kev_url]], ['first-epss', [settings.first_epss_url]],
+    ['endoflife-date', settings.endoflife_date_urls],
   ];
   return plan.map(([slug, urls]): [FeedSlug, string[]] => [slug, urls.map((url) => url.trim()).filter(Boolean)]).filter(([, urls]) => urls.length > 0);
 }
@@ -59,7 +65,7 @@ async function* chunksOf(body: WebReadableStream<Uint8Array>, restart: () => voi
 }
 
 /** Downloads one address and imports it when it changed. Never throws: the outcome says what happened. */
-async function downloadOne(db: Database, slug: FeedSlug, url: string): Promise<DownloadOutcome> {
+async function downloadOne(db: Database, slug: FeedSlug, url: string, outbound: OutboundPolicy): Promise<DownloadOutcome> {
   const [known] = await db.query<{ etag: string | null; last_modified: string | null }>('select etag, last_modified from avm_feed_downloads where url = $1 and slug = $2', [url, slug]);
   const committed = await db.query("select 1 from avm_imports where slug = $1 and status = 'committed' limit 1", [slug]);
   // Validators only hold while an import of the feed is in use; otherwise the file is fetched whole.
@@ -80,8 +86,10 @@ async function downloadOne(db: Database, slug: FeedSlug, url: string): Promise<D
        etag = case when $6 then excluded.etag else avm_feed_downloads.etag end, last_modified = case when $6 then excluded.last_modified else avm_feed_downloads.last_modified end`,
     [url, slug, validators?.etag ?? null, validators?.lastModified ?? null, outcome.slice(0, 2000), Boolean(validators)],
   );
+  // The outbound guard checks each hop's address; a redirect never changes scheme.
+  const dispatcher = guardedDispatcher({ verifySsl: true }, outbound);
   try {
-    const response = await fetch(url, { headers, signal: controller.signal, redirect: 'follow' });
+    const response = await guardedFetch({ url, method: 'GET', headers }, dispatcher, { signal: controller.signal, maxRedirects: 5 });
     if (response.status === 304) {
       await record('not modified');
       return { slug, url, outcome: 'not_modified', detail: `${url} has not changed since the last download.` };
@@ -100,6 +108,8 @@ async function downloadOne(db: Database, slug: FeedSlug, url: string): Promise<D
     return { slug, url, outcome: 'failed', detail: reason };
   } finally {
     clearTimeout(timer);
+    // Destroyed, not closed: a body left unread (a failed import) must not hold the download open.
+    await dispatcher.destroy().catch(() => undefined);
   }
 }
 
@@ -107,11 +117,11 @@ async function downloadOne(db: Database, slug: FeedSlug, url: string): Promise<D
  * Downloads every configured address, feed after feed. A feed with a failed address ends with the failure on its
  * status (naming each address that failed), whatever the other addresses did, and keeps the imports in use.
  */
-export async function downloadFeeds(db: Database, settings: FeedDownloadsDocument): Promise<DownloadOutcome[]> {
+export async function downloadFeeds(db: Database, settings: FeedDownloadsDocument, outbound: OutboundPolicy): Promise<DownloadOutcome[]> {
   const outcomes: DownloadOutcome[] = [];
   for (const [slug, urls] of downloadPlan(settings)) {
     const mine: DownloadOutcome[] = [];
-    for (const url of urls) mine.push(await downloadOne(db, slug, url));
+    for (const url of urls) mine.push(await downloadOne(db, slug, url, outbound));
     outcomes.push(...mine);
     const failed = mine.filter((outcome) => outcome.outcome === 'failed');
     if (!failed.length) {

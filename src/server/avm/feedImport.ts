@@ -5,15 +5,16 @@ import { epssRows, type EpssRow } from './epssFeed.js';
 import { FeedError, feedText } from './feedText.js';
 import { kevRows, type KevRow } from './kevFeed.js';
 import { nvdRows, type NvdRow } from './nvdFeed.js';
+import { lifecycleRows, type LifecycleRow } from '../lifecycle/lifecycleFeed.js';
 
-// Imports of the AVM's feeds. An import streams its file into rows tagged with its own import id, a batch at a
+// Imports of the public feeds: the AVM's (NVD, KEV, EPSS, CPE) and the OS lifecycle feed. An import streams its file into rows tagged with its own import id, a batch at a
 // time (memory holds one batch, whatever the file's size), while readers keep reading the committed imports; only
 // when the whole file has been read is it committed, in one transaction, replacing what it supersedes. A feed that
 // breaks anywhere is rolled away and the previous import stays in use. Importing the same file twice gives the
 // same records: imports are idempotent.
 
-export type FeedSlug = 'nvd-cve' | 'cisa-kev' | 'first-epss' | 'nvd-cpe';
-export const feedSlugs: FeedSlug[] = ['nvd-cve', 'cisa-kev', 'first-epss', 'nvd-cpe'];
+export type FeedSlug = 'nvd-cve' | 'cisa-kev' | 'first-epss' | 'nvd-cpe' | 'endoflife-date';
+export const feedSlugs: FeedSlug[] = ['nvd-cve', 'cisa-kev', 'first-epss', 'nvd-cpe', 'endoflife-date'];
 
 /** Only committed imports are read: `import_id in (…)` on every feed table. */
 export const committedImports = (slug: FeedSlug) => `(select id from avm_imports where slug = '${slug}' and status = 'committed')`;
@@ -25,14 +26,15 @@ const rowsPerBatch = 500;
 const progressEvery = 20_000;
 
 type FeedDefinition<Row> = {
-  rows: (text: AsyncIterable<string>) => AsyncGenerator<Row>;
+  /** The feed's rows; `source` (the file's name, path or address) names what the file alone may not (an endoflife.date API v0 file's product). */
+  rows: (text: AsyncIterable<string>, source: string) => AsyncGenerator<Row>;
   write: (db: Queryable, importId: number, rows: Row[]) => Promise<unknown>;
   /** Makes the staged import the one in use: a catalogue replaces the previous one, NVD files replace their CVEs. */
   commit: (db: Queryable, importId: number) => Promise<unknown>;
   count: string;
 };
 
-const feedTables = ['avm_kev', 'avm_epss', 'avm_nvd_cves', 'avm_nvd_products', 'avm_cpe_products'];
+const feedTables = ['avm_kev', 'avm_epss', 'avm_nvd_cves', 'avm_nvd_products', 'avm_cpe_products', 'lifecycle_cycles'];
 
 /** Deletes the imports a condition on `avm_imports` selects, with their rows in every feed table. */
 async function deleteImports(db: Queryable, condition: string, params: unknown[]): Promise<void> {
@@ -44,7 +46,7 @@ async function deleteImports(db: Queryable, condition: string, params: unknown[]
 
 const replaceCatalogue = (slug: FeedSlug) => (db: Queryable, importId: number) => deleteImports(db, "slug = $1 and status = 'committed' and id <> $2", [slug, importId]);
 
-type RowOf<Slug extends FeedSlug> = Slug extends 'nvd-cve' ? NvdRow : Slug extends 'cisa-kev' ? KevRow : Slug extends 'nvd-cpe' ? CpeRow : EpssRow;
+type RowOf<Slug extends FeedSlug> = Slug extends 'nvd-cve' ? NvdRow : Slug extends 'cisa-kev' ? KevRow : Slug extends 'nvd-cpe' ? CpeRow : Slug extends 'endoflife-date' ? LifecycleRow : EpssRow;
 
 const definitions: { [slug in FeedSlug]: FeedDefinition<RowOf<slug>> } = {
   'nvd-cpe': {
@@ -74,6 +76,30 @@ const definitions: { [slug in FeedSlug]: FeedDefinition<RowOf<slug>> } = {
       await deleteImports(db, "slug = 'nvd-cpe' and status = 'committed' and id <> $1 and not exists (select 1 from avm_cpe_products c where c.import_id = avm_imports.id)", [importId]);
     },
     count: `select count(*)::int as count from avm_cpe_products where import_id in ${committedImports('nvd-cpe')}`,
+  },
+  'endoflife-date': {
+    rows: lifecycleRows,
+    write: (db, importId, rows) => db.query(
+      // A cycle listed twice in one file keeps its last entry.
+      `insert into lifecycle_cycles (import_id, product, cycle, label, codename, release_date, lts, eol_date, eol_ended, eoas_date, eoas_ended, eoes_date, eoes_ended, latest, latest_date)
+       select $1, product, cycle, label, codename, release_date, lts, eol_date, eol_ended, eoas_date, eoas_ended, eoes_date, eoes_ended, latest, latest_date
+         from json_to_recordset($2::json) as row(product text, cycle text, label text, codename text, release_date text, lts boolean, eol_date text, eol_ended boolean,
+           eoas_date text, eoas_ended boolean, eoes_date text, eoes_ended boolean, latest text, latest_date text)
+       on conflict (import_id, product, cycle) do update set label = excluded.label, codename = excluded.codename, release_date = excluded.release_date, lts = excluded.lts,
+         eol_date = excluded.eol_date, eol_ended = excluded.eol_ended, eoas_date = excluded.eoas_date, eoas_ended = excluded.eoas_ended,
+         eoes_date = excluded.eoes_date, eoes_ended = excluded.eoes_ended, latest = excluded.latest, latest_date = excluded.latest_date`,
+      [importId, JSON.stringify([...new Map(rows.map((row) => [`${row.product}\u0000${row.cycle}`, row])).values()])],
+    ),
+    commit: async (db, importId) => {
+      // The products this file holds replace the same products of earlier imports; the others stay (an API v0 file is one product).
+      await db.query(
+        `delete from lifecycle_cycles c where c.import_id in ${committedImports('endoflife-date')}
+           and c.product in (select distinct product from lifecycle_cycles where import_id = $1)`,
+        [importId],
+      );
+      await deleteImports(db, "slug = 'endoflife-date' and status = 'committed' and id <> $1 and not exists (select 1 from lifecycle_cycles c where c.import_id = avm_imports.id)", [importId]);
+    },
+    count: `select count(*)::int as count from lifecycle_cycles where import_id in ${committedImports('endoflife-date')}`,
   },
   'cisa-kev': {
     rows: kevRows,
@@ -151,7 +177,7 @@ export async function importFeed(db: Database, slug: FeedSlug, source: string, b
     await db.query("update enrichments set status = 'importing', status_detail = $2, last_attempt_at = now() where slug = $1", [slug, `Importing ${source}`]);
     let batch: unknown[] = [];
     let records = 0;
-    for await (const row of definition.rows(feedText(bytes))) {
+    for await (const row of definition.rows(feedText(bytes), source)) {
       batch.push(row);
       records += 1;
       if (batch.length >= rowsPerBatch) {

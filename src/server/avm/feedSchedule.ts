@@ -1,3 +1,4 @@
+import { installPolicy } from '../outbound/policy.js';
 import { Cron } from 'croner';
 import { logSystemEvent } from '../activities/activityLog.js';
 import type { JobSend, QueueWorker } from '../jobs/queueWorkers.js';
@@ -30,7 +31,8 @@ export async function downloadFeedsNow(send: JobSend, now = new Date()): Promise
 
 /** The job: downloads every configured feed, logging what failed (each failure is also on its enrichment). */
 async function runFeedDownload(context: CoreContext, { slot }: FeedDownloadJob): Promise<void> {
-  const outcomes = await downloadFeeds(context.db, await loadFeedDownloads(context.db));
+  // The feeds are the install's, downloaded for every company: the provider's own policy.
+  const outcomes = await downloadFeeds(context.db, await loadFeedDownloads(context.db), installPolicy(context.config));
   const failed = outcomes.filter((outcome) => outcome.outcome === 'failed');
   if (failed.length) await logSystemEvent(context.db, 'warning', 'feed_download_failed', `Feed download ${slot}: ${failed.map((outcome) => `${outcome.url}: ${outcome.detail}`).join('; ')}`.slice(0, 2000));
 }

@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import type { Queryable } from '../db/database.js';
-import { fieldError, notFound } from '../http/errors.js';
+import { fieldError, notFound } from '../errors.js';
 import { expiryStatus, factsOfDer, weaknessesOf } from './certificateFacts.js';
 import { CertificateInputError, pemOfDer, readCertificateUpload } from './certificateInput.js';
 import { orderChain } from './chains.js';

@@ -1,5 +1,5 @@
 import { documentSql, fieldColumn } from '../query/fieldColumns.js';
-import { compileCondition, widgetSnapshot, andQueries } from './snapshotScope.js';
+import { widgetCondition, widgetSnapshot, andQueries } from './snapshotScope.js';
 import { equalsQuery, missingQuery, segmentQuery } from './segmentQueries.js';
 import { namedSegments } from './sourceSegments.js';
 import { emptyResult, noSnapshotMessage, withTimeout, type WidgetContext, type WidgetData } from './widgetData.js';
@@ -29,7 +29,7 @@ export async function computeChart(context: WidgetContext, chart: ChartSettings)
   const snapshot = await widgetSnapshot(context);
   if (!snapshot) return emptyResult(header, chart.kind === 'table' ? 'table' : 'number', noSnapshotMessage);
   const text = chartQueryText(chart);
-  const condition = await compileCondition(context.db, context.companyId, text, 3);
+  const condition = await widgetCondition(context, text, 3, { entity: chart.inventory, snapshotId: snapshot.id });
   const base = [snapshot.id, chart.inventory, ...condition.params];
   const where = `discovery_id = $1 and entity = $2 and ${condition.sql}`;
   const next = base.length + 1;

@@ -1,4 +1,4 @@
-import { HttpError } from '../http/errors.js';
+import { Invalid } from '../errors.js';
 import { queryHistorical, queryTrend, timeDifferential, trend } from './historyWidgets.js';
 import { certificateExpiry, deviceDiscovery, groupBy, lowestSecurityScore, securityScore, totals } from './inventoryWidgets.js';
 import { connectionStatuses, discoveryInfo, nextDiscoveries } from './operationsWidgets.js';
@@ -46,6 +46,6 @@ export function widgetSettingsErrors(settings: WidgetSettings): Record<string, s
 /** Computes one widget from the company's snapshots. */
 export async function computeWidget(context: WidgetContext, settings: WidgetSettings): Promise<WidgetData> {
   const computation = widgetComputations[settings.kind];
-  if (!computation) throw new HttpError(400, { kind: ['This is not a valid choice.'] });
+  if (!computation) throw new Invalid({ kind: ['This is not a valid choice.'] });
   return computation(context, settings);
 }

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.js';
-import { HttpError } from '../http/errors.js';
+import { DomainError } from '../errors.js';
 import type { Caller } from '../identity/callers.js';
 import { chartKind, widgetKind, type StoredRow } from './dashboardStore.js';
 import { cachedCompute, chartItems, widgetItems } from './itemRoutes.js';
@@ -16,7 +16,7 @@ type Tile = { item: string; id: number; type: 'chart' | 'widget'; name: string; 
  * timeout stopped); any other failure is thrown on.
  */
 export function tileError(error: unknown): unknown {
-  if (error instanceof HttpError) return error.body;
+  if (error instanceof DomainError) return error.body;
   if ((error as { code?: string }).code === '57014') return { detail: 'This tile took longer than the statement timeout allows: narrow its query.' };
   throw error;
 }
@@ -39,7 +39,7 @@ export async function computeDashboard(context: AppContext, caller: Caller, dash
     const type = row.kind === chartKind ? 'chart' : 'widget';
     const tile: Tile = { item: `${type}:${row.id}`, id: row.id, type, name: String(row.document.name) };
     try {
-      tile.data = await cachedCompute(type === 'chart' ? chartItems : widgetItems, context, caller.companyId, row.document, fingerprint);
+      tile.data = await cachedCompute(type === 'chart' ? chartItems : widgetItems, context, caller, row.document, fingerprint);
     } catch (error) {
       tile.error = tileError(error);
     }

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database.js';
-import { HttpError, notFound } from '../http/errors.js';
+import { Invalid, notFound } from '../errors.js';
 import { likePattern } from '../http/pagination.js';
 import type { Caller } from '../identity/callers.js';
 
@@ -76,7 +76,7 @@ export async function updateDocument(db: Queryable, id: number, document: Docume
 /** Refuses a dashboard name the company already uses (names pick dashboards in the menu). */
 export async function checkDashboardName(db: Queryable, companyId: number, name: string, exceptId: number | null): Promise<void> {
   const taken = await db.query("select 1 from resources where kind = $1 and company_id = $2 and lower(document->>'name') = lower($3) and id <> coalesce($4::int, 0)", [dashboardKind, companyId, name, exceptId]);
-  if (taken.length) throw new HttpError(400, { name: ['A dashboard with this name already exists.'] });
+  if (taken.length) throw new Invalid({ name: ['A dashboard with this name already exists.'] });
 }
 
 /** Refuses group ids that are not groups of the company. */
@@ -84,7 +84,7 @@ export async function checkGroups(db: Queryable, companyId: number, groupIds: nu
   if (!groupIds.length) return;
   const found = await db.query<{ id: number }>('select id from groups where company_id = $1 and id = any($2::int[])', [companyId, groupIds]);
   const missing = groupIds.find((id) => !found.some((row) => row.id === id));
-  if (missing !== undefined) throw new HttpError(400, { groups: [`Invalid pk "${missing}" - object does not exist.`] });
+  if (missing !== undefined) throw new Invalid({ groups: [`Invalid pk "${missing}" - object does not exist.`] });
 }
 
 /** The names of the given groups, as `hr_groups`. */

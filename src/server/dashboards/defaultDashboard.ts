@@ -7,9 +7,11 @@ type Tile = { widget: Document; w: number; h: number };
 // What a newcomer sees on `/`: the inventory's size and sources, its make-up, the state of discoveries and
 // connections, and the security widgets (which say what fills them while their data is missing).
 const defaultTiles: Tile[] = [
-  { widget: { name: 'Devices and users', kind: 'totals', days: 7 }, w: 4, h: 3 },
-  { widget: { name: 'Latest discovery', kind: 'discovery_info' }, w: 4, h: 3 },
-  { widget: { name: 'Next discoveries', kind: 'next_discoveries', limit: 3 }, w: 4, h: 3 },
+  // Half the width and five rows for the latest discovery: it lists a dozen facts (a count per inventory), all of
+  // which must show at 1280 pixels.
+  { widget: { name: 'Devices and users', kind: 'totals', days: 7 }, w: 3, h: 5 },
+  { widget: { name: 'Latest discovery', kind: 'discovery_info' }, w: 6, h: 5 },
+  { widget: { name: 'Next discoveries', kind: 'next_discoveries', limit: 3 }, w: 3, h: 5 },
   // Per connection: two tenants of one vendor, or four CSV exports, are four sources.
   { widget: { name: 'Devices per source', kind: 'device_discovery', sources: 'connection' }, w: 6, h: 4 },
   { widget: { name: 'Devices by operating system', kind: 'group_by', field: 'OS.Type' }, w: 6, h: 4 },

@@ -1,6 +1,6 @@
-import type { Queryable } from '../db/database.js';
-import { HttpError } from '../http/errors.js';
-import { compileCondition, widgetSnapshot, recentSnapshots, savedQueryText, snapshotDaysBefore, type Snapshot } from './snapshotScope.js';
+import { countOf, snapshotCounts } from '../discovery/snapshotSummaries.js';
+import { Invalid } from '../errors.js';
+import { widgetCondition, widgetSnapshot, recentSnapshots, savedQueryOf, snapshotDaysBefore, type Snapshot, type WidgetReader } from './snapshotScope.js';
 import { emptyResult, noSnapshotMessage, withTimeout, type WidgetContext, type WidgetData, type WidgetSettings } from './widgetData.js';
 
 type Series = { name: string; text: string };
@@ -9,11 +9,12 @@ type Series = { name: string; text: string };
  * How many records of `entity` match each of `texts` in each snapshot, in the order of `texts`: one scan of the
  * snapshots, whatever the number of series (one series filters the scan; several are counted side by side).
  */
-async function countsPerSnapshot(connection: Queryable, companyId: number, snapshots: Snapshot[], entity: string, texts: string[]): Promise<Map<number, number>[]> {
+async function countsPerSnapshot(reader: WidgetReader, snapshots: Snapshot[], entity: string, texts: string[]): Promise<Map<number, number>[]> {
+  const connection = reader.db;
   const params: unknown[] = [snapshots.map((snapshot) => snapshot.id), entity];
   const conditions: string[] = [];
   for (const text of texts) {
-    const condition = await compileCondition(connection, companyId, text, params.length + 1);
+    const condition = await widgetCondition(reader, text, params.length + 1, { entity, snapshotId: null, snapshot: 'snapshot_assets.discovery_id' });
     params.push(...condition.params);
     conditions.push(condition.sql);
   }
@@ -27,19 +28,29 @@ async function countsPerSnapshot(connection: Queryable, companyId: number, snaps
   return texts.map((_, index) => new Map(rows.map((row) => [row.discovery_id, row.counts[index]])));
 }
 
-/** Time-series rows, one per snapshot and series; a snapshot where nothing matched counts 0. */
+/**
+ * Time-series rows, one per snapshot and series; a snapshot where nothing matched counts 0. A series without a query
+ * counts a whole inventory, which every snapshot's summary holds, pruned ones' too; a query's count needs the
+ * snapshot's rows, so a pruned snapshot has no point in such a series (a gap, not a false zero).
+ */
 async function seriesOverSnapshots(context: WidgetContext, settings: WidgetSettings, series: Series[], entityOf: (serie: Series) => string): Promise<WidgetData> {
   const snapshots = await recentSnapshots(context.db, context.companyId, settings.days, context.snapshot);
   if (!snapshots.length) return emptyResult(settings, 'line', `No discovery completed in the last ${settings.days} days: run discoveries (or set a schedule) to draw this history.`);
+  const counted = (serie: Series) => Boolean(serie.text.trim());
   const rows = await withTimeout(context.db, async (connection) => {
     const countsOf = new Map<Series, Map<number, number>>();
-    for (const entity of new Set(series.map(entityOf))) {
-      const sharing = series.filter((serie) => entityOf(serie) === entity);
-      const counts = await countsPerSnapshot(connection, context.companyId, snapshots, entity, sharing.map((serie) => serie.text));
+    const whole = series.filter((serie) => !counted(serie));
+    const summaries = whole.length ? await snapshotCounts(connection, snapshots.map((snapshot) => snapshot.id), [...new Set(whole.map(entityOf))]) : [];
+    for (const serie of whole) countsOf.set(serie, new Map(snapshots.map((snapshot) => [snapshot.id, countOf(summaries, snapshot.id, entityOf(serie))])));
+    const queried = series.filter(counted);
+    const kept = snapshots.filter((snapshot) => !snapshot.pruned);
+    for (const entity of new Set(queried.map(entityOf))) {
+      const sharing = queried.filter((serie) => entityOf(serie) === entity);
+      const counts = kept.length ? await countsPerSnapshot({ db: connection, companyId: context.companyId, userId: context.userId }, kept, entity, sharing.map((serie) => serie.text)) : sharing.map(() => new Map<number, number>());
       sharing.forEach((serie, index) => countsOf.set(serie, counts[index]));
     }
     return series.flatMap((serie) =>
-      snapshots.map((snapshot) => ({ date: snapshot.start_time.toISOString(), series: serie.name, value: countsOf.get(serie)?.get(snapshot.id) ?? 0, index_id: snapshot.id, query: serie.text })),
+      (counted(serie) ? kept : snapshots).map((snapshot) => ({ date: snapshot.start_time.toISOString(), series: serie.name, value: countsOf.get(serie)?.get(snapshot.id) ?? 0, index_id: snapshot.id, query: serie.text })),
     );
   });
   return { kind: settings.kind, display: 'line', inventory: settings.inventory, index_id: snapshots.at(-1)?.id ?? null, rows };
@@ -48,8 +59,8 @@ async function seriesOverSnapshots(context: WidgetContext, settings: WidgetSetti
 async function savedSeries(context: WidgetContext, ids: number[]): Promise<(Series & { type: string })[]> {
   const series: (Series & { type: string })[] = [];
   for (const id of ids) {
-    const saved = await savedQueryText(context.db, context.companyId, id);
-    if (!saved) throw new HttpError(400, { saved_queries: [`Saved query ${id} does not exist.`] });
+    const saved = await savedQueryOf(context, id);
+    if (!saved) throw new Invalid({ saved_queries: [`Saved query ${id} does not exist.`] });
     series.push({ name: saved.name, text: `Query is ${id}`, type: saved.type });
   }
   return series;
@@ -78,17 +89,13 @@ const trendEntities = [
 export async function trend(context: WidgetContext, settings: WidgetSettings): Promise<WidgetData> {
   const snapshots = await recentSnapshots(context.db, context.companyId, settings.days, context.snapshot);
   if (!snapshots.length) return emptyResult(settings, 'line', `No discovery completed in the last ${settings.days} days: run discoveries (or set a schedule) to draw this trend.`);
-  const counts = await withTimeout(context.db, (connection) =>
-    connection.query<{ discovery_id: number; entity: string; count: number }>(
-      'select discovery_id, entity, count(*)::int as count from snapshot_assets where discovery_id = any($1::int[]) group by discovery_id, entity',
-      [snapshots.map((snapshot) => snapshot.id)],
-    ),
-  );
+  // From the snapshots' summaries: a pruned snapshot keeps its point.
+  const counts = await withTimeout(context.db, (connection) => snapshotCounts(connection, snapshots.map((snapshot) => snapshot.id), trendEntities.map(([entity]) => entity)));
   const present = trendEntities.filter(([entity]) => counts.some((row) => row.entity === entity));
   const rows = present.flatMap(([entity, label]) =>
     snapshots.map((snapshot) => ({
       date: snapshot.start_time.toISOString(), series: label, inventory: entity, index_id: snapshot.id, query: '',
-      value: counts.find((row) => row.discovery_id === snapshot.id && row.entity === entity)?.count ?? 0,
+      value: countOf(counts, snapshot.id, entity),
     })),
   );
   if (!rows.length) return emptyResult(settings, 'line', 'The recent snapshots hold no record yet: add connections and run a discovery.');
@@ -104,7 +111,9 @@ export async function timeDifferential(context: WidgetContext, settings: WidgetS
   if (!current) return emptyResult(settings, 'number', noSnapshotMessage);
   const previous = await snapshotDaysBefore(context.db, context.companyId, current.start_time, settings.days);
   if (!previous) return emptyResult(settings, 'number', `No snapshot is ${settings.days} days older than the latest one yet: the comparison appears once discoveries have run for that long.`, current.id);
-  const condition = await compileCondition(context.db, context.companyId, settings.query, 4);
+  // Which records appeared and disappeared needs both snapshots' rows, which a pruned one no longer has.
+  if (previous.pruned) return emptyResult(settings, 'number', `The snapshot ${settings.days} days older than the latest one was pruned: keep more snapshots (discovery settings) to compare this far back.`, current.id);
+  const condition = await widgetCondition(context, settings.query, 4, { entity: settings.inventory, snapshotId: null, snapshot: 'snapshot_assets.discovery_id' });
   const [counts] = await withTimeout(context.db, (connection) =>
     connection.query<{ now: number; before: number; added: number; removed: number }>(
       `with matching as (select discovery_id, asset_id from snapshot_assets where discovery_id in ($1, $2) and entity = $3 and ${condition.sql}),

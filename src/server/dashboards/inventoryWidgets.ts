@@ -1,5 +1,6 @@
+import { countOf, snapshotCounts } from '../discovery/snapshotSummaries.js';
 import { fieldColumn } from '../query/fieldColumns.js';
-import { compileCondition, widgetSnapshot, snapshotDaysBefore } from './snapshotScope.js';
+import { widgetCondition, widgetSnapshot, snapshotDaysBefore } from './snapshotScope.js';
 import { compareQuery, equalsQuery, existsQuery, missingQuery, segmentQuery } from './segmentQueries.js';
 import { namedSegments, sourceFieldOf } from './sourceSegments.js';
 import { emptyResult, noSnapshotMessage, withTimeout, type WidgetContext, type WidgetData, type WidgetSettings } from './widgetData.js';
@@ -23,7 +24,7 @@ type ValueCounts = { rows: { label: string; value: number }[]; total: number; mi
  * no row is made per value of every record.
  */
 async function valueCounts(context: WidgetContext, snapshotId: number, entity: string, field: string, query: string, limit: number | null): Promise<ValueCounts> {
-  const condition = await compileCondition(context.db, context.companyId, query, 4);
+  const condition = await widgetCondition(context, query, 4, { entity, snapshotId });
   const [counts] = await withTimeout(context.db, (connection) =>
     connection.query<ValueCounts>(
       `with lists as (select ${fieldColumn(field)}->$3 as field_values, count(*) as records from snapshot_assets where discovery_id = $1 and entity = $2 and ${condition.sql} group by 1)
@@ -54,19 +55,13 @@ export async function totals(context: WidgetContext, settings: WidgetSettings): 
   const snapshot = await widgetSnapshot(context);
   if (!snapshot) return emptyResult(settings, 'number', noSnapshotMessage);
   const previous = await snapshotDaysBefore(context.db, context.companyId, snapshot.start_time, settings.days);
-  const counts = await withTimeout(context.db, (connection) =>
-    connection.query<{ discovery_id: number; entity: string; count: number }>(
-      `select discovery_id, entity, count(*)::int as count from snapshot_assets
-        where discovery_id = any($1::int[]) and entity in ('device', 'user') group by discovery_id, entity`,
-      [[snapshot.id, ...(previous ? [previous.id] : [])]],
-    ),
-  );
-  const countOf = (discoveryId: number | undefined, entity: string) => counts.find((row) => row.discovery_id === discoveryId && row.entity === entity)?.count ?? 0;
+  // From the snapshots' summaries: the snapshot before may have been pruned since.
+  const counts = await withTimeout(context.db, (connection) => snapshotCounts(connection, [snapshot.id, ...(previous ? [previous.id] : [])], ['device', 'user']));
   const rows = (['device', 'user'] as const).map((entity) => ({
     label: entity === 'device' ? 'Devices' : 'Users',
     inventory: entity,
-    value: countOf(snapshot.id, entity),
-    previous: previous ? countOf(previous.id, entity) : null,
+    value: countOf(counts, snapshot.id, entity),
+    previous: previous ? countOf(counts, previous.id, entity) : null,
     query: '',
   }));
   return { kind: settings.kind, display: 'number', inventory: 'device', index_id: snapshot.id, rows };
@@ -96,7 +91,7 @@ const noScoreMessage =
 export async function lowestSecurityScore(context: WidgetContext, settings: WidgetSettings): Promise<WidgetData> {
   const snapshot = await widgetSnapshot(context);
   if (!snapshot) return emptyResult(settings, 'table', noSnapshotMessage);
-  const condition = await compileCondition(context.db, context.companyId, settings.query, 2);
+  const condition = await widgetCondition(context, settings.query, 2, { entity: 'device', snapshotId: snapshot.id });
   // The lowest scores are found on ids and scores alone; only those few devices are read again for their names.
   // Devices without a number sort last (nulls last), so they are dropped after the limit: a test before it would
   // compute every score twice.
@@ -122,7 +117,7 @@ export async function lowestSecurityScore(context: WidgetContext, settings: Widg
 export async function securityScore(context: WidgetContext, settings: WidgetSettings): Promise<WidgetData> {
   const snapshot = await widgetSnapshot(context);
   if (!snapshot) return emptyResult(settings, 'number', noSnapshotMessage);
-  const condition = await compileCondition(context.db, context.companyId, settings.query, 2);
+  const condition = await widgetCondition(context, settings.query, 2, { entity: 'device', snapshotId: snapshot.id });
   const [summary] = await withTimeout(context.db, (connection) =>
     connection.query<{ average: string | null; scored: number; low: number; total: number }>(
       `select round(avg(score), 1)::text as average, count(score)::int as scored, count(*) filter (where score < 50)::int as low, count(*)::int as total from (

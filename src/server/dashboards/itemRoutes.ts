@@ -1,13 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext, CoreContext } from '../context.js';
-import { HttpError } from '../http/errors.js';
+import { Invalid } from '../errors.js';
 import { pageWindow, paginated } from '../http/pagination.js';
 import { callerOf, type RouteCatalogue } from '../http/routes.js';
 import type { Caller } from '../identity/callers.js';
 import { computeChart, type ChartSettings } from './computeChart.js';
 import { computeWidget, widgetSettingsErrors, widgetSettingsOf } from './computeWidget.js';
 import { chartKind, describeRow, insertDocument, listItems, loadDashboard, loadItem, updateDocument, widgetKind, type Document, type StoredRow } from './dashboardStore.js';
-import { checkQueryText, savedQueryText } from './snapshotScope.js';
+import { checkQueryText, savedQueryOf } from './snapshotScope.js';
 import { cachedResult, dataFingerprint } from './widgetCache.js';
 import type { WidgetData } from './widgetData.js';
 
@@ -22,15 +22,20 @@ type ItemKind = {
   check: (context: AppContext, caller: Caller, document: Document) => Promise<void>;
   /** Extra fields of the answer (names of what ids point at). */
   enrich: (context: AppContext, caller: Caller, row: StoredRow) => Promise<Document>;
-  compute: (context: CoreContext, companyId: number, document: Document) => Promise<WidgetData>;
+  /** Computes the item for `reader`: the caller, or the dashboard's owner when warmed in the background. */
+  compute: (context: CoreContext, reader: TileReader, document: Document) => Promise<WidgetData>;
 };
 
+/** The company a tile is computed in, and whose saved queries it may expand (savedQueryStore.ts). */
+export type TileReader = { companyId: number; userId: number | null };
+
 /** An item's result, from the cache when the data it reads has not changed since it was computed. */
-export function cachedCompute(item: ItemKind, context: CoreContext, companyId: number, document: Document, fingerprint: string): Promise<WidgetData> {
-  return cachedResult(context.db, companyId, fingerprint, item.name === 'charts' ? 'chart' : 'widget', document, new Date(), () => item.compute(context, companyId, document));
+export function cachedCompute(item: ItemKind, context: CoreContext, reader: TileReader, document: Document, fingerprint: string): Promise<WidgetData> {
+  return cachedResult(context.db, reader, fingerprint, item.name === 'charts' ? 'chart' : 'widget', document, new Date(), () => item.compute(context, reader, document));
 }
 
-const contextFor = (context: CoreContext, companyId: number) => ({ db: context.db, companyId, now: new Date() });
+const contextFor = (context: CoreContext, reader: TileReader) => ({ db: context.db, companyId: reader.companyId, userId: reader.userId, now: new Date() });
+const readerOfCaller = (context: CoreContext, caller: Caller) => ({ db: context.db, companyId: caller.companyId, userId: caller.userId });
 
 /** Charts: score, number and table over a saved query or query text (reference API `/dashboards/charts`). */
 export const chartItems: ItemKind = {
@@ -39,17 +44,17 @@ export const chartItems: ItemKind = {
   readOnly: ['id', 'dashboard_name', 'group_by_query_name', 'created_at', 'updated_at'],
   check: async (context, caller, document) => {
     const savedId = document.group_by_query as number | null | undefined;
-    if (savedId && !(await savedQueryText(context.db, caller.companyId, savedId))) throw new HttpError(400, { group_by_query: [`Invalid pk "${savedId}" - object does not exist.`] });
-    await checkQueryText(context.db, caller.companyId, String(document.query ?? ''), 'query');
+    if (savedId && !(await savedQueryOf(readerOfCaller(context, caller), savedId))) throw new Invalid({ group_by_query: [`Invalid pk "${savedId}" - object does not exist.`] });
+    await checkQueryText(readerOfCaller(context, caller), String(document.query ?? ''), 'query');
   },
   enrich: async (context, caller, row) => {
     const dashboard = await loadDashboard(context.db, caller, Number(row.document.dashboard));
     const savedId = row.document.group_by_query as number | null | undefined;
-    const saved = savedId ? await savedQueryText(context.db, caller.companyId, savedId) : null;
+    const saved = savedId ? await savedQueryOf(readerOfCaller(context, caller), savedId) : null;
     return { dashboard_name: dashboard.document.name, group_by_query_name: saved?.name ?? null };
   },
-  compute: (context, companyId, document) =>
-    computeChart(contextFor(context, companyId), {
+  compute: (context, reader, document) =>
+    computeChart(contextFor(context, reader), {
       kind: 'number', inventory: 'device', query: '', group_by_query: null, group_by_data: '', fields: ['Hostname'], limit: 10, ...(document as Partial<ChartSettings>),
     } as ChartSettings),
 };
@@ -63,13 +68,13 @@ export const widgetItems: ItemKind = {
     const settings = widgetSettingsOf(document);
     const errors = widgetSettingsErrors(settings);
     for (const id of settings.saved_queries) {
-      if (!(await savedQueryText(context.db, caller.companyId, id))) errors.saved_queries = [`Invalid pk "${id}" - object does not exist.`];
+      if (!(await savedQueryOf(readerOfCaller(context, caller), id))) errors.saved_queries = [`Invalid pk "${id}" - object does not exist.`];
     }
-    if (Object.keys(errors).length) throw new HttpError(400, errors);
-    await checkQueryText(context.db, caller.companyId, settings.query, 'query');
+    if (Object.keys(errors).length) throw new Invalid(errors);
+    await checkQueryText(readerOfCaller(context, caller), settings.query, 'query');
   },
   enrich: async () => ({}),
-  compute: (context, companyId, document) => computeWidget(contextFor(context, companyId), widgetSettingsOf(document)),
+  compute: (context, reader, document) => computeWidget(contextFor(context, reader), widgetSettingsOf(document)),
 };
 
 const writable = (item: ItemKind, body: Document): Document => Object.fromEntries(Object.entries(body).filter(([key]) => !item.readOnly.includes(key)));
@@ -83,7 +88,7 @@ export function registerItemRoutes(routes: RouteCatalogue, context: AppContext, 
     try {
       await loadDashboard(db, caller, dashboardId);
     } catch {
-      throw new HttpError(400, { dashboard: [`Invalid pk "${dashboardId}" - object does not exist.`] });
+      throw new Invalid({ dashboard: [`Invalid pk "${dashboardId}" - object does not exist.`] });
     }
   };
   const idOf = (request: FastifyRequest) => (request.params as { id: number }).id;
@@ -142,7 +147,7 @@ export function registerItemRoutes(routes: RouteCatalogue, context: AppContext, 
     handler: async (request) => {
       const caller = callerOf(request);
       const row = await loadItem(db, caller, item.kind, idOf(request));
-      return cachedCompute(item, context, caller.companyId, row.document, await dataFingerprint(db, caller.companyId));
+      return cachedCompute(item, context, caller, row.document, await dataFingerprint(db, caller.companyId));
     },
   });
   routes.add({
@@ -152,7 +157,7 @@ export function registerItemRoutes(routes: RouteCatalogue, context: AppContext, 
       const document = writable(item, request.body as Document);
       await checkDashboard(caller, Number(document.dashboard));
       await item.check(context, caller, document);
-      return item.compute(context, caller.companyId, document);
+      return item.compute(context, caller, document);
     },
   });
 }

@@ -1,4 +1,5 @@
-import { defaultScheduleDocument, discoveryScheduleKind, loadSettingsDocument } from '../discovery/settings.js';
+import { defaultScheduleDocument, discoveryScheduleKind } from '../discovery/settings.js';
+import { loadSettingsDocument } from '../settings/settingsStore.js';
 import { nextRunsOf } from '../jobs/scheduler.js';
 import { emptyResult, type WidgetContext, type WidgetData, type WidgetSettings } from './widgetData.js';
 

@@ -1,11 +1,14 @@
-import { parseQuery, printQuery, QuerySyntaxError, type QueryNode } from '../../core/query/index.js';
+import { parseQuery, printQuery, type QueryNode } from '../../core/query/index.js';
 import type { Queryable } from '../db/database.js';
-import { HttpError } from '../http/errors.js';
-import { compileQuery, type CompiledQuery } from '../query/compileQuery.js';
-import { expandSavedQueries } from '../query/savedQueries.js';
+import { DomainError, Invalid } from '../errors.js';
+import { queryCondition, relationOptions } from '../inventory/search.js';
+import type { CompiledQuery } from '../query/compileQuery.js';
+import { loadSavedQuery, type QueryReader } from '../query/savedQueryStore.js';
 
 /** A published snapshot: the discovery that wrote it and when it started. */
 export type Snapshot = { id: number; start_time: Date };
+/** A snapshot of a period, and whether its rows were pruned (then only its summary is left). */
+export type PeriodSnapshot = Snapshot & { pruned: boolean };
 
 // Widget SQL runs under the same statement timeout as inventory searches: a costly regular expression in a
 // widget's query cannot hold the database.
@@ -13,7 +16,7 @@ export const widgetStatementTimeoutMs = 15_000;
 
 /** The company's newest published snapshot, or null before the first discovery completes. */
 export async function latestSnapshot(db: Queryable, companyId: number): Promise<Snapshot | null> {
-  const [row] = await db.query<Snapshot>("select id, start_time from discoveries where company_id = $1 and status = 'done' order by id desc limit 1", [companyId]);
+  const [row] = await db.query<Snapshot>("select id, start_time from discoveries where company_id = $1 and status = 'done' and pruned_at is null order by id desc limit 1", [companyId]);
   return row ?? null;
 }
 
@@ -26,52 +29,62 @@ export async function widgetSnapshot(context: { db: Queryable; companyId: number
 }
 
 /**
- * The company's published snapshots that started at most `days` days ago, oldest first; with `upTo` (a report on an
- * older snapshot), those of the `days` days up to and including that snapshot instead.
+ * The company's published snapshots that started at most `days` days ago, oldest first, pruned ones included; with
+ * `upTo` (a report on an older snapshot), those of the `days` days up to and including that snapshot instead.
  */
-export async function recentSnapshots(db: Queryable, companyId: number, days: number, upTo?: Snapshot): Promise<Snapshot[]> {
-  return db.query<Snapshot>(
-    `select id, start_time from discoveries
+export async function recentSnapshots(db: Queryable, companyId: number, days: number, upTo?: Snapshot): Promise<PeriodSnapshot[]> {
+  return db.query<PeriodSnapshot>(
+    `select id, start_time, pruned_at is not null as pruned from discoveries
       where company_id = $1 and status = 'done' and ($3::int is null or id <= $3) and start_time >= coalesce($4::timestamptz, now()) - make_interval(days => $2)
       order by id`,
     [companyId, days, upTo?.id ?? null, upTo?.start_time.toISOString() ?? null],
   );
 }
 
-/** The newest published snapshot that started at least `days` days before `before`, or null. */
-export async function snapshotDaysBefore(db: Queryable, companyId: number, before: Date, days: number): Promise<Snapshot | null> {
-  const [row] = await db.query<Snapshot>(
-    "select id, start_time from discoveries where company_id = $1 and status = 'done' and start_time <= $2::timestamptz - make_interval(days => $3) order by id desc limit 1",
+/** The newest published snapshot that started at least `days` days before `before` (perhaps pruned), or null. */
+export async function snapshotDaysBefore(db: Queryable, companyId: number, before: Date, days: number): Promise<PeriodSnapshot | null> {
+  const [row] = await db.query<PeriodSnapshot>(
+    "select id, start_time, pruned_at is not null as pruned from discoveries where company_id = $1 and status = 'done' and start_time <= $2::timestamptz - make_interval(days => $3) order by id desc limit 1",
     [companyId, before.toISOString(), days],
   );
   return row ?? null;
 }
 
-const savedQueryKind = 'cartograph:entities/saved-query';
+/** Whose saved queries a widget expands, and where it reads: the company, and the user it is computed for. */
+export type WidgetReader = { db: Queryable; companyId: number; userId: number | null };
 
-/** The text of one of the company's saved queries, or null. */
-export async function savedQueryText(db: Queryable, companyId: number, id: number): Promise<{ name: string; text: string; type: string } | null> {
-  const [row] = await db.query<{ name: string; text: string; type: string }>(
-    "select document->>'name' as name, document->>'text' as text, coalesce(document->>'type', 'device') as type from resources where kind = $1 and company_id = $2 and id = $3",
-    [savedQueryKind, companyId, id],
-  );
-  return row ?? null;
+const readerOf = (context: WidgetReader): QueryReader => ({ companyId: context.companyId, userId: context.userId });
+
+/** Runs a compile, its query errors answered on `field` (a form's name for the query it holds). */
+async function onField<T>(field: string, compile: () => Promise<T>): Promise<T> {
+  try {
+    return await compile();
+  } catch (error) {
+    if (error instanceof DomainError && field !== 'query' && 'query' in error.body) throw new Invalid({ [field]: (error.body as Record<string, string[]>).query });
+    throw error;
+  }
+}
+
+/** One saved query the widget's reader may read (name, text, inventory), or null. */
+export function savedQueryOf(context: WidgetReader, id: number): Promise<{ name: string; text: string; type: string } | null> {
+  return loadSavedQuery(context.db, readerOf(context), id);
 }
 
 /**
- * Compiles query text (saved queries expanded) into a SQL condition over `fields`, numbering parameters from
- * `firstParameter`. Empty text matches everything. Syntax errors become a 400 on `field`.
+ * A widget's query as a SQL condition over the `snapshot_assets` rows of `entity`, compiled by the lists' compiler
+ * (inventory/search.ts), relations to the snapshot's other inventories included: a widget counts what the list it
+ * clicks through to counts. Parameters are numbered from `firstParameter`; `$1` must hold the snapshot's id, or
+ * `snapshot` says which SQL names the row's snapshot when one statement reads several (`snapshotId` null then).
+ * Empty text matches everything; errors become a 400 on `field`.
  */
-export async function compileCondition(db: Queryable, companyId: number, text: string, firstParameter: number, field = 'query'): Promise<CompiledQuery> {
+export async function widgetCondition(
+  context: WidgetReader, text: string, firstParameter: number, scope: { entity: string; snapshotId: number | null; snapshot?: string }, field = 'query',
+): Promise<CompiledQuery> {
   if (!text.trim()) return { sql: 'true', params: [], table: 'snapshot_assets' };
-  try {
-    const loadText = async (id: number) => (await savedQueryText(db, companyId, id))?.text ?? null;
-    return compileQuery(await expandSavedQueries(parseQuery(text), loadText), { firstParameter });
-  } catch (error) {
-    if (error instanceof QuerySyntaxError) throw new HttpError(400, { [field]: [error.message] });
-    if (error instanceof HttpError && field !== 'query' && 'query' in error.body) throw new HttpError(400, { [field]: (error.body as Record<string, string[]>).query });
-    throw error;
-  }
+  return onField(field, async () => {
+    const relations = await relationOptions(context.db, context.companyId, scope.snapshotId, scope.entity, scope.snapshot);
+    return queryCondition(context.db, readerOf(context), text, firstParameter, undefined, relations);
+  });
 }
 
 /** Joins query texts with AND, parenthesized only where needed: `a`, `b OR c` → `a AND (b OR c)`. */
@@ -87,7 +100,7 @@ export function andQueries(...texts: (string | null | undefined)[]): string {
   }
 }
 
-/** Checks query text without running it, so a widget or chart with a broken query is refused when saved. */
-export async function checkQueryText(db: Queryable, companyId: number, text: string, field: string): Promise<void> {
-  await compileCondition(db, companyId, text, 1, field);
+/** Checks query text without running it, so a widget, chart or report section with a broken query is refused when saved. */
+export async function checkQueryText(context: WidgetReader, text: string, field: string): Promise<void> {
+  await onField(field, () => queryCondition(context.db, readerOf(context), text, 1));
 }

@@ -19,8 +19,8 @@ const maximumWarmedTiles = 60;
  */
 export async function warmDashboards(context: CoreContext, companyId: number): Promise<void> {
   try {
-    const tiles = await context.db.query<StoredRow & { kind: string }>(
-      `select tile.id, tile.kind, tile.document from resources tile
+    const tiles = await context.db.query<StoredRow & { kind: string; owner_id: number | null }>(
+      `select tile.id, tile.kind, tile.document, (dashboard.document->>'created_by')::int as owner_id from resources tile
          join resources dashboard on dashboard.kind = $2 and dashboard.company_id = tile.company_id and dashboard.id = (tile.document->>'dashboard')::int
         where tile.kind = any($1::text[]) and tile.company_id = $3
         order by (dashboard.document->>'is_default')::boolean is true desc, (dashboard.document->>'position')::int nulls last, dashboard.id, tile.id
@@ -30,8 +30,11 @@ export async function warmDashboards(context: CoreContext, companyId: number): P
     const fingerprint = await dataFingerprint(context.db, companyId);
     await pruneStoredResults(context.db, companyId, fingerprint);
     for (const tile of tiles) {
-      // A tile's own error is shown by the request that asks for it; anything else stops the warming.
-      await cachedCompute(tile.kind === chartKind ? chartItems : widgetItems, context, companyId, tile.document, fingerprint).catch(tileError);
+      // A tile's own error is shown by the request that asks for it; anything else stops the warming. No one asks
+      // here: the tile expands the saved queries its dashboard's owner may read (the built-in dashboard has no owner,
+      // so only public ones), and a tile whose queries are someone's private ones is computed when they ask.
+      const reader = { companyId, userId: tile.owner_id };
+      await cachedCompute(tile.kind === chartKind ? chartItems : widgetItems, context, reader, tile.document, fingerprint).catch(tileError);
     }
   } catch (error) {
     const message = `The dashboards of company ${companyId} were not computed ahead: ${(error as Error).message}`;

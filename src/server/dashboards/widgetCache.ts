@@ -37,6 +37,14 @@ function readsClock(kind: string, settings: Record<string, unknown>): boolean {
   return /\blast\b|\bquery\s+is\b/i.test(text) || Boolean(settings.group_by_query);
 }
 
+/**
+ * True when the settings expand saved queries: their result then depends on whose saved queries may be read (a
+ * private query expands for its owner only), so it is kept per reader.
+ */
+function readsSavedQueries(settings: Record<string, unknown>): boolean {
+  return /\bquery\s+is\b/i.test(String(settings.query ?? '')) || Boolean(settings.group_by_query) || (Array.isArray(settings.saved_queries) && settings.saved_queries.length > 0);
+}
+
 /** The stored result under `key`, or the computed one, stored for the other processes (and the next start). */
 async function storedOrComputed(db: Queryable, companyId: number, fingerprint: string, key: string, expiresAt: Date | null, compute: () => Promise<WidgetData>): Promise<WidgetData> {
   const [stored] = await db.query<{ result: WidgetData }>('select result from widget_results where company_id = $1 and cache_key = $2', [companyId, key]);
@@ -51,11 +59,13 @@ async function storedOrComputed(db: Queryable, companyId: number, fingerprint: s
 }
 
 /** The cached result of a widget or chart for this fingerprint, computing (and keeping) it when missing. */
-export async function cachedResult(db: Queryable, companyId: number, fingerprint: string, type: 'chart' | 'widget', settings: Record<string, unknown>, now: Date, compute: () => Promise<WidgetData>): Promise<WidgetData> {
+export async function cachedResult(db: Queryable, reader: { companyId: number; userId: number | null }, fingerprint: string, type: 'chart' | 'widget', settings: Record<string, unknown>, now: Date, compute: () => Promise<WidgetData>): Promise<WidgetData> {
+  const { companyId } = reader;
   const kind = String(settings.kind);
   if (type === 'widget' && liveKinds.has(kind)) return compute();
   const minute = readsClock(kind, settings) ? Math.floor(now.getTime() / 60_000) : 0;
-  const key = JSON.stringify([fingerprint, type, minute, Object.entries(settings).filter(([field]) => !['name', 'description', 'dashboard', 'id', 'created_at', 'updated_at'].includes(field)).sort()]);
+  const readerId = readsSavedQueries(settings) ? reader.userId : 'any';
+  const key = JSON.stringify([fingerprint, type, minute, readerId, Object.entries(settings).filter(([field]) => !['name', 'description', 'dashboard', 'id', 'created_at', 'updated_at'].includes(field)).sort()]);
   const entries = entriesByDatabase.get(db) ?? new Map<string, Promise<WidgetData>>();
   entriesByDatabase.set(db, entries);
   const hit = entries.get(key);

@@ -24,9 +24,10 @@ export type WidgetSettings = {
 
 /**
  * What every computation is given. `snapshot` is read as the latest (a report run against an older snapshot); the
- * company's newest published one when absent, as on dashboards.
+ * company's newest published one when absent, as on dashboards. `userId` is whose saved queries `Query is <id>` may
+ * expand (savedQueryStore.ts): the caller who asks, or the owner of the dashboard or report computed in the background.
  */
-export type WidgetContext = { db: Database; companyId: number; now: Date; snapshot?: Snapshot };
+export type WidgetContext = { db: Database; companyId: number; userId: number | null; now: Date; snapshot?: Snapshot };
 
 /** Runs a computation's SQL in one read transaction under the widget statement timeout. */
 export async function withTimeout<T>(db: Database, work: (connection: Queryable) => Promise<T>): Promise<T> {

@@ -8,12 +8,20 @@ const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url))
 
 export type Migration = { version: number; name: string; sql: string };
 
-/** The migration scripts, `0001_identity.sql` → version 1, in order. */
+/**
+ * The migration scripts, `0001_identity.sql` → version 1, in order. Two scripts of one version (branches merged
+ * side by side) are refused here: the second would otherwise never run where the first already has.
+ */
 export function loadMigrations(folder = migrationsFolder): Migration[] {
-  return readdirSync(folder)
+  const migrations = readdirSync(folder)
     .filter((file) => /^\d{4}_[a-z0-9_]+\.sql$/.test(file))
     .sort()
     .map((file) => ({ version: Number(file.slice(0, 4)), name: file.replace(/\.sql$/, ''), sql: readFileSync(`${folder}/${file}`, 'utf8') }));
+  migrations.forEach((migration, index) => {
+    const earlier = migrations[index - 1];
+    if (earlier?.version === migration.version) throw new Error(`Migrations ${earlier.name} and ${migration.name} share version ${migration.version}: renumber one`);
+  });
+  return migrations;
 }
 
 /**

@@ -19,10 +19,14 @@ function wrap(target: Pick<PGlite, 'query' | 'exec'>): Queryable {
   };
 }
 
-/** The embedded engine: PostgreSQL compiled to WASM, one process owning a data folder (or memory when `dataDir` is null). */
-export async function openPgliteDatabase(dataDir: string | null): Promise<Database & { pglite: PGlite }> {
+/**
+ * The embedded engine: PostgreSQL compiled to WASM, one process owning a data folder (or memory when `dataDir` is null).
+ * `from` is a data folder dumped by PGlite's `dumpDataDir` to start from, instead of an empty cluster (initdb is most
+ * of the time it takes to open one).
+ */
+export async function openPgliteDatabase(dataDir: string | null, from?: Blob): Promise<Database & { pglite: PGlite }> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const pglite = await PGlite.create(dataDir ?? undefined);
+  const pglite = await PGlite.create({ dataDir: dataDir ?? undefined, loadDataDir: from });
   const self = wrap(pglite);
   return {
     engine: 'pglite',

@@ -13,8 +13,9 @@ import { generateSoftwareAndFindings, type DemoObservation } from './softwareAnd
  * — their devices and people, the installed software and vulnerability findings of the EDR, MDM and scanner, the
  * services of the EDR, scanner (open ports) and CMDB (cloud services), and the CMDB's software contracts —
  * written as the CSV exports those systems produce — each with its own column names, list separators and junk — into
- * the data folder's uploads, with one CSV file connection per export. Discovery then reads them like any upload, so
- * the demo exercises the real file engine, header mapping, correlation and merging.
+ * the data folder's uploads, with one CSV file connection per export, which names the system it was exported from.
+ * Discovery then reads them like any upload, so the demo exercises the real file engine, header mapping, correlation
+ * and merging.
  */
 
 type Column = { header: string; value: (fields: Record<string, unknown>) => unknown };
@@ -38,7 +39,7 @@ const exports: Export[] = [
     columns: [
       { header: 'hostname', value: field('Hostname') }, { header: 'machine_domain', value: field('Domain') }, { header: 'serial_number', value: field('SerialNumber') },
       { header: 'device_id', value: field('AgentId') }, { header: 'mac_address', value: field('MacAddresses', list(';')) }, { header: 'local_ip', value: field('IpAddresses', list(';')) },
-      { header: 'platform_name', value: field('OS.Type') }, { header: 'last_seen', value: field('LastSeen') }, { header: 'last_login_user', value: field('LastUsedUsers', list(';')) },
+      { header: 'platform_name', value: field('OS.Type') }, { header: 'os_version', value: field('OS.Version') }, { header: 'os_build', value: field('OS.Build') }, { header: 'last_seen', value: field('LastSeen') }, { header: 'last_login_user', value: field('LastUsedUsers', list(';')) },
     ],
     columnMap: { machine_domain: 'Domain', platform_name: 'OS.Type', last_login_user: 'LastUsedUsers' },
   },
@@ -46,7 +47,10 @@ const exports: Export[] = [
     source: fleetSources.mdm, entity: 'device', name: 'MDM devices (CSV export)', delimiter: ';',
     columns: [
       { header: 'Device Name', value: field('Hostname') }, { header: 'Serial Number', value: field('SerialNumber') }, { header: 'Wi-Fi MAC', value: field('MacAddresses', list(' ')) },
-      { header: 'Model', value: field('DeviceModel') }, { header: 'Operating System', value: field('OS.Type') },
+      { header: 'Manufacturer', value: field('DeviceManufacturer') }, { header: 'Model', value: field('DeviceModel') }, { header: 'Operating System', value: field('OS.Type') },
+      { header: 'OS Version', value: field('OS.Version') },
+      // Intune's own name for the disk-encryption state (the starter policy reads it); one laptop in ten is not.
+      { header: 'isEncrypted', value: field('Hostname', (name) => !String(name).endsWith('7')) },
     ],
     columnMap: { 'Wi-Fi MAC': 'MacAddresses' },
   },
@@ -54,14 +58,17 @@ const exports: Export[] = [
     source: fleetSources.scanner, entity: 'device', name: 'Vulnerability scanner assets (CSV export)',
     columns: [
       { header: 'DNS Name', value: field('Hostname') }, { header: 'IP', value: field('IpAddresses', list(',')) }, { header: 'MAC Address', value: field('MacAddresses', list(',')) },
-      { header: 'OS', value: field('OS.Type') },
+      { header: 'OS', value: field('OS.FullOsString') },
     ],
+    // The scanner's one OS column holds the full string it fingerprinted ("Ubuntu 22.04.3 LTS").
+    columnMap: { OS: 'OS.FullOsString' },
   },
   {
     source: fleetSources.cmdb, entity: 'device', name: 'CMDB configuration items (CSV export)',
     columns: [
       { header: 'name', value: field('Hostname') }, { header: 'dns_domain', value: field('Domain') }, { header: 'serial_number', value: field('SerialNumber') },
-      { header: 'manufacturer', value: field('DeviceManufacturer') }, { header: 'model_id', value: field('DeviceModel') }, { header: 'parent_host', value: field('ParentHost') },
+      { header: 'manufacturer', value: field('DeviceManufacturer') }, { header: 'model_id', value: field('DeviceModel') }, { header: 'os', value: field('OS.Type') },
+      { header: 'os_version', value: field('OS.Version') }, { header: 'parent_host', value: field('ParentHost') },
     ],
     columnMap: { model_id: 'DeviceModel', parent_host: 'ParentHost' },
   },
@@ -207,6 +214,9 @@ export async function writeDemoCsvExports(context: CoreContext, companyId: numbe
     const config = {
       source: { source_type: 'upload', file: reference, file_name: fileName }, entity: definition.entity, delimiter: definition.delimiter ?? ',', encoding: 'utf-8', has_header: true,
       column_map: definition.columnMap ?? {},
+      // Each export names the system it comes from, so its records count as that adapter's (Adapters, source
+      // categories, the starter policies) while the file adapter reads them.
+      exported_from: definition.source.adapter,
     };
     if (!validate(config)) throw new Error(`The demo connection ${definition.name} does not match the CSV form: ${JSON.stringify(validate.errors)}`);
     const [row] = await context.db.query<{ id: number }>(

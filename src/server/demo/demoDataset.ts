@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
 import { logSystemEvent } from '../activities/activityLog.js';
-import { detailError } from '../http/errors.js';
+import { Conflict, detailBody } from '../errors.js';
 import { writeDemoCsvExports, type DemoExportSummary } from './csvExports.js';
 
 /** The demo is offered only to a company with nothing yet: no connection and no discovery. */
@@ -17,7 +17,7 @@ export async function demoAvailable(context: AppContext, companyId: number): Pro
  * exports, read through the real CSV file adapter — and starts the first discovery. Answers its id.
  */
 export async function loadDemoDataset(context: AppContext, companyId: number, userId: number | null): Promise<{ discoveryId: number; exports: DemoExportSummary[] }> {
-  if (!(await demoAvailable(context, companyId))) throw detailError(409, 'The demo data set loads only into an empty inventory (no connections, no discoveries).', 'demo_unavailable');
+  if (!(await demoAvailable(context, companyId))) throw new Conflict(detailBody('The demo data set loads only into an empty inventory (no connections, no discoveries).', 'demo_unavailable'));
   const exports = await writeDemoCsvExports(context, companyId);
   const discoveryId = await context.discoveries.startDiscovery(companyId, userId, 'manual');
   await logSystemEvent(context.db, 'info', 'demo_loaded', `Demo data set loaded (${exports.length} CSV exports); discovery ${discoveryId} started`);

@@ -27,14 +27,102 @@ export const fleetSources = {
 } as const satisfies Record<string, FleetSource>;
 
 type Kind = 'workstation' | 'laptop' | 'server' | 'vm';
+type Platform = 'windows10' | 'windows11' | 'macos' | 'ubuntu' | 'ubuntu1804' | 'rhel' | 'centos7';
 type Device = {
-  id: string; kind: Kind; hostname: string; serial: string; macs: string[]; ip: string; os: string; osVersion: string;
-  manufacturer: string; model: string; lastSeen: string;
+  id: string; index: number; kind: Kind; platform: Platform; hostname: string; serial: string; macs: string[]; ip: string;
+  /** The spellings sources use for the maker ("Dell Inc.", "DELL"): the CMDB and the MDM each write one. */
+  makers: readonly string[]; model: string; lastSeen: string;
 };
 
 const domain = 'corp.example.com';
-const vendorOuis = [['00:14:22', 'Dell Inc.', 'OptiPlex 7090'], ['3c:d9:2b', 'HP', 'EliteBook 840 G8'], ['54:ee:75', 'Lenovo', 'ThinkPad T14'], ['a4:83:e7', 'Apple', 'MacBook Pro'], ['3c:a9:f4', 'Intel', 'NUC 11']] as const;
-const operatingSystems = { workstation: ['Windows', '10.0.19045'], laptop: ['Windows', '10.0.22631'], server: ['Linux', 'Ubuntu 22.04'], vm: ['Linux', 'RHEL 9.3'] } as const;
+// Hardware by kind: each OUI is its maker's, and Apple makes the only Macs (macOS runs on nothing else). Every maker
+// lists the spellings sources use for it, the CMDB and the MDM each writing one of them.
+type Hardware = readonly [oui: string, spellings: readonly string[], model: string];
+const dell = ['Dell Inc.', 'DELL', 'Dell Inc.'];
+const hp = ['HP', 'Hewlett-Packard', 'HP Inc.'];
+const lenovo = ['LENOVO', 'Lenovo'];
+const hardware: Record<Exclude<Kind, 'vm'>, readonly Hardware[]> = {
+  workstation: [['00:14:22', dell, 'OptiPlex 7090'], ['3c:d9:2b', hp, 'EliteDesk 800 G6'], ['54:ee:75', lenovo, 'ThinkCentre M70q'], ['3c:a9:f4', ['Intel Corporation', 'Intel(R) Client Systems'], 'NUC 11']],
+  laptop: [['00:14:22', dell, 'Latitude 7440'], ['3c:d9:2b', hp, 'EliteBook 840 G8'], ['54:ee:75', lenovo, 'ThinkPad T14'], ['a4:83:e7', ['Apple Inc.', 'Apple'], 'MacBook Pro']],
+  server: [['00:14:22', dell, 'PowerEdge R650'], ['3c:d9:2b', ['HPE', 'Hewlett Packard Enterprise'], 'ProLiant DL380 Gen10'], ['54:ee:75', lenovo, 'ThinkSystem SR650']],
+};
+const virtualHardware: Hardware = ['00:50:56', ['VMware, Inc.'], 'VMware Virtual Platform'];
+/**
+ * The OS each machine runs: Windows 11 25H2 on PCs, Ubuntu 22.04 on servers, RHEL 9 on virtual machines, macOS 14 on
+ * Macs; and, as in every estate, a few left behind past their end of life (one workstation in eight on Windows 10
+ * 22H2, one server in twelve on Ubuntu 18.04, one virtual machine in fifteen on CentOS 7), which the "Operating system
+ * still supported" policy finds. Chosen by the machine's number, not the random stream, so correlation's truth stays.
+ */
+const platformOf = (kind: Kind, model: string, index: number): Platform => {
+  if (kind === 'vm') return index % 15 === 7 ? 'centos7' : 'rhel';
+  // Two numbers in each span of 24 (16), one odd and one even, so that both of the scanner's spellings occur.
+  if (kind === 'server') return index % 24 === 5 || index % 24 === 18 ? 'ubuntu1804' : 'ubuntu';
+  if (model === 'MacBook Pro') return 'macos';
+  return kind === 'workstation' && (index % 16 === 3 || index % 16 === 10) ? 'windows10' : 'windows11';
+};
+
+/**
+ * What each source writes of an operating system, as its real counterpart does (the directory's operatingSystem and
+ * operatingSystemVersion, the EDR's platform, OS version and build, the MDM's OS and version, the scanner's one full
+ * string, the CMDB's os and os_version); normalization makes one OS of them. Where a source writes several forms
+ * (an EDR's Darwin kernel for some Macs), devices take them in turn.
+ */
+const osWritten: Record<Platform, Record<'directory' | 'edr' | 'mdm' | 'scanner' | 'cmdb', readonly Record<string, string>[]>> = {
+  windows10: {
+    directory: [{ 'OS.Type': 'Windows 10 Enterprise', 'OS.Version': '10.0 (19045)' }],
+    edr: [{ 'OS.Type': 'Windows', 'OS.Version': 'Windows 10', 'OS.Build': '19045' }],
+    mdm: [{ 'OS.Type': 'Windows', 'OS.Version': '10.0.19045.4291' }],
+    scanner: [{ 'OS.FullOsString': 'Windows 10 Enterprise 22H2 10.0.19045' }, { 'OS.FullOsString': 'Microsoft Windows 10 Enterprise 10.0.19045 64-bit N/A Build 19045' }],
+    cmdb: [{ 'OS.Type': 'Windows 10 Enterprise', 'OS.Version': '10.0.19045' }],
+  },
+  windows11: {
+    directory: [{ 'OS.Type': 'Windows 11 Enterprise', 'OS.Version': '10.0 (26200)' }],
+    edr: [{ 'OS.Type': 'Windows', 'OS.Version': 'Windows 11', 'OS.Build': '26200' }],
+    mdm: [{ 'OS.Type': 'Windows', 'OS.Version': '10.0.26200.6899' }],
+    scanner: [{ 'OS.FullOsString': 'Microsoft Windows 11 Enterprise 10.0.26200' }, { 'OS.FullOsString': 'Windows 11 Enterprise 25H2 10.0.26200' }],
+    cmdb: [{ 'OS.Type': 'Microsoft Windows 11 Enterprise', 'OS.Version': '10.0.26200' }],
+  },
+  macos: {
+    directory: [{ 'OS.Type': 'macOS', 'OS.Version': '14.4.1' }],
+    edr: [{ 'OS.Type': 'Mac', 'OS.Version': 'Sonoma (14)' }, { 'OS.Type': 'Mac', 'OS.Version': 'Darwin 23.4.0' }],
+    mdm: [{ 'OS.Type': 'macOS', 'OS.Version': '14.4.1 (23E224)' }],
+    scanner: [{ 'OS.FullOsString': 'macOS 14.4.1 (23E224)' }, { 'OS.FullOsString': 'Apple macOS Sonoma 14.4.1' }],
+    cmdb: [{ 'OS.Type': 'Mac OS X', 'OS.Version': '14.4.1' }],
+  },
+  ubuntu: {
+    directory: [{ 'OS.Type': 'Ubuntu', 'OS.Version': '22.04' }],
+    edr: [{ 'OS.Type': 'Linux', 'OS.Version': 'Ubuntu 22.04' }],
+    mdm: [{ 'OS.Type': 'Linux', 'OS.Version': 'Ubuntu 22.04.3 LTS' }],
+    scanner: [{ 'OS.FullOsString': 'Ubuntu 22.04.3 LTS' }, { 'OS.FullOsString': 'Linux Ubuntu 22.04' }],
+    cmdb: [{ 'OS.Type': 'Linux Ubuntu', 'OS.Version': '22.04.3 LTS' }],
+  },
+  ubuntu1804: {
+    directory: [{ 'OS.Type': 'Ubuntu', 'OS.Version': '18.04' }],
+    edr: [{ 'OS.Type': 'Linux', 'OS.Version': 'Ubuntu 18.04' }],
+    mdm: [{ 'OS.Type': 'Linux', 'OS.Version': 'Ubuntu 18.04.6 LTS' }],
+    scanner: [{ 'OS.FullOsString': 'Ubuntu 18.04.6 LTS' }, { 'OS.FullOsString': 'Linux Ubuntu 18.04' }],
+    cmdb: [{ 'OS.Type': 'Linux Ubuntu', 'OS.Version': '18.04.6 LTS' }],
+  },
+  rhel: {
+    directory: [{ 'OS.Type': 'Red Hat Enterprise Linux', 'OS.Version': '9.3' }],
+    edr: [{ 'OS.Type': 'Linux', 'OS.Version': 'RHEL 9.3' }],
+    mdm: [{ 'OS.Type': 'Linux', 'OS.Version': 'Red Hat Enterprise Linux 9.3' }],
+    scanner: [{ 'OS.FullOsString': 'Red Hat Enterprise Linux 9.3 (Plow)' }, { 'OS.FullOsString': 'Red Hat Enterprise Linux Server 9.3' }],
+    cmdb: [{ 'OS.Type': 'Linux Red Hat', 'OS.Version': '9.3' }],
+  },
+  centos7: {
+    directory: [{ 'OS.Type': 'CentOS Linux', 'OS.Version': '7.9.2009' }],
+    edr: [{ 'OS.Type': 'Linux', 'OS.Version': 'CentOS 7.9' }],
+    mdm: [{ 'OS.Type': 'Linux', 'OS.Version': 'CentOS Linux release 7.9.2009 (Core)' }],
+    scanner: [{ 'OS.FullOsString': 'CentOS Linux release 7.9.2009 (Core)' }, { 'OS.FullOsString': 'Linux CentOS 7' }],
+    cmdb: [{ 'OS.Type': 'Linux CentOS', 'OS.Version': '7.9.2009' }],
+  },
+};
+const osFor = (device: Device, source: keyof (typeof osWritten)['rhel']) => {
+  const forms = osWritten[device.platform][source];
+  return forms[device.index % forms.length];
+};
+const spelling = (spellings: readonly string[], index: number) => spellings[index % spellings.length];
 const prefixes: Record<Kind, string> = { workstation: 'ws', laptop: 'lt', server: 'srv', vm: 'vm' };
 const junkSerial = 'To Be Filled By O.E.M.';
 
@@ -43,12 +131,12 @@ function mac(random: Random, oui: string): string {
 }
 
 function makeDevice(random: Random, index: number, kind: Kind, cloneSerial: string | null): Device {
-  const [oui, manufacturer, model] = kind === 'vm' ? ['00:50:56', 'VMware, Inc.', 'VMware Virtual Platform'] : random.pick(vendorOuis);
-  const [os, osVersion] = operatingSystems[kind];
+  // One pick per physical machine, as ever, so the fleet's random stream (and its correlation truth) stays the same.
+  const [oui, spellings, model] = kind === 'vm' ? virtualHardware : random.pick(hardware[kind]);
   return {
-    id: `device-${index}`, kind, hostname: `${prefixes[kind]}-${String(index).padStart(6, '0')}`,
+    id: `device-${index}`, index, kind, platform: platformOf(kind, model, index), hostname: `${prefixes[kind]}-${String(index).padStart(6, '0')}`,
     serial: cloneSerial ?? random.alphanumeric(10), macs: [mac(random, oui), ...(random.chance(0.3) ? [mac(random, oui)] : [])],
-    ip: `10.${random.integer(64)}.${random.integer(256)}.${1 + random.integer(254)}`, os, osVersion, manufacturer, model,
+    ip: `10.${random.integer(64)}.${random.integer(256)}.${1 + random.integer(254)}`, makers: spellings, model,
     lastSeen: new Date(Date.UTC(2026, 10, 1 + random.integer(21))).toISOString(),
   };
 }
@@ -76,11 +164,12 @@ export function generateLabelledFleet(count: number, seed = 42): LabelledFleet {
     if (kind === 'vm' && clonesLeft === 0 && random.chance(0.3)) [cloneSerial, clonesLeft] = [`VMware-42 ${random.hex(8)}`, 5];
     const device = makeDevice(random, index, kind, kind === 'vm' && clonesLeft > 0 ? cloneSerial : null);
     if (kind === 'vm' && clonesLeft > 0) clonesLeft -= 1;
-    const windows = device.os === 'Windows';
+    // Workstations and laptops (Macs too, bound to the directory) join the directory; servers seldom do.
+    const joined = kind === 'workstation' || kind === 'laptop';
     if (kind === 'server') hostsOfServers.push(device.hostname);
 
-    if (windows ? random.chance(0.9) : random.chance(0.3)) {
-      emit(fleetSources.directory, `guid-${index}`, device.id, { Hostname: device.hostname.toUpperCase(), Domain: domain, 'OS.Type': device.os, 'OS.Version': device.osVersion, LastSeen: device.lastSeen });
+    if (joined ? random.chance(0.9) : random.chance(0.3)) {
+      emit(fleetSources.directory, `guid-${index}`, device.id, { Hostname: device.hostname.toUpperCase(), Domain: domain, ...osFor(device, 'directory'), LastSeen: device.lastSeen });
     }
     if (random.chance(0.9)) {
       const installs = random.chance(0.01) ? 2 : 1;
@@ -88,7 +177,7 @@ export function generateLabelledFleet(count: number, seed = 42): LabelledFleet {
         const docked = kind === 'laptop' && random.chance(0.05) ? [random.pick(dockMacs)] : [];
         emit(fleetSources.edr, `aid-${index}-${install}`, device.id, {
           Hostname: device.hostname, Domain: domain, SerialNumber: device.serial, AgentId: `${random.hex(16)}`,
-          MacAddresses: [device.macs[0].toUpperCase().replace(/:/g, '-'), ...docked], IpAddresses: [device.ip], 'OS.Type': device.os, LastSeen: device.lastSeen,
+          MacAddresses: [device.macs[0].toUpperCase().replace(/:/g, '-'), ...docked], IpAddresses: [device.ip], ...osFor(device, 'edr'), LastSeen: device.lastSeen,
           ...(kind === 'workstation' || kind === 'laptop' ? { LastUsedUsers: [`CORP\\${assign.pick(people.accounts)}`] } : {}),
         });
       }
@@ -96,16 +185,18 @@ export function generateLabelledFleet(count: number, seed = 42): LabelledFleet {
     if (kind === 'laptop' && random.chance(0.8)) {
       // Phones and laptops on Wi-Fi often report a randomized (locally administered) MAC.
       const wifiMac = random.chance(0.5) ? `da:${random.hex(2)}:${random.hex(2)}:${random.hex(2)}:${random.hex(2)}:${random.hex(2)}` : device.macs[0];
-      emit(fleetSources.mdm, `mdm-${index}`, device.id, { Hostname: device.hostname, SerialNumber: device.serial, MacAddresses: [wifiMac], DeviceModel: device.model, 'OS.Type': device.os });
+      emit(fleetSources.mdm, `mdm-${index}`, device.id, {
+        Hostname: device.hostname, SerialNumber: device.serial, MacAddresses: [wifiMac], DeviceManufacturer: spelling(device.makers, index + 1), DeviceModel: device.model, ...osFor(device, 'mdm'),
+      });
     }
     if (random.chance(0.6)) {
-      emit(fleetSources.scanner, `qid-${index}`, device.id, { Hostname: `${device.hostname}.${domain}`, IpAddresses: [device.ip], MacAddresses: [device.macs[0]], 'OS.Type': device.os });
+      emit(fleetSources.scanner, `qid-${index}`, device.id, { Hostname: `${device.hostname}.${domain}`, IpAddresses: [device.ip], MacAddresses: [device.macs[0]], ...osFor(device, 'scanner') });
     }
     if (random.chance(0.7)) {
       const renamed = random.chance(0.03);
       emit(fleetSources.cmdb, `ci-${index}`, device.id, {
         Hostname: renamed ? `old-${device.hostname}` : device.hostname, Domain: domain,
-        SerialNumber: kind !== 'vm' && random.chance(0.05) ? junkSerial : device.serial, DeviceManufacturer: device.manufacturer, DeviceModel: device.model,
+        SerialNumber: kind !== 'vm' && random.chance(0.05) ? junkSerial : device.serial, DeviceManufacturer: spelling(device.makers, index), DeviceModel: device.model, ...osFor(device, 'cmdb'),
         // The CMDB knows which server a virtual machine runs on.
         ...(kind === 'vm' && hostsOfServers.length ? { ParentHost: assign.pick(hostsOfServers) } : {}),
       });

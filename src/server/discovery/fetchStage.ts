@@ -1,4 +1,6 @@
+import { outboundPolicyFor } from '../outbound/policy.js';
 import { adapterForCompany } from '../adapters/custom/customCatalogue.js';
+import { recordSourceOf } from '../adapters/exportedFrom.js';
 import { openSecrets } from '../adapters/secretFields.js';
 import { remoteRecords } from '../connectors/remoteFetch.js';
 import type { CoreContext } from '../context.js';
@@ -6,6 +8,7 @@ import type { Queryable } from '../db/database.js';
 import type { SourceRecord } from './correlation/correlate.js';
 import { identifyingPart } from './correlation/identifiers.js';
 import { normalizeRecord } from './normalize.js';
+import { discoveryLifecycle } from '../lifecycle/osLifecycle.js';
 import { addWarning, begin, finish, type ConnectionProgress } from './progress.js';
 import { recordKeyFor } from './recordKeys.js';
 import { observationEntities } from './relatedInventories.js';
@@ -97,6 +100,8 @@ export async function fetchConnection(context: CoreContext, discoveryId: number,
       await report.save();
     }
   };
+  // The day's OS lifecycle, read before the source is: a database that fails here is the database's fault, not the source's.
+  const normalization = { lifecycle: await discoveryLifecycle(context.db, discoveryId) };
   try {
     const adapter = await adapterForCompany(context.db, context.adapters, connection.company_id, connection.adapter);
     const engine = adapter && context.adapters.engineFor(adapter);
@@ -106,15 +111,18 @@ export async function fetchConnection(context: CoreContext, discoveryId: number,
     // A connection assigned to a remote connector is fetched there with the same engines; its records arrive here.
     const fetchedRecords = connection.remote_connector_id
       ? remoteRecords(context.db, { companyId: connection.company_id, connectorId: connection.remote_connector_id, connectorName: connection.connector_name, connectionId: connection.id, discoveryId }, signal, warn)
-      : engine.fetch({ adapter: adapter.slug, config: openSecrets(context.keys.secretsKey, connection.config, adapter.secretFields), signal, warn });
+      : engine.fetch({ adapter: adapter.slug, config: openSecrets(context.keys.secretsKey, connection.config, adapter.secretFields), signal, warn, outbound: await outboundPolicyFor(context.db, context.config, connection.company_id) });
     const seenKeys = new Map<string, number>();
+    // An export counts as the system it came from (its `exported_from`); every other source as its own adapter.
+    const source = recordSourceOf(context.adapters.catalogue, adapter, connection.config);
     for await (const fetched of fetchedRecords) {
       const baseKey = recordKeyFor(connection.id, fetched, progress.records);
       const duplicates = seenKeys.get(baseKey) ?? 0;
       seenKeys.set(baseKey, duplicates + 1);
-      const fields = normalizeRecord(fetched, adapter.slug);
+      const fields = normalizeRecord(fetched, source.adapter, normalization);
+      if (fetched.entity === 'device' && source.categories.length) fields.SourceCategories = source.categories;
       const key = duplicates ? `${baseKey}#${duplicates}` : baseKey;
-      batch.push({ key, connectionId: connection.id, adapter: adapter.slug, entity: fetched.entity, fieldsJson: JSON.stringify(fields), identityJson: JSON.stringify(identifyingPart(fields)) });
+      batch.push({ key, connectionId: connection.id, adapter: source.adapter, entity: fetched.entity, fieldsJson: JSON.stringify(fields), identityJson: JSON.stringify(identifyingPart(fields)) });
       progress.records += 1;
       progress.by_entity[fetched.entity] = (progress.by_entity[fetched.entity] ?? 0) + 1;
       if (batch.length >= recordsPerWrite) await flush();

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { displayHostname, mostSpecificCategory, provenanceField } from '../../core/normalization/index.js';
 import { isSpecificField } from '../query/fieldColumns.js';
 import type { Cluster, SourceRecord } from './correlation/correlate.js';
 import type { FieldValues } from './normalize.js';
@@ -45,6 +46,29 @@ function addValues(into: unknown[], values: unknown[]): void {
   for (const value of values) if (!into.includes(value)) into.push(value);
 }
 
+type DisplayRule = (fields: FieldValues, preferred: Record<string, string>, sources: StoredRecord[]) => void;
+
+/** Puts `value` first among a field's values, with the adapter of the first source that gave it as the preferred one. */
+function putFirst(fields: FieldValues, preferred: Record<string, string>, sources: StoredRecord[], field: string, value: unknown, keepOthers: boolean): void {
+  const values = fields[field];
+  fields[field] = keepOthers ? [value, ...values.filter((other) => other !== value)] : [value];
+  preferred[field] = sources.find((source) => source.fields[field]?.includes(value))?.adapter ?? preferred[field];
+}
+
+/**
+ * Fields whose first (displayed) value is chosen across the sources rather than by precedence alone. Host name: the
+ * spelling most sources give, ties to the preferred source, so the name does not flip case as sources come and go;
+ * every spelling stays for queries. Category: the one that says the most (a virtual machine a CMDB calls a server).
+ */
+const displayRules: Record<string, DisplayRule> = {
+  Hostname: (fields, preferred, sources) => {
+    const spellings = sources.map((source) => source.fields.Hostname?.[0]).filter((value): value is string => typeof value === 'string');
+    const display = displayHostname(spellings);
+    if (display !== undefined) putFirst(fields, preferred, sources, 'Hostname', display, true);
+  },
+  Category: (fields, preferred, sources) => putFirst(fields, preferred, sources, 'Category', mostSpecificCategory(fields.Category), false),
+};
+
 /**
  * Builds the merged asset of a cluster from its records: every source's values kept (de-duplicated, preferred
  * source first), the adapter preferred for each entity field, the raw fields apart, and the computed fields
@@ -58,6 +82,8 @@ export function mergeCluster(cluster: Cluster, records: StoredRecord[], ordering
   const fieldNames = new Set<string>();
   for (const record of records) for (const field in record.fields) fieldNames.add(field);
   for (const field of fieldNames) {
+    // The provenance of normalized values belongs to its source record (the source tab shows it), not to the asset.
+    if (field === provenanceField) continue;
     if (isSpecificField(field)) {
       for (const record of records) if (record.fields[field]) addValues((specifics[field] ??= []), record.fields[field]);
       continue;
@@ -70,6 +96,7 @@ export function mergeCluster(cluster: Cluster, records: StoredRecord[], ordering
     if (!values.length) continue;
     fields[field] = values;
     preferred[field] = sources[0].adapter;
+    if (field in displayRules) displayRules[field](fields, preferred, sources);
   }
   // Analysts' tags are added to Tags when the snapshot is published; the sources' own tags are kept apart so
   // taking an analyst's tag off never removes one a source reported.

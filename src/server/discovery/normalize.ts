@@ -1,3 +1,4 @@
+import { normalizeDeviceFields, type NormalizationContext } from '../../core/normalization/index.js';
 import type { FetchedRecord } from '../adapters/engine.js';
 
 /** Field → every value it holds, flattened: the shape stored, queried and merged. */
@@ -50,9 +51,15 @@ export function flattenFields(source: Record<string, unknown>, prefix = '', into
   return into;
 }
 
-/** A fetched record as stored in a snapshot: its entity fields plus the vendor's record under `Specifics.<slug>`. */
-export function normalizeRecord(record: FetchedRecord, adapter: string): FieldValues {
+/**
+ * A fetched record as stored in a snapshot: its entity fields (a device's normalized by the rules of
+ * schemas/normalization and given its OS lifecycle from the context's feed, with the provenance of each value it
+ * changed under `Normalization`) plus the vendor's raw record under `Specifics.<slug>`, which queries reach as the
+ * source wrote it.
+ */
+export function normalizeRecord(record: FetchedRecord, adapter: string, context: NormalizationContext = {}): FieldValues {
   const fields = flattenFields(record.fields);
+  if (record.entity === 'device') normalizeDeviceFields(fields, context);
   if (record.raw && typeof record.raw === 'object') flattenFields(record.raw as Record<string, unknown>, `Specifics.${adapter}`, fields, Object.keys(fields).length + maximumSpecificFields);
   return fields;
 }

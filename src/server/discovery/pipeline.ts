@@ -21,15 +21,11 @@ import { buildObservationInventories } from './relatedInventories.js';
 import { DeviceLinks } from './software/deviceLinks.js';
 import { dropFindingsPartitions } from './software/findingsPartitions.js';
 import { deriveRelations, type RelatedAsset } from './relations.js';
-import { loadDiscoverySettings } from './settings.js';
+import { fillDeviceObservationFields } from './deviceObservationFields.js';
+import { loadDiscoverySettings, type DiscoverySettings } from './settings.js';
+import { writeSnapshotSummary } from './snapshotSummaries.js';
 import { deleteMergedRows, deleteSnapshotRows, observationTables, writeRecommendations, writeRelations } from './snapshotWriter.js';
 import { advance, claimStep, connectionOfStep, retryStep, type Pace, type StepJob, type StepLease } from './steps.js';
-
-export type DiscoverySettings = {
-  concurrency: number; connectionTimeoutSeconds: number; snapshotsToKeep: number; ordering: FieldOrdering;
-  /** Merge recommendations: which weak matches are proposed, and how many are kept per snapshot (the strongest first). */
-  recommendations: { policy: RecommendationPolicy; kept: number };
-};
 
 const entitiesCorrelated: Record<string, (records: SourceRecord[]) => CorrelationRules> = {
   device: deviceCorrelationRules,
@@ -170,6 +166,7 @@ export async function runPublishStep(context: CoreContext, queue: PgBoss, job: S
     }
     // Installed software and vulnerability findings, linked to the merged devices.
     await buildObservationInventories(db, discoveryId, devices, progress);
+    await fillDeviceObservationFields(db, discoveryId);
     devices = null;
     finish(progress.stages.correlate, 'done');
     progress.stages.correlate.detail = Object.entries(progress.assets).map(([entity, count]) => `${count} ${entity} assets`).join(', ');
@@ -186,6 +183,7 @@ export async function runPublishStep(context: CoreContext, queue: PgBoss, job: S
       await buildSnapshotIndex(connection, discoveryId, Object.keys(inventorySchemas).filter((entity) => entity !== 'device'));
       await scoreSnapshot(connection, discovery.company_id, discoveryId);
       await buildSnapshotIndex(connection, discoveryId, ['device']);
+      await writeSnapshotSummary(connection, discoveryId);
       for (const item of progress.connections) {
         const status = { done: 1, warning: 2, error: 3 }[item.state as 'done'] ?? 4;
         await connection.query('update connections set status = $2, status_detail = $3, last_checked_at = now() where id = $1', [item.id, status, item.error || item.warnings[0] || '']);
@@ -205,9 +203,13 @@ export async function runPublishStep(context: CoreContext, queue: PgBoss, job: S
   await settleSnapshotTables(db);
 }
 
-/** Keeps the newest published snapshots of a company and deletes the rows of older ones (their summaries stay). */
+/**
+ * Keeps the newest published snapshots of a company and deletes the rows of older ones. Their discovery rows stay,
+ * marked pruned first (so a reader meeting a half-deleted snapshot is told it was pruned), and so do their summaries.
+ */
 export async function pruneSnapshots(context: CoreContext, companyId: number, keep: number): Promise<void> {
   const stale = `select id from discoveries where company_id = $1 and status = 'done' order by id desc offset $2`;
+  await context.db.query(`update discoveries set pruned_at = now() where id in (${stale}) and pruned_at is null`, [companyId, keep]);
   await dropFindingsPartitions(context.db, (await context.db.query<{ id: number }>(stale, [companyId, keep])).map((row) => row.id));
   await context.db.query(`delete from snapshot_records where discovery_id in (${stale})`, [companyId, keep]);
   await context.db.query(`delete from snapshot_assets where discovery_id in (${stale})`, [companyId, keep]);

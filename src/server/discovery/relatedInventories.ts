@@ -24,7 +24,7 @@ export async function buildObservationInventories(db: Queryable, discoveryId: nu
   const links = devices ?? new DeviceLinks([], [], []);
   const warnings = new ObservationWarnings();
   const vulnerabilities = await buildVulnerabilityInventory(db, discoveryId, links, warnings);
-  const software = await buildSoftwareInventory(db, discoveryId, links, warnings, vulnerabilities.bySoftware);
+  const software = await buildSoftwareInventory(db, discoveryId, links, warnings, vulnerabilities.affectedSoftware);
   if (vulnerabilities.count) progress.assets.vulnerability = vulnerabilities.count;
   if (software) progress.assets.software = software;
   // Services link to the devices; licenses count the users and the installed software, so they come last.

@@ -1,10 +1,8 @@
 import type PgBoss from 'pg-boss';
 import { logSystemEvent } from '../activities/activityLog.js';
 import type { CoreContext } from '../context.js';
-import { detailError } from '../http/errors.js';
-import { lockKeys, withAdvisoryLock } from '../db/advisoryLock.js';
-import { createJobQueue } from '../jobs/queue.js';
-import { tickSeconds, type JobSend, type QueueWorker } from '../jobs/queueWorkers.js';
+import { Conflict, detailBody } from '../errors.js';
+import type { JobBus } from '../jobs/jobBus.js';
 import { DiscoveryScheduler, scheduledDiscoveryQueue, type ScheduledDiscoveryJob } from '../jobs/scheduler.js';
 import { announcePublished, publishedQueueOf, type PublishedSubscriber, type SnapshotPublished } from '../jobs/published.js';
 import { runFetchStep, runPublishStep, type Announce } from './pipeline.js';
@@ -17,14 +15,11 @@ import { abandonFetch, advance, attemptsPerStep, fetchStepQueue, planSteps, publ
 const interruptedMessage = 'Interrupted: the process running this discovery stopped before it finished. The previous snapshot stays in use.';
 const lostMessage = `Its worker stopped answering ${attemptsPerStep} times.`;
 
-// How long stopping waits for steps still running after pg-boss's graceful wait, and for pg-boss to record the ends.
-const stopWaitMilliseconds = 10_000;
-const jobRecordMilliseconds = 100;
 // How often each working process looks for steps whose worker died.
 const reapSeconds = 10;
 
 /**
- * Starts discoveries and runs their steps from the pg-boss queues. The API process works the queues too; on
+ * Starts discoveries and runs their steps from queues on the job bus. The API process works the queues too; on
  * PostgreSQL more `npm run worker` processes share them, each fetch and the publish going to whichever process is
  * free, and a step whose process dies going to another.
  */
@@ -32,86 +27,32 @@ export class DiscoveryRunner {
   private readonly queue: PgBoss;
   /** Starts discoveries on each company's schedule (every process ticks; pg-boss singletons keep one per slot). */
   readonly scheduler: DiscoveryScheduler;
-  private readonly localWorkers: string[] = [];
-  private readonly inFlight = new Set<Promise<void>>();
-  private reaper: NodeJS.Timeout | null = null;
-  private readonly logError: (error: Error) => void;
-  private ticker: NodeJS.Timeout | null = null;
-  /** Sends a job to a queue of this runner (report runs, deliveries); null when a singleton key refused it. */
-  readonly sendJob: JobSend = async (queue, data, options) => {
-    const id = await this.queue.send(queue, data, options ?? {});
-    // This process's workers look for it now rather than at their next poll.
-    this.wake();
-    return id;
-  };
 
+  /** Registers the discovery's queues (steps, scheduled starts, what follows a publish) with the job bus. */
   constructor(
     private readonly context: CoreContext,
-    private readonly subscribers: PublishedSubscriber[] = [],
-    private readonly queueWorkers: QueueWorker[] = [],
+    private readonly jobs: JobBus,
+    subscribers: PublishedSubscriber[] = [],
   ) {
-    this.queue = createJobQueue(context.db, context.config.databaseUrl);
-    this.logError = (error: Error) => void logSystemEvent(context.db, 'error', 'job_queue_error', error.message).catch(() => undefined);
-    this.queue.on('error', this.logError);
-    this.scheduler = new DiscoveryScheduler(context.db, this.queue, this.logError);
+    this.queue = jobs.boss;
+    this.scheduler = new DiscoveryScheduler(context.db, this.queue, jobs.logError);
+    jobs.beforeWorking(() => this.recoverInterrupted(), { always: true });
+    const announce: Announce = (transaction, event) => announcePublished(transaction, this.queue, subscribers, event);
+    const stepWork = (run: (job: StepJob) => Promise<void>) => async (data: unknown) => {
+      await run(data as StepJob);
+      this.jobs.wake();
+    };
+    jobs.work(fetchStepQueue, stepWork((job) => runFetchStep(this.context, this.queue, job)), { lanes: context.config.fetchLanes });
+    jobs.work(publishStepQueue, stepWork((job) => runPublishStep(this.context, this.queue, job, announce)));
+    for (const subscriber of subscribers) jobs.work(publishedQueueOf(subscriber), (data) => subscriber.handle(this.context, data as SnapshotPublished));
+    jobs.work(scheduledDiscoveryQueue, (data) => this.startScheduled(data as ScheduledDiscoveryJob), { pollingIntervalSeconds: 2 });
+    jobs.every(reapSeconds, async () => void (await this.reapStaleSteps()));
+    jobs.beforeWorking(async () => this.scheduler.start(), { always: true });
   }
 
-  /** Starts the queue, marks discoveries a dead process left running as failed, and (when asked) works the queue. */
-  async start(options: { work: boolean }): Promise<void> {
-    // pg-boss installs its schema and creates queues on first start; two processes doing that at once on PostgreSQL
-    // deadlock, so they take turns.
-    await withAdvisoryLock(this.context.db, lockKeys.jobQueueInstall, async () => {
-      await this.queue.start();
-      for (const name of [fetchStepQueue, publishStepQueue, scheduledDiscoveryQueue, ...this.subscribers.map(publishedQueueOf), ...this.queueWorkers.map((worker) => worker.queue)]) await this.queue.createQueue(name);
-    });
-    await this.recoverInterrupted();
-    if (options.work) {
-      const announce: Announce = (transaction, event) => announcePublished(transaction, this.queue, this.subscribers, event);
-      const steps: [string, number, (job: StepJob) => Promise<void>][] = [
-        [fetchStepQueue, this.context.config.fetchLanes, (job) => runFetchStep(this.context, this.queue, job)],
-        [publishStepQueue, 1, (job) => runPublishStep(this.context, this.queue, job, announce)],
-      ];
-      for (const [name, lanes, run] of steps) {
-        for (let lane = 0; lane < lanes; lane += 1) {
-          this.localWorkers.push(await this.queue.work<StepJob>(name, { pollingIntervalSeconds: 1, batchSize: 1 }, async ([job]) => {
-            await this.track(run(job.data));
-            this.wake();
-          }));
-        }
-      }
-      for (const subscriber of this.subscribers) {
-        this.localWorkers.push(await this.queue.work<SnapshotPublished>(publishedQueueOf(subscriber), { pollingIntervalSeconds: 1, batchSize: 1 }, ([job]) => this.track(subscriber.handle(this.context, job.data))));
-      }
-      await this.queue.work<ScheduledDiscoveryJob>(scheduledDiscoveryQueue, { pollingIntervalSeconds: 2, batchSize: 1 }, async ([job]) => {
-        await this.startScheduled(job.data);
-      });
-      for (const worker of this.queueWorkers) {
-        this.localWorkers.push(await this.queue.work(worker.queue, { pollingIntervalSeconds: 1, batchSize: 1 }, ([job]) => this.track(worker.handle(this.context, job.data, this.sendJob))));
-      }
-      this.reaper = setInterval(() => void this.reapStaleSteps().catch(this.logError), reapSeconds * 1000);
-      this.reaper.unref();
-    }
-    this.scheduler.start();
-    this.startTicks();
-  }
-
-  /** Runs the queue workers' ticks (schedules that send their due slots), each over the time since its last tick. */
-  private startTicks(): void {
-    let since = new Date(Date.now() - 2 * tickSeconds * 1000);
-    const ticking = this.queueWorkers.filter((worker) => worker.tick);
-    if (!ticking.length) return;
-    this.ticker = setInterval(() => {
-      const now = new Date();
-      const from = since;
-      since = now;
-      for (const worker of ticking) void worker.tick?.(this.context, this.sendJob, from, now).catch(this.logError);
-    }, tickSeconds * 1000);
-    this.ticker.unref();
-  }
-
-  /** Lets this process's workers look for the jobs just sent now rather than at their next poll. */
-  private wake(): void {
-    for (const id of this.localWorkers) this.queue.notifyWorker(id);
+  /** Stops the schedule's timer (the job bus stops the queues). */
+  stop(): void {
+    this.scheduler.stop();
   }
 
   /** A scheduled slot: starts the company's discovery unless one is still running (the slot is then skipped). */
@@ -169,7 +110,7 @@ export class DiscoveryRunner {
       }
       await logSystemEvent(db, 'warning', 'discovery_step_taken_over', `Step ${step.step} of discovery ${step.discovery_id} lost its worker (attempt ${step.attempt})`);
     }
-    if (taken.length) this.wake();
+    if (taken.length) this.jobs.wake();
     return taken.length;
   }
 
@@ -191,28 +132,10 @@ export class DiscoveryRunner {
       await advance(transaction, this.queue, created.id, pace);
       return created.id;
     });
-    if (discoveryId === null) throw detailError(409, 'A discovery is already running for this company.', 'discovery_running');
-    this.wake();
+    if (discoveryId === null) throw new Conflict(detailBody('A discovery is already running for this company.', 'discovery_running'));
+    this.jobs.wake();
     // A scheduled start is logged by startScheduled, which knows its slot.
     if (trigger === 'manual') await logDiscoveryStarted(db, companyId, discoveryId, userId);
     return discoveryId;
-  }
-
-  /** Remembers a job's work until it ends, so stopping can wait for it. */
-  private track(work: Promise<void>): Promise<void> {
-    this.inFlight.add(work);
-    void work.catch(() => undefined).finally(() => this.inFlight.delete(work));
-    return work;
-  }
-
-  async stop(): Promise<void> {
-    this.scheduler.stop();
-    if (this.reaper) clearInterval(this.reaper);
-    if (this.ticker) clearInterval(this.ticker);
-    await this.queue.stop({ graceful: true, timeout: 10_000, wait: true });
-    // pg-boss records a job's end after its work ends without waiting for it: give work still under way (past the
-    // graceful wait) and those records time to land before the caller closes the database.
-    await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((resolve) => setTimeout(resolve, stopWaitMilliseconds))]);
-    await new Promise((resolve) => setTimeout(resolve, jobRecordMilliseconds));
   }
 }

@@ -1,12 +1,19 @@
 import type { CatalogueAdapter } from '../adapters/catalogue.js';
 import type { Queryable } from '../db/database.js';
-import { defaultRecommendationPolicy, type WeakMatch } from './correlation/recommendations.js';
-import { connectionSourcePrefix } from './mergeAssets.js';
-import type { DiscoverySettings } from './pipeline.js';
+import { loadSettingsDocument } from '../settings/settingsStore.js';
+import { defaultRecommendationPolicy, type RecommendationPolicy, type WeakMatch } from './correlation/recommendations.js';
+import { connectionSourcePrefix, type FieldOrdering } from './mergeAssets.js';
 
 // When sources disagree and the configuration names no order for a field, prefer the sources closest to the
 // machine: agents (EDR, MDM) over the directory, over the CMDB, over network scanners.
 const groupPrecedence = ['edr', 'epp', 'mdm', 'ad', 'identity', 'cmdb', 'itam', 'cloud', 'vm', 'vulnerability_management', 'network', 'file', 'database'];
+
+/** What a discovery runs with, read from the discovery-settings and advanced-configuration pages. */
+export type DiscoverySettings = {
+  concurrency: number; connectionTimeoutSeconds: number; snapshotsToKeep: number; ordering: FieldOrdering;
+  /** Merge recommendations: which weak matches are proposed, and how many are kept per snapshot (the strongest first). */
+  recommendations: { policy: RecommendationPolicy; kept: number };
+};
 
 /** The settings pages' documents are stored per company in the resources table under their schema id. */
 export const discoverySettingsKind = 'cartograph:settings/discovery-settings';
@@ -53,18 +60,6 @@ export function discoverySettingsFrom(document: DiscoverySettingsDocument, advan
 /** Settings before anyone changed the discovery-settings or advanced-configuration page. */
 export function defaultDiscoverySettings(catalogue: Map<string, CatalogueAdapter>): DiscoverySettings {
   return discoverySettingsFrom(defaultSettingsDocument, defaultAdvancedDocument, catalogue);
-}
-
-/** A company's stored settings document of the given kind, over the defaults (so new properties get their default). */
-export async function loadSettingsDocument<T extends object>(db: Queryable, companyId: number, kind: string, defaults: T): Promise<T> {
-  const [row] = await db.query<{ document: Partial<T> }>('select document from resources where kind = $1 and company_id = $2 order by id limit 1', [kind, companyId]);
-  return { ...defaults, ...(row?.document ?? {}) };
-}
-
-/** Stores a company's settings document of the given kind (one row per company and kind). */
-export async function saveSettingsDocument(db: Queryable, companyId: number, kind: string, document: object): Promise<void> {
-  const updated = await db.query('update resources set document = $3, updated_at = now() where kind = $1 and company_id = $2 returning id', [kind, companyId, JSON.stringify(document)]);
-  if (!updated.length) await db.query('insert into resources (kind, company_id, document) values ($1, $2, $3)', [kind, companyId, JSON.stringify(document)]);
 }
 
 /**

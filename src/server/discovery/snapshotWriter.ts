@@ -89,7 +89,7 @@ export function writeBehind(depth = 1) {
 }
 
 /** The tables the inventory stages after merging write (deleted with a failed discovery, pruned with old snapshots). */
-export const observationTables = ['snapshot_installations', 'snapshot_findings', 'snapshot_service_instances', 'snapshot_license_assignments', 'snapshot_certificate_places'];
+export const observationTables = ['snapshot_installations', 'snapshot_findings', 'snapshot_service_instances', 'snapshot_license_assignments', 'snapshot_certificate_places', 'snapshot_software_vulnerabilities'];
 const mergedTables = ['snapshot_assets', 'snapshot_index', 'snapshot_relations', 'merge_recommendations', ...observationTables];
 
 /** Deletes what merging wrote of a snapshot, keeping its source records (a publish taken over starts again). */

@@ -10,6 +10,7 @@ import type { AppContext } from '../context.js';
 import { samlCallbackPath } from '../sso/samlClient.js';
 import { registerGenericResources } from '../resources/genericResources.js';
 import { registerAccountRoutes } from './areas/account.js';
+import { registerUserSecondFactorRoutes } from './areas/userSecondFactor.js';
 import { registerAdapterRoutes } from './areas/adapters.js';
 import { registerConnectionRoutes } from './areas/connections.js';
 import { registerConnectionFileRoutes } from './areas/connectionFiles.js';
@@ -19,6 +20,7 @@ import { registerDiscoveryRoutes } from './areas/discoveries.js';
 import { registerInventoryRoutes } from './areas/inventory.js';
 import { registerMergeRoutes } from './areas/mergeRecommendations.js';
 import { registerCompanyRoutes } from './areas/companies.js';
+import { registerDomainRoutes } from './areas/domains.js';
 import { registerConfigurationRoutes } from './areas/configurations.js';
 import { registerDashboardRoutes } from './areas/dashboards.js';
 import { registerReportRoutes } from './areas/reports.js';
@@ -36,11 +38,11 @@ import { registerUserRoutes } from './areas/users.js';
 import { registerSecurityManagerRoutes } from '../security/routes.js';
 import { registerActionRoutes } from './areas/actions.js';
 import { registerSshCredentialRoutes } from './areas/sshCredentials.js';
-import { detailError, fieldErrorsFromAjv, HttpError } from './errors.js';
+import { detailError, fieldErrorsFromAjv, refusalAnswer } from './errors.js';
 import { requestLogSerializer } from './requestLogging.js';
 import { RouteCatalogue } from './routes.js';
 import { addSecurityHeaders } from './securityHeaders.js';
-import { bodyValidatorFor, validatorFor } from './validators.js';
+import { bodyValidatorFor, textPartValidatorFor } from './validators.js';
 
 const consoleFolder = fileURLToPath(new URL('../../../dist/web', import.meta.url));
 export const bodyLimitBytes = 1024 * 1024;
@@ -51,7 +53,8 @@ const redactedPaths = ['req.headers.authorization', 'req.headers.cookie', ...alw
 export type CartographApp = FastifyInstance & { routeCatalogue: RouteCatalogue };
 
 function handleError(error: FastifyError & { validation?: ErrorObject[] }, app: FastifyInstance) {
-  if (error instanceof HttpError) return { status: error.status, body: error.body };
+  const refusal = refusalAnswer(error);
+  if (refusal) return refusal;
   if (error.validation) return { status: 400, body: fieldErrorsFromAjv(error.validation) };
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
@@ -80,7 +83,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     routerOptions: { maxParamLength: 200 },
   });
   // Validators are precompiled by codegen: nothing is compiled (no `new Function`) while serving.
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyValidatorFor : validatorFor)((schema as { $id: string }).$id));
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyValidatorFor : textPartValidatorFor)((schema as { $id: string }).$id));
   app.decorateRequest('caller', null);
   // The API speaks JSON only: a text body is refused with 415 instead of reaching a handler as a string.
   app.removeContentTypeParser('text/plain');
@@ -109,8 +112,10 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   registerSessionRoutes(catalogue, context);
   registerAccountRoutes(catalogue, context);
   registerUserRoutes(catalogue, context);
+  registerUserSecondFactorRoutes(catalogue, context);
   registerGroupRoutes(catalogue, context);
   registerCompanyRoutes(catalogue, context);
+  registerDomainRoutes(catalogue, context);
   registerConfigurationRoutes(catalogue, context);
   registerAdapterRoutes(catalogue, context);
   registerConnectionRoutes(catalogue, context);

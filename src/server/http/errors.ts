@@ -1,9 +1,11 @@
 import type { ErrorObject } from 'ajv';
+import { Conflict, DomainError, Forbidden, Invalid, NotFound, Unauthenticated, Unavailable, type ErrorBody, type FieldErrors } from '../errors.js';
 
-export type FieldErrors = Record<string, string[]>;
-export type ErrorBody = FieldErrors | { detail: string; code?: string };
+// The domain's refusals, for the route modules that throw them too (one definition, in ../errors.ts).
+export { fieldError, notFound, requireProvider, snapshotPruned } from '../errors.js';
+export type { ErrorBody, FieldErrors } from '../errors.js';
 
-/** An answer that is not a success; thrown by handlers and turned into the reply by the app's error handler. */
+/** An answer that is not a success, with its status: what the HTTP layer itself refuses (429, 413, a 400 of its own). */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -18,11 +20,21 @@ export function detailError(status: number, detail: string, code?: string): Http
   return new HttpError(status, code ? { detail, code } : { detail });
 }
 
-export const notFound = (): HttpError => detailError(404, 'Not found.');
+// The one place a kind of domain error becomes an HTTP status.
+const statusOfKind = new Map<abstract new (body: ErrorBody) => DomainError, number>([
+  [Invalid, 400],
+  [Unauthenticated, 401],
+  [Forbidden, 403],
+  [NotFound, 404],
+  [Conflict, 409],
+  [Unavailable, 503],
+]);
 
-/** A 400 with field errors: `fieldError('name', 'This field is required.')` → `{"name": ["This field is required."]}`. */
-export function fieldError(field: string, ...messages: string[]): HttpError {
-  return new HttpError(400, { [field]: messages });
+/** The status and body of a refusal, domain or HTTP; undefined for any other error (a fault, answered 500). */
+export function refusalAnswer(error: unknown): { status: number; body: ErrorBody } | undefined {
+  if (error instanceof HttpError) return { status: error.status, body: error.body };
+  if (error instanceof DomainError) return { status: statusOfKind.get(error.constructor as typeof DomainError)!, body: error.body };
+  return undefined;
 }
 
 export const nonFieldErrorsKey = 'non_field_errors';

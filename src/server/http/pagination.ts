@@ -32,8 +32,10 @@ export function paginated<T>(request: FastifyRequest, query: ListQuery, count: n
 export function orderByClause(ordering: string | undefined, columns: Record<string, string>, fallback: string): string {
   if (!ordering) return fallback;
   const descending = ordering.startsWith('-');
-  const column = columns[ordering.replace(/^-/, '')];
-  if (!column) throw fieldError('ordering', `Ordering by "${ordering.replace(/^-/, '')}" is not supported.`);
+  const name = ordering.replace(/^-/, '');
+  // Own keys only: `__proto__` or `constructor` must not reach the object's prototype and become SQL.
+  const column = Object.hasOwn(columns, name) ? columns[name] : undefined;
+  if (!column) throw fieldError('ordering', `Ordering by "${name}" is not supported.`);
   return `${column} ${descending ? 'desc' : 'asc'}, ${fallback}`;
 }
 

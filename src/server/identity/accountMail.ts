@@ -1,3 +1,4 @@
+import { outboundPolicyFor } from '../outbound/policy.js';
 import { logSystemEvent } from '../activities/activityLog.js';
 import type { CoreContext } from '../context.js';
 import type { JobSend, QueueWorker } from '../jobs/queueWorkers.js';
@@ -52,7 +53,7 @@ export async function sendAccountMail(context: CoreContext, job: AccountMailJob)
   const name = [user.first_name, user.last_name].filter(Boolean).join(' ') || user.username;
   const notice = notices[job.kind]({ username: user.username, name, company: user.company }, job.by, job.at);
   try {
-    await sendCompanyMail(db, context.keys.secretsKey, job.companyId, { to: [user.email], ...notice });
+    await sendCompanyMail(db, context.keys.secretsKey, job.companyId, { to: [user.email], ...notice }, await outboundPolicyFor(db, context.config, job.companyId));
     return true;
   } catch (error) {
     // The change is made; only its notice is lost. Administrators see why in the system log.

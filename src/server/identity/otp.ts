@@ -1,6 +1,8 @@
 import { generateSecret, generateURI, verify } from 'otplib';
 import { decryptSecret, encryptSecret } from '../auth/secretBox.js';
 import { product } from '../../core/product.js';
+import type { Queryable } from '../db/database.js';
+import { spendRecoveryCode } from './recoveryCodes.js';
 
 /** A new TOTP secret (base32) and the `otpauth://` address an authenticator app scans. */
 export function newOtpEnrolment(username: string): { secret: string; otpauthUrl: string } {
@@ -15,3 +17,12 @@ export async function verifyOtpCode(secretsKey: Buffer, sealedSecret: string, co
 }
 
 export const sealOtpSecret = (secretsKey: Buffer, secret: string): string => encryptSecret(secretsKey, secret);
+
+/**
+ * The second step of a sign-in: a six-digit code from the app, or one of the user's recovery codes (used up by this
+ * sign-in) for someone who lost the app.
+ */
+export async function verifySecondFactor(db: Queryable, secretsKey: Buffer, user: { id: number; otp_secret: string }, typed: string): Promise<boolean> {
+  if (/^[0-9]{6}$/.test(typed)) return verifyOtpCode(secretsKey, user.otp_secret, typed);
+  return spendRecoveryCode(db, user.id, typed);
+}

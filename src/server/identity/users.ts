@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database.js';
-import { notFound } from '../http/errors.js';
+import { notFound } from '../errors.js';
 
 export type UserRow = {
   id: number;

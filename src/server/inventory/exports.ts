@@ -6,6 +6,7 @@ import { documentSql } from '../query/fieldColumns.js';
 import { connectionNameOf } from '../../core/connectionNames.js';
 import { fieldLabelOf } from './fieldMaps.js';
 import { inventorySchemas } from './indexedFields.js';
+import type { QueryReader } from '../query/savedQueryStore.js';
 import { planSnapshotQuery, withStatementTimeout, type InventorySearch } from './search.js';
 import { snapshotConnections } from './snapshotConnections.js';
 import { resolveSnapshot } from './snapshots.js';
@@ -31,6 +32,28 @@ export function cellText(values: unknown): string {
   return neutralizeFormula(list.map((value) => (typeof value === 'object' ? JSON.stringify(value) : String(value))).join(', '));
 }
 
+/** How XLSX exports show dates: ISO order, to the minute (the cell holds a real date Excel sorts and filters). */
+export const xlsxDateFormat = 'yyyy-mm-dd hh:mm';
+
+const isoMoment = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/**
+ * One XLSX cell of a field's values: a single number stays a number and a single ISO date a date, so Excel sorts
+ * and sums them; several values, or text, are one text cell as in CSV. CSV keeps ISO 8601 text (docs/api.md).
+ */
+export function xlsxCell(values: unknown): unknown {
+  const list = Array.isArray(values) ? values : values === undefined || values === null ? [] : [values];
+  if (list.length === 1) {
+    const [value] = list;
+    if (typeof value === 'number' && Number.isFinite(value)) return value;
+    if (typeof value === 'string' && isoMoment.test(value)) {
+      const date = new Date(/T/.test(value) || value.length > 10 ? value : `${value}T00:00:00Z`);
+      if (!Number.isNaN(date.getTime()) && date.getUTCFullYear() > 1) return date;
+    }
+  }
+  return cellText(list);
+}
+
 /** RFC 4180 quoting: `a "b", c` → `"a ""b"", c"`. */
 export function csvField(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
@@ -43,10 +66,10 @@ export type SnapshotRead = { query?: string; fields: string[]; ordering?: Invent
  * A snapshot's records matching a query, in order, with the fields asked for: asset ids are sorted once, then
  * fields are read in chunks, so only one chunk of records is held at a time.
  */
-export async function* snapshotRecords(db: Database, companyId: number, discoveryId: number, entity: string, read: SnapshotRead): AsyncGenerator<{ id: string; fields: Record<string, unknown[]> }> {
+export async function* snapshotRecords(db: Database, reader: QueryReader, discoveryId: number, entity: string, read: SnapshotRead): AsyncGenerator<{ id: string; fields: Record<string, unknown[]> }> {
   const limit = Math.min(read.limit ?? maximumExportRows, maximumExportRows);
   const ids = await withStatementTimeout(db, async (connection) => {
-    const plan = await planSnapshotQuery(connection, companyId, discoveryId, entity, read.query, read.ordering);
+    const plan = await planSnapshotQuery(connection, reader, discoveryId, entity, read.query, read.ordering);
     const rows = await connection.query<{ asset_id: string }>(`select asset_id from ${plan.table} where ${plan.where} order by ${plan.orderSql} limit ${limit}`, plan.params);
     return rows.map((row) => row.asset_id);
   });
@@ -68,15 +91,15 @@ export async function* snapshotRecords(db: Database, companyId: number, discover
  * The rows of an export, in the list's order. Values are written as stored (dates stay ISO-8601), but connections
  * by their names, as the list shows them.
  */
-async function* exportRows(db: Database, companyId: number, entity: string, request: InventoryExport): AsyncGenerator<string[]> {
-  const discoveryId = await resolveSnapshot(db, companyId, request.index_id);
+async function* exportRows(db: Database, reader: QueryReader, entity: string, request: InventoryExport): AsyncGenerator<unknown[][]> {
+  const discoveryId = await resolveSnapshot(db, reader.companyId, request.index_id);
   const connections = request.fields.includes('Connections') ? await snapshotConnections(db, discoveryId) : [];
-  const cellOf = (field: string, id: string, fields: Record<string, unknown[]>) => {
-    if (field === 'PrimaryKey') return cellText([id]);
-    if (field === 'Connections') return cellText((fields.Connections ?? []).map((connection) => connectionNameOf(connections, Number(connection))));
-    return cellText(fields[field]);
+  const valuesOf = (field: string, id: string, fields: Record<string, unknown[]>): unknown[] => {
+    if (field === 'PrimaryKey') return [id];
+    if (field === 'Connections') return (fields.Connections ?? []).map((connection) => connectionNameOf(connections, Number(connection)));
+    return fields[field] ?? [];
   };
-  for await (const { id, fields } of snapshotRecords(db, companyId, discoveryId, entity, request)) yield request.fields.map((field) => cellOf(field, id, fields));
+  for await (const { id, fields } of snapshotRecords(db, reader, discoveryId, entity, request)) yield request.fields.map((field) => valuesOf(field, id, fields));
 }
 
 export const headingsOf = (entity: string, request: InventoryExport) => request.fields.map((field, index) => neutralizeFormula(request.labels?.[index] || fieldLabelOf(inventorySchemas[entity], field)));
@@ -85,8 +108,8 @@ export const headingsOf = (entity: string, request: InventoryExport) => request.
  * Streams an export of exactly a list's view (its query, columns and sort). Errors in the query surface before
  * the first byte (the caller awaits `ready`); the body is produced as the client reads it.
  */
-export async function exportInventory(db: Database, companyId: number, entity: string, request: InventoryExport): Promise<Readable> {
-  const rows = exportRows(db, companyId, entity, request);
+export async function exportInventory(db: Database, reader: QueryReader, entity: string, request: InventoryExport): Promise<Readable> {
+  const rows = exportRows(db, reader, entity, request);
   // Start the generator so a bad query or a missing snapshot is an error answer, not a broken download.
   const first = await rows.next();
   async function* all() {
@@ -96,16 +119,19 @@ export async function exportInventory(db: Database, companyId: number, entity: s
   if (request.format === 'csv') {
     return Readable.from((async function* () {
       yield `\ufeff${headingsOf(entity, request).map(csvField).join(',')}\r\n`;
-      for await (const row of all()) yield `${row.map(csvField).join(',')}\r\n`;
+      for await (const row of all()) yield `${row.map((values) => csvField(cellText(values))).join(',')}\r\n`;
     })());
   }
   const output = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useSharedStrings: false, useStyles: false });
+  // Styles on: a date cell needs its number format for Excel to show it as a date.
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useSharedStrings: false, useStyles: true });
   const sheet = workbook.addWorksheet(({ device: 'Devices', user: 'Users', software: 'Software', vulnerability: 'Vulnerabilities', service: 'Services', license: 'Licenses' } as Record<string, string>)[entity] ?? entity);
   void (async () => {
     sheet.addRow(headingsOf(entity, request)).commit();
     for await (const row of all()) {
-      sheet.addRow(row).commit();
+      const added = sheet.addRow(row.map(xlsxCell));
+      added.eachCell((cell) => { if (cell.value instanceof Date) cell.numFmt = xlsxDateFormat; });
+      added.commit();
       // Let a slow client pace the workbook instead of buffering it whole.
       if (output.writableNeedDrain) await once(output, 'drain');
     }

@@ -2,10 +2,11 @@ import type { Queryable } from '../db/database.js';
 import { schemaById } from '../http/validators.js';
 
 export type FieldType = 'text' | 'long' | 'double' | 'date' | 'ip' | 'boolean';
-export type FieldMapEntry = { value_type: FieldType; has_keyword?: true; label: string; adapter: string; image?: string };
+/** `value_titles`: the display names of the field's coded values (the schema's `x-enum-titles`), which lists show instead. */
+export type FieldMapEntry = { value_type: FieldType; has_keyword?: true; label: string; adapter: string; image?: string; value_titles?: Record<string, string> };
 export type FieldMap = Record<string, FieldMapEntry>;
 
-type PropertySchema = { type?: string; format?: string; title?: string; items?: PropertySchema };
+type PropertySchema = { type?: string; format?: string; title?: string; items?: PropertySchema; 'x-enum-titles'?: Record<string, string> };
 
 /** A label from a field key, as spec §3 derives it: `OS.FullOsString` → `OS FullOsString`, `last_seen` → `Last Seen`. */
 export function labelFor(key: string): string {
@@ -45,7 +46,8 @@ export function entityFieldMap(schemaId: string, productSlug: string): FieldMap 
   return Object.fromEntries(
     Object.entries(properties).map(([key, property]) => {
       const valueType = valueTypeOf(property);
-      return [key, { value_type: valueType, ...(valueType === 'text' && { has_keyword: true as const }), label: property.title ?? labelFor(key), adapter: productSlug }];
+      const valueTitles = property['x-enum-titles'] ?? property.items?.['x-enum-titles'];
+      return [key, { value_type: valueType, ...(valueType === 'text' && { has_keyword: true as const }), label: property.title ?? labelFor(key), adapter: productSlug, ...(valueTitles && { value_titles: valueTitles }) }];
     }),
   );
 }

@@ -4,8 +4,9 @@ import type { Cluster } from '../discovery/correlation/correlate.js';
 import { mergeCluster, type MergedAsset, type StoredRecord } from '../discovery/mergeAssets.js';
 import { loadDiscoverySettings } from '../discovery/settings.js';
 import { deriveRelations, relationFields, type RelatedAsset } from '../discovery/relations.js';
+import { writeSnapshotSummary } from '../discovery/snapshotSummaries.js';
 import { writeAssets, writeRelations } from '../discovery/snapshotWriter.js';
-import { fieldError } from '../http/errors.js';
+import { fieldError } from '../errors.js';
 import { refreshSnapshotIndex } from './snapshotIndex.js';
 import { refreshDeviceTags } from './tags.js';
 
@@ -53,6 +54,8 @@ async function replaceAssets(context: CoreContext, companyId: number, discoveryI
     await refreshSnapshotIndex(connection, discoveryId, 'device', [...removed, ...assets.map((asset) => asset.id)]);
     await refreshDeviceTags(connection, companyId, discoveryId, assets.map((asset) => asset.id));
     await refreshRelations(connection, discoveryId);
+    // A merge changes how many devices the snapshot holds: its summary (the trends' point) follows.
+    await writeSnapshotSummary(connection, discoveryId);
   });
   return assets;
 }

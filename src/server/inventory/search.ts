@@ -1,15 +1,16 @@
 import { parseQuery, QuerySyntaxError } from '../../core/query/index.js';
 import type { Database, Queryable } from '../db/database.js';
-import { HttpError } from '../http/errors.js';
+import { Invalid, NotFound } from '../errors.js';
 import { compileQuery, type CompiledQuery, type RelationOptions, type SnapshotTable } from '../query/compileQuery.js';
 import { relationsOf } from '../query/relationConditions.js';
 import { documentSql, fieldColumn } from '../query/fieldColumns.js';
+import { resolveQuery } from '../query/queryFields.js';
 import { expandSavedQueries } from '../query/savedQueries.js';
-import { loadSavedQueryText } from '../query/savedQueryStore.js';
-import type { IndexedField } from './indexedFields.js';
+import { loadSavedQueryText, type QueryReader } from '../query/savedQueryStore.js';
+import { indexedFieldsOf, type IndexedField } from './indexedFields.js';
 import { connectionNameOf } from '../../core/connectionNames.js';
 import { snapshotConnections } from './snapshotConnections.js';
-import { snapshotCoverage, snapshotIndexedFields, sortKeyLength } from './snapshotIndex.js';
+import { orderKeySql, snapshotCoverage, snapshotIndexedFields } from './snapshotIndex.js';
 import { resolveSnapshot, snapshotReadSettings } from './snapshots.js';
 
 export type InventorySearch = {
@@ -35,15 +36,21 @@ export function withStatementTimeout<T>(db: Database, work: (connection: Queryab
 }
 
 /**
- * A query's SQL condition, with its text errors answered as field errors carrying the position. Given the typed
- * columns a snapshot holds (`indexed`), the condition reads them when it can.
+ * A query's SQL condition, with its text errors answered as field errors carrying the position: the one compiler of
+ * query text, for lists, exports, actions, reports, policies, profiles and dashboards alike. `Query is <id>` expands
+ * the saved queries the reader may read (savedQueryStore.ts). Given the typed columns a snapshot holds (`indexed`),
+ * the condition reads them when it can; given `relations`, it follows them to the snapshot's other inventories.
+ * Given the inventory (`entity`, by default the relations'), free text searches it and unknown fields are refused.
  */
-export async function queryCondition(db: Queryable, companyId: number, text: string | undefined, firstParameter: number, indexed?: ReadonlyMap<string, IndexedField>, relations?: RelationOptions): Promise<CompiledQuery> {
+export async function queryCondition(
+  db: Queryable, reader: QueryReader, text: string | undefined, firstParameter: number, indexed?: ReadonlyMap<string, IndexedField>, relations?: RelationOptions, entity = relations?.entity,
+): Promise<CompiledQuery> {
   if (!text?.trim()) return { sql: 'true', params: [], table: indexed?.size ? 'snapshot_index' : 'snapshot_assets' };
   try {
-    return compileQuery(await expandSavedQueries(parseQuery(text), (id) => loadSavedQueryText(db, companyId, id)), { firstParameter, indexed, relations });
+    const tree = resolveQuery(await expandSavedQueries(parseQuery(text), (id) => loadSavedQueryText(db, reader, id)), entity ?? null, text);
+    return compileQuery(tree, { firstParameter, indexed, relations, entity });
   } catch (error) {
-    if (error instanceof QuerySyntaxError) throw new HttpError(400, { query: [error.message], position: [String(error.position)] });
+    if (error instanceof QuerySyntaxError) throw new Invalid({ query: [error.message], position: [String(error.position)] });
     throw error;
   }
 }
@@ -51,11 +58,11 @@ export async function queryCondition(db: Queryable, companyId: number, text: str
 type Ordering = NonNullable<InventorySearch['ordering']>;
 
 /** The `order by` of a list: each key's first value, then the asset id for a stable order. */
-function orderingSql(ordering: Ordering, firstParameter: number, table: SnapshotTable, indexed: ReadonlyMap<string, IndexedField>): { sql: string; params: string[] } {
+function orderingSql(ordering: Ordering, firstParameter: number, table: SnapshotTable, indexed: ReadonlyMap<string, IndexedField>, entity: string): { sql: string; params: string[] } {
   const direction = (key: Ordering[number]) => (key.order === 'desc' ? 'desc' : 'asc');
   if (table === 'snapshot_index') return { sql: [...ordering.map((key) => `${indexed.get(key.field)!.firstColumn} ${direction(key)} nulls last`), 'asset_id'].join(', '), params: [] };
-  // Over the documents, field names travel as parameters; text keys are cut as the index's are.
-  const keys = ordering.map((key, index) => `left(${fieldColumn(key.field)}->$${firstParameter + index}->>0, ${sortKeyLength}) ${direction(key)} nulls last`);
+  // Over the documents, field names travel as parameters; keys are made as the index's are.
+  const keys = ordering.map((key, index) => `${orderKeySql(indexedFieldsOf(entity).find((field) => field.field === key.field)?.kind, `${fieldColumn(key.field)}->$${firstParameter + index}->>0`)} ${direction(key)} nulls last`);
   return { sql: [...keys, 'asset_id'].join(', '), params: ordering.map((key) => key.field) };
 }
 
@@ -64,24 +71,29 @@ function orderingSql(ordering: Ordering, firstParameter: number, table: Snapshot
  * entity first) and its `order by`. It reads the snapshot's typed index when the condition and every sort key can
  * be answered there, and the assets' documents otherwise.
  */
-export async function planSnapshotQuery(db: Queryable, companyId: number, discoveryId: number, entity: string, text: string | undefined, ordering: Ordering = []) {
+export async function planSnapshotQuery(db: Queryable, reader: QueryReader, discoveryId: number, entity: string, text: string | undefined, ordering: Ordering = []) {
   const available = await snapshotIndexedFields(db, discoveryId, entity);
   const indexed = ordering.every((key) => available.get(key.field)?.firstColumn) ? available : undefined;
-  const condition = await queryCondition(db, companyId, text, 3, indexed, text?.trim() ? await relationOptions(db, companyId, discoveryId, entity) : undefined);
-  const order = orderingSql(ordering, 3 + condition.params.length, condition.table, available);
+  const condition = await queryCondition(db, reader, text, 3, indexed, text?.trim() ? await relationOptions(db, reader.companyId, discoveryId, entity) : undefined);
+  const order = orderingSql(ordering, 3 + condition.params.length, condition.table, available, entity);
   const where = `discovery_id = $1 and entity = $2 and ${condition.sql}`;
   // Every row of a covered snapshot meets its covering index's guard: saying so lets a count read that index alone.
   const guard = condition.table === 'snapshot_index' ? await snapshotCoverage(db, discoveryId, entity) : null;
   return { table: condition.table, where, countWhere: guard ? `${where} and ${guard}` : where, params: [discoveryId, entity, ...condition.params, ...order.params], orderSql: order.sql };
 }
 
-/** What a query of `entity` needs to follow its relations to other inventories of the snapshot (`$1` holds its id). */
-export async function relationOptions(db: Queryable, companyId: number, discoveryId: number, entity: string): Promise<RelationOptions> {
+/**
+ * What a query of `entity` needs to follow its relations to other inventories of the snapshot: by default `$1` holds
+ * its id. A query over several snapshots at once (a history widget) names instead the SQL of the snapshot of the row
+ * (`snapshot_assets.discovery_id`) and no snapshot (`discoveryId` null): the related inventories are then read from
+ * their documents, whose fields every snapshot has.
+ */
+export async function relationOptions(db: Queryable, companyId: number, discoveryId: number | null, entity: string, discovery = '$1'): Promise<RelationOptions> {
   const related = [...new Set(relationsOf(entity).flatMap((relation) => (relation.related ? [relation.related.entity] : [])))];
   // One after the other: `db` may be a transaction's single connection, which cannot run two statements at once.
   const indexed = new Map<string, Awaited<ReturnType<typeof snapshotIndexedFields>>>();
-  for (const other of related) indexed.set(other, await snapshotIndexedFields(db, discoveryId, other));
-  return { entity, discovery: '$1', companyId, indexed };
+  if (discoveryId !== null) for (const other of related) indexed.set(other, await snapshotIndexedFields(db, discoveryId, other));
+  return { entity, discovery, companyId, indexed };
 }
 
 function project(assetId: string, fields: Record<string, unknown[]>, wanted: string[] | undefined): Record<string, unknown> {
@@ -94,12 +106,13 @@ function project(assetId: string, fields: Record<string, unknown[]>, wanted: str
  * the reference API. Paged answers carry the count and the snapshot's connections (id, name, adapter: what the
  * ids of `Connections` stand for); scrolling answers a scroll_id until results come back empty.
  */
-export async function searchInventory(db: Database, companyId: number, entity: string, search: InventorySearch) {
+export async function searchInventory(db: Database, reader: QueryReader, entity: string, search: InventorySearch) {
+  const companyId = reader.companyId;
   const discoveryId = await resolveSnapshot(db, companyId, search.index_id);
   const size = search.size ?? 50;
   const offset = ((search.page ?? 1) - 1) * size;
   return withStatementTimeout(db, async (connection) => {
-    const plan = await planSnapshotQuery(connection, companyId, discoveryId, entity, search.query, search.scrollable ? [] : search.ordering);
+    const plan = await planSnapshotQuery(connection, reader, discoveryId, entity, search.query, search.scrollable ? [] : search.ordering);
     const next = plan.params.length + 1;
     const readDocuments = async (ids: string[]) =>
       new Map(
@@ -151,7 +164,7 @@ export async function inventoryDetail(db: Database, companyId: number, entity: s
   const [asset] = byId.length
     ? byId
     : await db.query<AssetRow>(`${select} and (lower(fields->'Hostname'->>0) = lower($3) or lower(fields->'Username'->>0) = lower($3)) order by asset_id limit 1`, [discoveryId, entity, idOrName]);
-  if (!asset) throw new HttpError(404, { detail: 'Not found.' });
+  if (!asset) throw new NotFound({ detail: 'Not found.' });
   const records = await db.query<{ record_key: string; adapter: string; connection_id: number; fields: object }>(
     'select record_key, adapter, connection_id, fields from snapshot_records where discovery_id = $1 and record_key = any($2::text[]) order by adapter, connection_id, record_key',
     [discoveryId, asset.record_keys],

@@ -105,10 +105,18 @@ function valuesSql(field: IndexedField, parameter: string): string {
  */
 export const sortKeyLength = 512;
 
-/** SQL reading the preferred (first) value lists are ordered by: numbers as numbers (so 10 follows 9), the rest as written. */
+/**
+ * The key a list is ordered by, from a field's preferred (first) value as text (`first`): numbers as numbers (so 10
+ * follows 9), the rest lower-cased, so "ws-2" and "WS-1" sort together ("WS-1", "ws-2") rather than every capital
+ * first. Both read paths order by it (search.ts), so both answer alike.
+ */
+export function orderKeySql(kind: IndexedField['kind'] | undefined, first: string): string {
+  return kind === 'number' ? `case when ${first} ~ '${numericText}' then (${first})::float8 end` : `left(lower(${first}), ${sortKeyLength})`;
+}
+
+/** SQL reading the preferred (first) value lists are ordered by, into the field's ordering column. */
 function firstValueSql(field: IndexedField, parameter: string): string {
-  const first = `fields->${parameter}->>0`;
-  return field.kind === 'number' ? `case when ${first} ~ '${numericText}' then (${first})::float8 end` : `left(${first}, ${sortKeyLength})`;
+  return orderKeySql(field.kind, `fields->${parameter}->>0`);
 }
 
 /** The columns of an entity's index rows and the SQL deriving each from its document (field names from `$4` on). */
@@ -147,10 +155,12 @@ export async function writeTemporaryIndexRows(db: Queryable, table: string, disc
   const fields = indexedFieldsOf(entity).filter((field) => only.has(field.field));
   const { columns, values } = indexRowsSql(fields);
   const definitions = fields.flatMap((field) => [`${field.column} ${columnTypes[field.kind]}`, ...(field.firstColumn ? [`${field.firstColumn} ${field.kind === 'number' ? 'double precision' : 'text'}`] : [])]);
-  await db.exec(`drop table if exists ${table}; create temporary table ${table} (discovery_id integer not null, entity text not null, asset_id text not null, ${definitions.join(', ')}) on commit drop`);
+  // No field at all is a real case (every condition of the scoring names a saved query that is gone): the rows then
+  // hold the ids alone.
+  await db.exec(`drop table if exists ${table}; create temporary table ${table} (${['discovery_id integer not null', 'entity text not null', 'asset_id text not null', ...definitions].join(', ')}) on commit drop`);
   await db.query(
-    `insert into ${table} (discovery_id, entity, asset_id, ${columns.join(', ')})
-     select discovery_id, entity, asset_id, ${values.join(', ')} from snapshot_assets where discovery_id = $1 and entity = $2 and $3::text[] is null`,
+    `insert into ${table} (${['discovery_id', 'entity', 'asset_id', ...columns].join(', ')})
+     select ${['discovery_id', 'entity', 'asset_id', ...values].join(', ')} from snapshot_assets where discovery_id = $1 and entity = $2 and $3::text[] is null`,
     [discoveryId, entity, null, ...fields.map((field) => field.field)],
   );
   // Temporary tables are never analyzed by themselves: without statistics the planner guesses a few rows.

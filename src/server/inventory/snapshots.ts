@@ -1,14 +1,25 @@
 import type { Queryable } from '../db/database.js';
-import { notFound } from '../http/errors.js';
+import { notFound, snapshotPruned } from '../errors.js';
 
-/** The published snapshot to read: the one named (if it is the company's and published) or the latest. */
+/**
+ * The published snapshot to read: the one named (if it is the company's and published) or the latest. A named
+ * snapshot whose rows were pruned answers a 404 that says so.
+ */
 export async function resolveSnapshot(db: Queryable, companyId: number, requested: number | null | undefined): Promise<number> {
-  const [row] = await db.query<{ id: number }>(
-    "select id from discoveries where company_id = $1 and status = 'done' and ($2::int is null or id = $2) order by id desc limit 1",
+  const [row] = await db.query<{ id: number; pruned: boolean }>(
+    `select id, pruned_at is not null as pruned from discoveries
+      where company_id = $1 and status = 'done' and ($2::int is null and pruned_at is null or id = $2) order by id desc limit 1`,
     [companyId, requested ?? null],
   );
   if (!row) throw notFound();
+  if (row.pruned) throw snapshotPruned();
   return row.id;
+}
+
+/** Whether the company published the snapshot and its rows were pruned since. */
+export async function isPrunedSnapshot(db: Queryable, companyId: number, discoveryId: number): Promise<boolean> {
+  const rows = await db.query("select 1 from discoveries where id = $1 and company_id = $2 and status = 'done' and pruned_at is not null", [discoveryId, companyId]);
+  return rows.length > 0;
 }
 
 // Planner settings for statements that read snapshots (lists, exports, widgets), set per transaction:

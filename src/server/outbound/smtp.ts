@@ -2,7 +2,10 @@ import nodemailer from 'nodemailer';
 import type { Readable } from 'node:stream';
 import type { Queryable } from '../db/database.js';
 import { keepUnchangedSecrets, maskSecrets, openSecrets, sealSecrets } from '../adapters/secretFields.js';
-import { loadSettingsDocument, saveSettingsDocument } from '../discovery/settings.js';
+import { secretRuleOf } from '../adapters/secretRule.js';
+import { schemaById } from '../http/validators.js';
+import { loadSettingsDocument, saveSettingsDocument } from '../settings/settingsStore.js';
+import { checkDestination, type OutboundPolicy } from './guard.js';
 
 /** The SMTP configuration page, one document per company; reports, actions and notifications send through it. */
 export const smtpSettingsKind = 'cartograph:settings/smtp-configuration';
@@ -21,7 +24,9 @@ export const defaultSmtpSettings: SmtpSettings = {
   enabled: false, host: '', port: 587, security: 'starttls', username: '', password: '', from: '', ca_certificate: '', verify_certificate: true,
 };
 
-const smtpSecretFields = new Set(['password']);
+// The password, held to the server it was saved for (host, port and security: see secretRule.ts).
+const smtpSecretRule = secretRuleOf(schemaById(smtpSettingsKind));
+const smtpSecretFields = smtpSecretRule.secretFields;
 
 /** The company's SMTP settings with the password opened, for sending. Never log or answer the result. */
 export async function loadSmtpSettings(db: Queryable, secretsKey: Buffer, companyId: number): Promise<SmtpSettings> {
@@ -37,7 +42,7 @@ export function maskSmtpSettings(settings: SmtpSettings): SmtpSettings {
 /** Stores a page's answer: a password answered masked keeps the stored one, a new one is sealed. */
 export async function saveSmtpSettings(db: Queryable, secretsKey: Buffer, companyId: number, submitted: SmtpSettings): Promise<SmtpSettings> {
   const stored = await loadSmtpSettings(db, secretsKey, companyId);
-  const document = { ...defaultSmtpSettings, ...keepUnchangedSecrets(submitted, stored, smtpSecretFields) } as SmtpSettings;
+  const document = { ...defaultSmtpSettings, ...keepUnchangedSecrets(submitted, stored, smtpSecretRule) } as SmtpSettings;
   await saveSettingsDocument(db, companyId, smtpSettingsKind, sealSecrets(secretsKey, document, smtpSecretFields));
   return maskSmtpSettings(document);
 }
@@ -60,9 +65,11 @@ export class MailNotConfiguredError extends Error {
 // silent later (a large attachment being taken in) gets four times as long.
 export const defaultSmtpTimeoutSeconds = 15;
 
-function transportOf(settings: SmtpSettings, timeoutSeconds: number) {
+/** `address` is where the guard let us connect; the certificate is still checked against the configured name. */
+function transportOf(settings: SmtpSettings, address: string, timeoutSeconds: number) {
   return nodemailer.createTransport({
-    host: settings.host,
+    host: address,
+    servername: settings.host,
     port: settings.port,
     secure: settings.security === 'tls',
     requireTLS: settings.security === 'starttls',
@@ -79,8 +86,10 @@ function transportOf(settings: SmtpSettings, timeoutSeconds: number) {
  * Sends one message through the given settings; the server's refusal is thrown with its own words, and a server that
  * stops answering with where and how long it was waited for (nodemailer alone says "Greeting never received").
  */
-export async function sendMail(settings: SmtpSettings, message: MailMessage, timeoutSeconds = defaultSmtpTimeoutSeconds): Promise<MailReceipt> {
-  const transport = transportOf(settings, timeoutSeconds);
+export async function sendMail(settings: SmtpSettings, message: MailMessage, outbound: OutboundPolicy, timeoutSeconds = defaultSmtpTimeoutSeconds): Promise<MailReceipt> {
+  // The outbound guard resolves and judges the server; nodemailer connects to the address it checked.
+  const address = await checkDestination(settings.host, outbound);
+  const transport = transportOf(settings, address, timeoutSeconds);
   try {
     const info = await transport.sendMail({ from: settings.from, ...message, to: message.to.join(', ') });
     const addresses = (list: unknown) => (Array.isArray(list) ? list.map((entry) => (typeof entry === 'string' ? entry : String((entry as { address?: string }).address))) : []);
@@ -96,8 +105,8 @@ export async function sendMail(settings: SmtpSettings, message: MailMessage, tim
 }
 
 /** Sends through the company's SMTP configuration, or throws MailNotConfiguredError. */
-export async function sendCompanyMail(db: Queryable, secretsKey: Buffer, companyId: number, message: MailMessage, timeoutSeconds = defaultSmtpTimeoutSeconds): Promise<MailReceipt> {
+export async function sendCompanyMail(db: Queryable, secretsKey: Buffer, companyId: number, message: MailMessage, outbound: OutboundPolicy, timeoutSeconds = defaultSmtpTimeoutSeconds): Promise<MailReceipt> {
   const settings = await loadSmtpSettings(db, secretsKey, companyId);
   if (!settings.enabled || !settings.host || !settings.from) throw new MailNotConfiguredError();
-  return sendMail(settings, message, timeoutSeconds);
+  return sendMail(settings, message, outbound, timeoutSeconds);
 }

@@ -1,7 +1,8 @@
 import { createSocket } from 'node:dgram';
-import { connect as connectTcp, type Socket } from 'node:net';
+import { connect as connectTcp, isIP, type Socket } from 'node:net';
 import { hostname } from 'node:os';
 import { connect as connectTls } from 'node:tls';
+import { bareHost, checkDestination, type OutboundPolicy } from './guard.js';
 
 /** Where and how events are forwarded: RFC 5424 or CEF lines over UDP, TCP or TLS (RFC 5425 octet-counted frames). */
 export type SyslogTarget = {
@@ -79,11 +80,12 @@ export function formatSyslog(target: SyslogTarget, event: SyslogEvent): string {
 
 export type SyslogSender = { send(events: SyslogEvent[]): Promise<void>; close(): Promise<void> };
 
-function openStream(target: SyslogTarget): Promise<Socket> {
+/** A stream to `address` (where the guard let us connect); TLS still names and verifies the configured host. */
+function openStream(target: SyslogTarget, address: string): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const socket = target.transport === 'tls'
-      ? connectTls({ host: target.host, port: target.port, servername: target.host, rejectUnauthorized: target.verify_certificate ?? true, ...(target.ca_certificate ? { ca: target.ca_certificate } : {}) })
-      : connectTcp({ host: target.host, port: target.port });
+      ? connectTls({ host: address, port: target.port, ...(!isIP(bareHost(target.host)) && { servername: bareHost(target.host) }), rejectUnauthorized: target.verify_certificate ?? true, ...(target.ca_certificate ? { ca: target.ca_certificate } : {}) })
+      : connectTcp({ host: address, port: target.port });
     const timer = setTimeout(() => socket.destroy(new Error(`syslog receiver ${target.host}:${target.port} did not answer within ${connectTimeoutMs / 1000} s`)), connectTimeoutMs);
     socket.once(target.transport === 'tls' ? 'secureConnect' : 'connect', () => { clearTimeout(timer); resolve(socket); });
     socket.once('error', (error) => { clearTimeout(timer); reject(error); });
@@ -98,20 +100,22 @@ function write(socket: Socket, data: string): Promise<void> {
  * A sender to one receiver. TCP and TLS keep one connection and frame each line with its octet count (RFC 6587 /
  * RFC 5425), so messages with line breaks arrive whole; UDP sends one datagram per event, cut at 2 KiB.
  */
-export async function openSyslogSender(target: SyslogTarget): Promise<SyslogSender> {
+export async function openSyslogSender(target: SyslogTarget, outbound: OutboundPolicy): Promise<SyslogSender> {
+  // The outbound guard resolves and judges the receiver; every datagram and stream goes to the address it checked.
+  const address = await checkDestination(target.host, outbound);
   if (target.transport === 'udp') {
-    const socket = createSocket(target.host.includes(':') ? 'udp6' : 'udp4');
+    const socket = createSocket(isIP(address) === 6 ? 'udp6' : 'udp4');
     return {
       async send(events) {
         for (const event of events) {
           const datagram = Buffer.from(formatSyslog(target, event)).subarray(0, udpMaxBytes);
-          await new Promise<void>((resolve, reject) => socket.send(datagram, target.port, target.host, (error) => (error ? reject(error) : resolve())));
+          await new Promise<void>((resolve, reject) => socket.send(datagram, target.port, address, (error) => (error ? reject(error) : resolve())));
         }
       },
       close: () => new Promise((resolve) => socket.close(() => resolve())),
     };
   }
-  const socket = await openStream(target);
+  const socket = await openStream(target, address);
   let failure: Error | null = null;
   socket.on('error', (error) => { failure = error; });
   return {
@@ -128,8 +132,8 @@ export async function openSyslogSender(target: SyslogTarget): Promise<SyslogSend
 }
 
 /** Sends the events over a connection opened for them alone (a test button, an action run). */
-export async function sendSyslog(target: SyslogTarget, events: SyslogEvent[]): Promise<void> {
-  const sender = await openSyslogSender(target);
+export async function sendSyslog(target: SyslogTarget, events: SyslogEvent[], outbound: OutboundPolicy): Promise<void> {
+  const sender = await openSyslogSender(target, outbound);
   try {
     await sender.send(events);
   } finally {

@@ -1,8 +1,9 @@
-import { resolveDateMath, type QueryNode, type QueryValue } from '../../core/query/index.js';
-import { fieldError } from '../http/errors.js';
+import { addressValuePattern, resolveDateMath, type AddressRange, type QueryNode, type QueryValue } from '../../core/query/index.js';
+import { fieldError } from '../errors.js';
 import type { IndexedField } from '../inventory/indexedFields.js';
 import { fieldColumn } from './fieldColumns.js';
 import { indexedCondition, type ConditionNode } from './indexedConditions.js';
+import { addressRangeOrRefusal, isAddressField } from './queryFields.js';
 import { relationCondition, relationOfSubtree, relationsOf, type RelatedIndexes, type Relation } from './relationConditions.js';
 
 // Bounds on what one query may ask of the database (on top of the statement timeout every inventory query runs
@@ -18,7 +19,8 @@ export type CompiledQuery = { sql: string; params: unknown[]; table: SnapshotTab
  * entity, the parameter holding the snapshot's discovery id, the company, and the typed fields of each entity.
  */
 export type RelationOptions = { entity: string; discovery: string; companyId: number; indexed: RelatedIndexes };
-export type CompileOptions = { firstParameter: number; now?: Date; indexed?: ReadonlyMap<string, IndexedField>; relations?: RelationOptions };
+/** `entity` names the inventory (else the relations' one): its address fields read subnets and ranges. */
+export type CompileOptions = { firstParameter: number; now?: Date; indexed?: ReadonlyMap<string, IndexedField>; relations?: RelationOptions; entity?: string };
 
 // Regular-expression syntax characters (ASCII punctuation), escaped so a value matches itself.
 const regexSyntax = /[!-/:-@[-`{-~]/g;
@@ -69,8 +71,20 @@ function compileTree(node: QueryNode, options: CompileOptions, indexed: Readonly
     `exists (select 1 from jsonb_array_elements_text(coalesce(${fieldColumn(field)}->${parameter(field)}, '[]'::jsonb)) as field_value(value) where ${condition('field_value.value')})`;
   const anyValueMatches = (field: string, filter: string) => `${fieldColumn(field)} @? ${parameter(`$.${pathString(field)}[*] ? (${filter})`)}::jsonpath`;
 
+  const entity = options.entity ?? options.relations?.entity ?? null;
+  // The field's values that read as addresses, cast only once the pattern (which only `inet`'s own syntax
+  // passes) has let them through, so an odd value never fails the query.
+  const addresses = (field: string) =>
+    `array(select field_value.value::inet from jsonb_array_elements_text(coalesce(${fieldColumn(field)}->${parameter(field)}, '[]'::jsonb)) as field_value(value) where field_value.value ~ ${parameter(addressValuePattern)})`;
+  const inNetwork = (field: string, range: AddressRange) =>
+    range.kind === 'subnet'
+      ? `${parameter(range.subnet)}::inet >>= any(${addresses(field)})`
+      : `exists (select 1 from unnest(${addresses(field)}) as address(value) where host(address.value)::inet between ${parameter(range.from)}::inet and ${parameter(range.to)}::inet)`;
+
   const comparison = (field: string, operator: string, value: QueryValue): string => {
     const negated = (matches: string) => (operator === '!=' ? `not ${matches}` : matches);
+    const range = entity && value.kind === 'text' && (operator === '=' || operator === '!=') && isAddressField(entity, field) ? addressRangeOrRefusal(value.text, field) : null;
+    if (range) return negated(inNetwork(field, range));
     if (value.kind === 'regex') {
       if (value.pattern.length > maximumRegexLength) throw fieldError('query', `Regular expressions are limited to ${maximumRegexLength} characters.`);
       return negated(anyValue(field, (column) => `${column} ${value.flags.includes('i') ? '~*' : '~'} ${parameter(value.pattern)}`));
@@ -101,7 +115,7 @@ function compileTree(node: QueryNode, options: CompileOptions, indexed: Readonly
   const company = () => (companyParameter ??= parameter(options.relations!.companyId));
   // A related entity's own leaves, numbered after this query's parameters so far; typed when its index allows.
   const compileRelated = (leaves: QueryNode, entity: string) => {
-    const nested = { firstParameter: options.firstParameter + params.length, now };
+    const nested = { firstParameter: options.firstParameter + params.length, now, entity };
     const compiled = compileTree(leaves, nested, options.relations!.indexed.get(entity) ?? null) ?? compileTree(leaves, nested, null)!;
     params.push(...compiled.params);
     return { sql: compiled.sql, table: compiled.typed ? 'snapshot_index' : 'snapshot_assets' };
@@ -135,9 +149,15 @@ function compileTree(node: QueryNode, options: CompileOptions, indexed: Readonly
         return `not (${compile(current.operand)})`;
       case 'saved-query':
         throw new Error(`Saved query ${current.id} must be expanded before compiling`);
+      case 'in':
+      case 'contains':
+      case 'free-text':
+        throw new Error(`${current.kind} must be resolved (queryFields.ts) before compiling`);
       default: {
         if (!indexed) return documentCondition(current);
-        const condition = indexedCondition(current, indexed, parameter, now);
+        // Subnets and ranges are the documents' to answer: the index keeps addresses as text.
+        const network = current.kind === 'comparison' && current.value.kind === 'text' && entity !== null && isAddressField(entity, current.field) && addressRangeOrRefusal(current.value.text, current.field);
+        const condition = network ? null : indexedCondition(current, indexed, parameter, now);
         typed &&= condition !== null;
         return condition ?? 'false';
       }

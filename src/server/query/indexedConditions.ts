@@ -9,7 +9,7 @@ import { nonStringMark, valueSeparator } from '../inventory/snapshotIndex.js';
 // form and the whole query reads the documents instead.
 
 /** A condition on one field (the leaves of a query tree). */
-export type ConditionNode = Exclude<QueryNode, { kind: 'and' | 'or' | 'not' | 'saved-query' }>;
+export type ConditionNode = Exclude<QueryNode, { kind: 'and' | 'or' | 'not' | 'saved-query' | 'in' | 'contains' | 'free-text' }>;
 
 const jsonNumber = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 const booleanText = /^(true|false)$/i;

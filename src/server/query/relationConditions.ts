@@ -86,7 +86,7 @@ export function relationOfSubtree(relations: Relation[], node: QueryNode): Relat
   const leaves: ConditionNode[] = [];
   const collect = (current: QueryNode): boolean => {
     if (current.kind === 'and' || current.kind === 'or') return collect(current.left) && collect(current.right);
-    if (current.kind === 'not' || current.kind === 'saved-query') return false;
+    if (current.kind === 'not' || current.kind === 'saved-query' || current.kind === 'in' || current.kind === 'contains' || current.kind === 'free-text') return false;
     leaves.push(current);
     return true;
   };
@@ -130,7 +130,8 @@ export function relationCondition(relation: Relation, node: QueryNode, context: 
     if (link) return linkCondition(leaf, link.sql.includes('{company}') ? { ...link, sql: link.sql.replace('{company}', context.company()) } : link, parameter, now);
     if (!relation.related) return 'false';
     const related = compileRelated({ ...leaf, field }, relation.related.entity);
-    const assets = `select asset_id from ${related.table} where discovery_id = ${discovery} and entity = '${relation.related.entity}' and ${related.sql}`;
+    // Aliased, so a `discovery` naming the outer row's snapshot (`snapshot_assets.discovery_id`) still means it.
+    const assets = `select related.asset_id from ${related.table} related where related.discovery_id = ${discovery} and related.entity = '${relation.related.entity}' and ${related.sql}`;
     return relation.related.lookup === 'array' ? `l.${relation.related.column} = any(array(${assets}))` : `l.${relation.related.column} in (${assets})`;
   };
   return `asset_id in (select l.${relation.own} from ${relation.table} l where l.discovery_id = ${discovery} and ${compile(node)})`;

@@ -21,6 +21,16 @@ export function typedCell(values: unknown): Cell {
   return cellText(list);
 }
 
+// Fields a report shows by one value, as the inventory lists do: a device's host name in its display form (the spelling
+// chosen when the snapshot was built, first among its values), not every spelling its sources gave joined.
+const shownByDisplayForm = new Set(['Hostname']);
+
+/** A record's field as a report cell: `PrimaryKey` is its id, `Hostname` its display form, any other field every value. */
+export function fieldCell(field: string, id: string, values: unknown[] | undefined): Cell {
+  if (field === 'PrimaryKey') return typedCell([id]);
+  return typedCell(shownByDisplayForm.has(field) ? values?.slice(0, 1) : values);
+}
+
 /** A typed cell as text of a CSV file or a PDF table (dates in ISO-8601 or in the report's time zone). */
 export function cellDisplay(cell: Cell, formatDate: (date: Date) => string = (date) => date.toISOString()): string {
   if (cell === null) return '';

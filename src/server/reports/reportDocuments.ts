@@ -14,7 +14,7 @@ export type ReportDocument = Required<Omit<Report, 'id' | 'created_at' | 'update
 export type ReportFormat = 'pdf' | 'xlsx' | 'csv';
 export type ScheduleDocument = Required<Omit<ReportSchedule, 'id' | 'created_at' | 'updated_at'>>;
 
-const sectionDefaults: Omit<ReportSection, 'type'> = { title: '', inventory: 'device', query: '', saved_query: null, columns: [], sort: [], limit: 1000, markdown: '', compare_to: null };
+const sectionDefaults: Omit<ReportSection, 'type'> = { title: '', inventory: 'device', query: '', saved_query: null, columns: [], sort: [], limit: null, markdown: '', compare_to: null };
 
 /** A report body with every default filled in, so the rest of the code reads no optional field. */
 export function reportDocumentOf(body: Report, owner?: { owner_id?: number; user_full_name?: string }): ReportDocument {

@@ -1,3 +1,4 @@
+import { outboundPolicyFor } from '../outbound/policy.js';
 import { logSystemEvent } from '../activities/activityLog.js';
 import type { CoreContext } from '../context.js';
 import type { JobSend, QueueWorker } from '../jobs/queueWorkers.js';
@@ -90,7 +91,7 @@ async function deliveryJob(context: CoreContext, data: unknown): Promise<void> {
       publicUrl: context.config.publicUrl, reportName: run.report_name, body: schedule.body, limitMb: settings.attachment_limit_mb, files, linkOf, linkExpiry: linkExpiryText(linkExpiresAt, schedule.timezone),
     });
     const message = { to, subject: schedule.subject || run.report_name, text, attachments };
-    const receipt = await sendCompanyMail(db, context.keys.secretsKey, run.company_id, message, context.config.smtpTimeoutSeconds);
+    const receipt = await sendCompanyMail(db, context.keys.secretsKey, run.company_id, message, await outboundPolicyFor(db, context.config, run.company_id), context.config.smtpTimeoutSeconds);
     const rejected = receipt.rejected.length ? `Refused recipients: ${receipt.rejected.join(', ')}` : '';
     await db.query("update report_runs set delivery_status = 'sent', delivery_error = $2 where id = $1", [runId, rejected]);
     await recordOnSchedule(context, run.schedule_id, { last_status: 'sent', last_error: rejected }, false);

@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
 import type { Queryable } from '../db/database.js';
-import { fieldError } from '../http/errors.js';
+import { fieldError } from '../errors.js';
 
 /** Largest logo accepted: a title-page logo needs no more, and every run reads it. */
 export const logoLimitBytes = 256 * 1024;

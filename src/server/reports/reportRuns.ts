@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CoreContext } from '../context.js';
 import type { Queryable } from '../db/database.js';
-import { loadSettingsDocument } from '../discovery/settings.js';
+import { loadSettingsDocument } from '../settings/settingsStore.js';
 import { writeCsv } from './csvOutput.js';
 import { writePdf } from './pdfOutput.js';
 import { loadCompanyReport, type ReportFormat } from './reportDocuments.js';
 import { loadReportLogo } from './reportLogo.js';
-import { isProblem, reportSnapshot, resolveSection, type ResolvedSection } from './sections.js';
+import { countTables, isProblem, reportSnapshot, resolveSection, type ResolvedSection } from './sections.js';
 import type { RenderInput } from './output.js';
 import { writeXlsx } from './xlsxOutput.js';
 
@@ -60,12 +60,17 @@ export async function renderRun(context: CoreContext, runId: number): Promise<bo
       return failRun(db, runId, message).then(() => false);
     }
     const now = new Date();
-    const scope = { db, companyId: run.company_id, snapshot, now };
+    // Whoever asked for the run (a schedule asks for no one), the report reads as its owner: `Query is <id>` expands
+    // the saved queries its owner may read.
+    const scope = { db, companyId: run.company_id, userId: report.document.owner_id ?? null, snapshot, now };
     const resolved = await Promise.all(report.document.sections.map((section, index) => resolveSection(scope, section, index)));
     const problems = resolved.filter(isProblem);
     if (problems.length) return failRun(db, runId, problems.map((problem) => `${problem.title}: ${problem.message}`).join(' ')).then(() => false);
     const [company] = await db.query<{ name: string }>('select name from companies where id = $1', [run.company_id]);
-    const sections = resolved as ResolvedSection[];
+    const sections = await countTables(resolved as ResolvedSection[]);
+    // The run says which tables were cut at their limit, whatever the format (a CSV has no room to say it).
+    const tables = sections.flatMap((section) => (section.type === 'table' ? [{ title: section.title, shown: section.shown, matching: section.matching }] : []));
+    await setProgress(db, runId, { tables });
     const logo = report.document.show_logo ? ((await loadReportLogo(db, run.company_id))?.content ?? null) : null;
     for (const [formatIndex, format] of run.formats.entries()) {
       const path = join(folder, `${format}.out`);

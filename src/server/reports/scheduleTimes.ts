@@ -1,4 +1,5 @@
 import { Cron } from 'croner';
+import { isTimeZone } from '../../core/dates/index.js';
 import type { ScheduleDocument } from './reportDocuments.js';
 
 /** The cron expression a schedule runs by: its own, or its preset's (`weekly`, Monday 08:00 → `0 8 * * 1`). */
@@ -10,13 +11,12 @@ export function cronOf(schedule: Pick<ScheduleDocument, 'preset' | 'time' | 'wee
   return `${minute} ${hour} ${schedule.day_of_month} * *`;
 }
 
+/** The field error of a time zone that is no IANA name this server knows. */
+export const unknownTimeZone = (name: string) => `Unknown time zone "${name}": choose an IANA name such as Europe/Istanbul.`;
+
 /** Field errors of a schedule's timing: an expression that does not parse, an unknown time zone. */
 export function scheduleTimingErrors(schedule: ScheduleDocument): Record<string, string[]> {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: schedule.timezone });
-  } catch {
-    return { timezone: [`Unknown time zone "${schedule.timezone}".`] };
-  }
+  if (!isTimeZone(schedule.timezone)) return { timezone: [unknownTimeZone(schedule.timezone)] };
   const expression = cronOf(schedule);
   if (schedule.preset === 'cron' && expression.split(/\s+/).length !== 5) return { cron: ['Give a cron expression of five fields: minute hour day month weekday.'] };
   try {

@@ -4,33 +4,63 @@ import type { Database, Queryable } from '../db/database.js';
 import { computeWidget, widgetSettingsOf } from '../dashboards/computeWidget.js';
 import { andQueries, type Snapshot } from '../dashboards/snapshotScope.js';
 import type { WidgetData } from '../dashboards/widgetData.js';
-import { HttpError } from '../http/errors.js';
+import { DomainError, Invalid } from '../errors.js';
 import { fieldLabelOf } from '../inventory/fieldMaps.js';
 import { inventorySchemas } from '../inventory/indexedFields.js';
 import { planSnapshotQuery, withStatementTimeout } from '../inventory/search.js';
-import { typedCell, type Cell } from './cells.js';
+import { fieldCell, type Cell } from './cells.js';
 import { comparisonRows, previousSnapshot } from './comparison.js';
+import type { ReportScope } from './reportScope.js';
 import type { ReportSection } from './reportDocuments.js';
-import { snapshotRecords } from '../inventory/exports.js';
+import { maximumExportRows, snapshotRecords } from '../inventory/exports.js';
 
 export type TableColumn = { field: string; label: string };
 
+/** Rows a table holds at most when its section sets no limit of its own (the schema's maximum, stated in its help). */
+export const maximumReportRows = maximumExportRows;
+
+/**
+ * A table or comparison: its rows (at most `limit`) as a stream, and `count`, every record that matches (or every
+ * change), so the report can say when the table was cut. `noun` names a row once and many times.
+ */
+export type TableSection = {
+  type: 'table'; title: string; noun: [string, string]; columns: TableColumn[]; limit: number; rows: () => AsyncGenerator<Cell[]>; count: () => Promise<number>;
+};
+
 /** A section ready to be written: tables stream their rows; charts carry their computed data and Vega-Lite spec. */
 export type ResolvedSection =
-  | { type: 'table'; title: string; columns: TableColumn[]; rows: () => AsyncGenerator<Cell[]>; count: () => Promise<number> }
+  | TableSection
   | { type: 'chart'; title: string; data: WidgetData; spec: VegaLiteSpec | null }
   | { type: 'text'; title: string; blocks: MarkdownBlock[] };
+
+/** A section as the writers get it: a table knows how many records match and how many of them it shows. */
+export type CountedSection = Exclude<ResolvedSection, TableSection> | (TableSection & { matching: number; shown: number });
+
+/** Counts each table's matching records once, before any file is written (a PDF numbers its pages from them). */
+export async function countTables(sections: ResolvedSection[]): Promise<CountedSection[]> {
+  const counted: CountedSection[] = [];
+  for (const section of sections) {
+    if (section.type !== 'table') counted.push(section);
+    else {
+      const matching = await section.count();
+      counted.push({ ...section, matching, shown: Math.min(matching, section.limit) });
+    }
+  }
+  return counted;
+}
 
 /** A section that cannot be computed, and why (shown in the builder's preview and failing a run). */
 export type SectionProblem = { index: number; title: string; message: string };
 
-/** What a report's sections read: the company's data in one snapshot (the latest or the one the report or run chose). */
-export type ReportScope = { db: Database; companyId: number; snapshot: Snapshot; now: Date };
+export type { ReportScope } from './reportScope.js';
 
-/** The snapshot a report reads: the one asked for (a run's or the report's `index_id`) or else the newest; null when none. */
+/**
+ * The snapshot a report reads: the one asked for (a run's or the report's `index_id`) or else the newest; null when
+ * none, or when the one asked for was pruned (its rows are gone).
+ */
 export async function reportSnapshot(db: Queryable, companyId: number, requested: number | null): Promise<Snapshot | null> {
   const [row] = await db.query<Snapshot>(
-    "select id, start_time from discoveries where company_id = $1 and status = 'done' and ($2::int is null or id = $2) order by id desc limit 1", [companyId, requested],
+    "select id, start_time from discoveries where company_id = $1 and status = 'done' and pruned_at is null and ($2::int is null or id = $2) order by id desc limit 1", [companyId, requested],
   );
   return row ?? null;
 }
@@ -40,7 +70,7 @@ export const sectionQueryText = (section: ReportSection) => andQueries(section.s
 
 /** The message of an error a user can act on (a query that does not parse, a deleted saved query), else rethrown. */
 export function problemMessage(error: unknown): string {
-  if (error instanceof HttpError) {
+  if (error instanceof DomainError) {
     const body = error.body as Record<string, unknown>;
     if (typeof body.detail === 'string') return body.detail;
     return Object.values(body).flat().map(String).join(' ');
@@ -49,6 +79,10 @@ export function problemMessage(error: unknown): string {
 }
 
 const titleOf = (section: ReportSection, index: number) => section.title || `Section ${index + 1}`;
+const nouns: Record<ReportSection['inventory'], [string, string]> = {
+  device: ['device', 'devices'], user: ['user', 'users'], software: ['software product', 'software products'], vulnerability: ['vulnerability', 'vulnerabilities'],
+  certificate: ['certificate', 'certificates'], service: ['service', 'services'], license: ['license', 'licenses'],
+};
 const columnsOf = (section: ReportSection): TableColumn[] => {
   const fields = section.columns.length ? section.columns : ['Hostname'];
   return fields.map((field) => ({ field, label: fieldLabelOf(inventorySchemas[section.inventory], field) }));
@@ -61,37 +95,34 @@ async function tableSection(scope: ReportScope, section: ReportSection, title: s
   const columns = columnsOf(section);
   const ordering = section.sort.map((key) => ({ field: key.field, order: key.order ?? 'asc' }));
   // Planning compiles the query: a query that no longer parses or names a deleted saved query fails here, not mid-file.
-  await withStatementTimeout(db, (connection) => planSnapshotQuery(connection, companyId, discoveryId, section.inventory, query, ordering));
-  const read = { query, fields: columns.map((column) => column.field), ordering, limit: section.limit };
+  await withStatementTimeout(db, (connection) => planSnapshotQuery(connection, scope, discoveryId, section.inventory, query, ordering));
+  const limit = section.limit ?? maximumReportRows;
+  const read = { query, fields: columns.map((column) => column.field), ordering, limit };
   return {
-    type: 'table', title, columns,
+    type: 'table', title, noun: nouns[section.inventory], columns, limit,
     rows: async function* () {
-      for await (const record of snapshotRecords(db, companyId, discoveryId, section.inventory, read)) {
-        yield columns.map((column) => typedCell(column.field === 'PrimaryKey' ? [record.id] : record.fields[column.field]));
+      for await (const record of snapshotRecords(db, scope, discoveryId, section.inventory, read)) {
+        yield columns.map((column) => fieldCell(column.field, record.id, record.fields[column.field]));
       }
     },
     count: () => withStatementTimeout(db, async (connection) => {
-      const plan = await planSnapshotQuery(connection, companyId, discoveryId, section.inventory, query);
+      const plan = await planSnapshotQuery(connection, scope, discoveryId, section.inventory, query);
       const [row] = await connection.query<{ count: number }>(`select count(*)::int as count from ${plan.table} where ${plan.where}`, plan.params);
-      return Math.min(row.count, section.limit);
+      return row.count;
     }),
   };
 }
 
 async function comparisonSection(scope: ReportScope, section: ReportSection, title: string): Promise<ResolvedSection> {
   const earlier = section.compare_to ?? (await previousSnapshot(scope.db, scope.companyId, scope.snapshot.id));
-  if (!earlier) throw new HttpError(400, { compare_to: ['There is no earlier snapshot to compare with.'] });
+  if (!earlier) throw new Invalid({ compare_to: ['There is no earlier snapshot to compare with.'] });
   const columns = columnsOf(section);
-  const comparison = await comparisonRows(scope, section.inventory, sectionQueryText(section), earlier, columns.map((column) => column.field), section.limit);
+  const comparison = await comparisonRows(scope, section.inventory, sectionQueryText(section), earlier, columns.map((column) => column.field));
+  const limit = section.limit ?? maximumReportRows;
   return {
-    type: 'table', title, columns: [{ field: 'Change', label: 'Change' }, ...columns],
-    rows: comparison.rows,
-    // Changed records are known only once both snapshots' fields were compared: count by reading the rows.
-    count: async () => {
-      let count = 0;
-      for await (const _row of comparison.rows()) count += 1;
-      return count;
-    },
+    type: 'table', title, noun: ['change', 'changes'], columns: [{ field: 'Change', label: 'Change' }, ...columns], limit,
+    rows: () => comparison.rows(limit),
+    count: comparison.count,
   };
 }
 
@@ -102,9 +133,9 @@ export async function resolveSection(scope: ReportScope, section: ReportSection,
     if (section.type === 'text') return { type: 'text', title, blocks: parseMarkdown(section.markdown) };
     if (section.type === 'table') return await tableSection(scope, section, title);
     if (section.type === 'comparison') return await comparisonSection(scope, section, title);
-    if (!section.widget) throw new HttpError(400, { widget: ['A chart section needs a widget.'] });
+    if (!section.widget) throw new Invalid({ widget: ['A chart section needs a widget.'] });
     // The widget reads the report's snapshot as its latest, so a run against an older snapshot charts that one.
-    const data = await computeWidget({ db: scope.db, companyId: scope.companyId, now: scope.now, snapshot: scope.snapshot }, widgetSettingsOf(section.widget));
+    const data = await computeWidget({ db: scope.db, companyId: scope.companyId, userId: scope.userId, now: scope.now, snapshot: scope.snapshot }, widgetSettingsOf(section.widget));
     return { type: 'chart', title, data, spec: vegaSpecFor(data, 'light') };
   } catch (error) {
     return { index, title, message: problemMessage(error) };

@@ -3,7 +3,7 @@ import { finished } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
 import { neutralizeFormula } from '../inventory/exports.js';
 import { typedCell } from './cells.js';
-import { chartTable, fileStem, progressEvery, type RenderInput } from './output.js';
+import { chartTable, fileStem, isCut, progressEvery, tableCountText, type RenderInput } from './output.js';
 
 /** A sheet name Excel accepts (31 characters, none of `[]:*?/\`), unique within the workbook. */
 function sheetName(title: string, taken: Set<string>): string {
@@ -44,6 +44,13 @@ export async function writeXlsx(input: RenderInput, path: string): Promise<{ fil
         row.commit();
         rows += 1;
         if (rows % progressEvery === 0) await input.onProgress({ sections: index, rows });
+      }
+      // A cut table says so under its rows, a blank row apart so sorting and filtering leave the note out.
+      if (isCut(section)) {
+        sheet.addRow([]).commit();
+        const note = sheet.addRow([tableCountText(section)]);
+        note.font = { italic: true };
+        note.commit();
       }
       sheet.commit();
     } else if (section.type === 'chart') {

@@ -2,7 +2,7 @@ import { noteChange } from '../activities/activityChanges.js';
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/database.js';
 import type { Caller } from '../identity/callers.js';
-import { fieldError, HttpError, notFound } from '../http/errors.js';
+import { fieldError, Invalid, notFound } from '../errors.js';
 import { likePattern, pageWindow, paginated, type ListQuery } from '../http/pagination.js';
 import { callerOf, type Access, type RouteCatalogue } from '../http/routes.js';
 import { allSchemas, type JsonSchema } from '../http/validators.js';
@@ -58,7 +58,7 @@ async function checkUnique(db: Queryable, resource: GenericResource, companyId: 
     ]);
     if (taken.length) errors[field] = [`A ${String(resource.schema.title ?? 'record').toLowerCase()} with this ${field.replace(/_/g, ' ')} already exists.`];
   }
-  if (Object.keys(errors).length) throw new HttpError(400, errors);
+  if (Object.keys(errors).length) throw new Invalid(errors);
 }
 
 /** list/get/create/update/delete for one schema, validated by it and stored as a JSONB document. */

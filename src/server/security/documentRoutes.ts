@@ -1,9 +1,11 @@
+import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/database.js';
 import type { Caller } from '../identity/callers.js';
-import { fieldError, notFound } from '../http/errors.js';
+import { fieldError, notFound } from '../errors.js';
 import { likePattern, pageWindow, paginated, type ListQuery } from '../http/pagination.js';
 import { callerOf, type Access, type RouteCatalogue } from '../http/routes.js';
+import { requestRescore } from './rescore.js';
 
 // The list, read, create, change and delete endpoints of asset profiles and security policies: company documents
 // in `resources`, each checked (its condition, its references) before it is stored, and answered with what the
@@ -28,6 +30,8 @@ export type DocumentKind = {
   check: (db: Queryable, caller: Caller, document: Document, id: number | null) => Promise<void>;
   /** Refuses a deletion (another document depends on it). */
   checkDelete?: (db: Queryable, caller: Caller, row: DocumentRow) => Promise<void>;
+  /** Whether a stored change (before and after; null when created or deleted) changes the scores of a snapshot. */
+  changesScores: (before: Document | null, after: Document | null) => boolean;
   /** The rows as answered, with what the latest scored snapshot says of them. */
   describe: (db: Queryable, caller: Caller, rows: DocumentRow[]) => Promise<Record<string, unknown>[]>;
 };
@@ -49,6 +53,13 @@ export function registerDocumentRoutes(routes: RouteCatalogue, context: AppConte
     await checkName(caller, document.name, id);
     await spec.check(db, caller, document, id);
   };
+  // The latest snapshot is scored again in the background (rescore.ts), so a change shows without a discovery.
+  const rescoreAfter = async (request: FastifyRequest, before: Document | null, after: Document | null) => {
+    if (spec.changesScores(before, after)) await requestRescore(context.jobs.send, callerOf(request).companyId, (error) => request.log.error({ err: error }, 'could not ask for a rescoring'));
+  };
+  // A stored document names the user who last saved it (`owner_id`, never answered): the discovery that evaluates
+  // its condition expands the saved queries that user may read, the ones its check was made with.
+  const owned = (caller: Caller, document: Document) => JSON.stringify({ ...document, owner_id: caller.userId });
   const writable = (body: Record<string, unknown>) => Object.fromEntries(Object.entries(body).filter(([key]) => key in spec.defaults || key === 'name')) as Document;
 
   routes.add({
@@ -73,7 +84,8 @@ export function registerDocumentRoutes(routes: RouteCatalogue, context: AppConte
       const caller = callerOf(request);
       const document = { ...spec.defaults, ...writable(request.body as Record<string, unknown>) };
       await store(caller, document, null);
-      const [row] = await db.query<DocumentRow>('insert into resources (kind, company_id, document) values ($1, $2, $3) returning id, document, created_at, updated_at', [spec.kind, caller.companyId, JSON.stringify(document)]);
+      const [row] = await db.query<DocumentRow>('insert into resources (kind, company_id, document) values ($1, $2, $3) returning id, document, created_at, updated_at', [spec.kind, caller.companyId, owned(caller, document)]);
+      await rescoreAfter(request, null, document);
       return describeOne(caller, row);
     },
   });
@@ -86,17 +98,18 @@ export function registerDocumentRoutes(routes: RouteCatalogue, context: AppConte
   });
   for (const method of ['PUT', 'PATCH'] as const) {
     routes.add({
-      method, url: `${spec.path}/:id`, name: `${spec.name}.${method === 'PUT' ? 'update' : 'partial_update'}`, summary: `Change ${spec.one} (it applies from the next discovery)`,
+      method, url: `${spec.path}/:id`, name: `${spec.name}.${method === 'PUT' ? 'update' : 'partial_update'}`, summary: `Change ${spec.one} (the latest snapshot is scored again in the background)`,
       access: spec.permissions.change, params: 'cartograph:api/id-params', body: method === 'PUT' ? spec.kind : `${spec.kind}-patch`,
       handler: async (request) => {
         const caller = callerOf(request);
         const existing = await load(caller, (request.params as { id: number }).id);
         const changes = writable(request.body as Record<string, unknown>);
         // Fields the server keeps (a starter policy's origin) survive a whole replacement.
-        const kept = Object.fromEntries(Object.entries(existing.document).filter(([key]) => !(key in spec.defaults) && key !== 'name'));
+        const kept = Object.fromEntries(Object.entries(existing.document).filter(([key]) => !(key in spec.defaults) && key !== 'name' && key !== 'owner_id'));
         const document = { ...(method === 'PUT' ? spec.defaults : existing.document), ...kept, ...changes } as Document;
         await store(caller, document, existing.id);
-        const [row] = await db.query<DocumentRow>('update resources set document = $2, updated_at = now() where id = $1 returning id, document, created_at, updated_at', [existing.id, JSON.stringify(document)]);
+        const [row] = await db.query<DocumentRow>('update resources set document = $2, updated_at = now() where id = $1 returning id, document, created_at, updated_at', [existing.id, owned(caller, document)]);
+        await rescoreAfter(request, existing.document, document);
         return describeOne(caller, row);
       },
     });
@@ -108,6 +121,7 @@ export function registerDocumentRoutes(routes: RouteCatalogue, context: AppConte
       const existing = await load(caller, (request.params as { id: number }).id);
       await spec.checkDelete?.(db, caller, existing);
       await db.query('delete from resources where id = $1', [existing.id]);
+      await rescoreAfter(request, existing.document, null);
     },
   });
 }

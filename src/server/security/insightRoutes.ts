@@ -1,14 +1,16 @@
 import type { AppContext } from '../context.js';
-import { HttpError, notFound } from '../http/errors.js';
+import { Forbidden, notFound } from '../errors.js';
 import { pageWindow } from '../http/pagination.js';
 import { callerOf, type RouteCatalogue } from '../http/routes.js';
 import { planSnapshotQuery, withStatementTimeout } from '../inventory/search.js';
 import { resolveSnapshot } from '../inventory/snapshots.js';
 import { checkCondition } from './conditions.js';
+import type { Caller } from '../identity/callers.js';
 import { explainDevice } from './explain.js';
 import { securityOverview, profileHistory } from './overview.js';
 import { securityFormula } from './scoring.js';
 import { latestScoredSnapshot, policyKind, profileKind } from './securityStore.js';
+import { requestRescore } from './rescore.js';
 import { starterPolicies } from './starterPolicies.js';
 
 type SnapshotQuery = { index_id?: number | null; page?: number; size?: number };
@@ -61,8 +63,9 @@ export function registerSecurityInsightRoutes(routes: RouteCatalogue, context: A
     },
   });
 
-  const preview = async (companyId: number, body: Preview) => {
-    await checkCondition(db, companyId, body.query);
+  const preview = async (caller: Caller, body: Preview) => {
+    const { companyId } = caller;
+    await checkCondition(db, caller, body.query);
     const profileIds = body.profile_ids ?? [];
     const profiles = profileIds.length
       ? await db.query<{ query: string }>("select document->>'query' as query from resources where kind = $1 and company_id = $2 and id = any($3::int[])", [profileKind, companyId, profileIds])
@@ -72,7 +75,7 @@ export function registerSecurityInsightRoutes(routes: RouteCatalogue, context: A
     // The same compiler as the inventory list: what the preview counts is what the list shows for the same text.
     const count = (text: string) =>
       withStatementTimeout(db, async (connection) => {
-        const plan = await planSnapshotQuery(connection, companyId, discoveryId, 'device', text);
+        const plan = await planSnapshotQuery(connection, caller, discoveryId, 'device', text);
         const [row] = await connection.query<{ count: number }>(`select count(*)::int as count from ${plan.table} where ${plan.where}`, plan.params);
         const sample = await connection.query<{ asset_id: string; hostname: string | null }>(
           `select t.asset_id, a.fields->'Hostname'->>0 as hostname from (select asset_id from ${plan.table} where ${plan.where} order by asset_id limit ${sampleSize}) t
@@ -92,12 +95,12 @@ export function registerSecurityInsightRoutes(routes: RouteCatalogue, context: A
   routes.add({
     method: 'POST', url: '/securitymanager/asset-profiles/preview', name: 'asset_profile.preview', summary: 'How many devices of the latest snapshot a profile query holds, before it is saved',
     access: 'securitymanager.view_assetprofile', body: 'cartograph:api/security-preview',
-    handler: async (request) => preview(callerOf(request).companyId, { ...(request.body as Preview), kind: 'profile' }),
+    handler: async (request) => preview(callerOf(request), { ...(request.body as Preview), kind: 'profile' }),
   });
   routes.add({
     method: 'POST', url: '/securitymanager/security-policies/preview', name: 'security_policy.preview', summary: 'How many devices of the latest snapshot a policy applies to and how many fail it, before it is saved',
     access: 'securitymanager.view_securitypolicy', body: 'cartograph:api/security-preview',
-    handler: async (request) => preview(callerOf(request).companyId, { ...(request.body as Preview), kind: 'policy' }),
+    handler: async (request) => preview(callerOf(request), { ...(request.body as Preview), kind: 'policy' }),
   });
 
   routes.add({
@@ -106,15 +109,15 @@ export function registerSecurityInsightRoutes(routes: RouteCatalogue, context: A
     handler: async (request) => {
       const caller = callerOf(request);
       const { enable = false } = request.body as { enable?: boolean };
-      if (enable && !caller.permissions.has('securitymanager.change_securitypolicy')) throw new HttpError(403, { detail: 'You may not enable security policies.' });
-      return db.transaction(async (connection) => {
+      if (enable && !caller.permissions.has('securitymanager.change_securitypolicy')) throw new Forbidden({ detail: 'You may not enable security policies.' });
+      const answer = await db.transaction(async (connection) => {
         const existing = await connection.query<{ starter_id: string; name: string }>(
           "select document->>'starter_id' as starter_id, lower(document->>'name') as name from resources where kind = $1 and company_id = $2", [policyKind, caller.companyId],
         );
         // A starter policy already there (or a policy of the same name) is left as the company has it.
         const missing = starterPolicies.filter((policy) => !existing.some((row) => row.starter_id === policy.starter_id || row.name === policy.name.toLowerCase()));
         for (const policy of missing) {
-          const document = { ...policy, enabled: false, weight: null, profile_ids: [] };
+          const document = { ...policy, enabled: false, weight: null, profile_ids: [], owner_id: caller.userId };
           await connection.query('insert into resources (kind, company_id, document) values ($1, $2, $3)', [policyKind, caller.companyId, JSON.stringify(document)]);
         }
         const enabled = enable
@@ -124,8 +127,10 @@ export function registerSecurityInsightRoutes(routes: RouteCatalogue, context: A
               [policyKind, caller.companyId],
             )).length
           : 0;
-        return { added: missing.length, enabled, available: starterPolicies.length };
+        return { added: missing.length, already_present: starterPolicies.length - missing.length, enabled, available: starterPolicies.length };
       });
+      if (answer.enabled) await requestRescore(context.jobs.send, caller.companyId, (error) => request.log.error({ err: error }, 'could not ask for a rescoring'));
+      return answer;
     },
   });
 }

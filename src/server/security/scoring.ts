@@ -1,6 +1,7 @@
 import { parseQuery } from '../../core/query/index.js';
 import type { Queryable } from '../db/database.js';
-import { HttpError } from '../http/errors.js';
+import { withoutJit } from '../db/jit.js';
+import { DomainError } from '../errors.js';
 import { refreshIndexedColumns, snapshotIndexedFields, writeTemporaryIndexRows } from '../inventory/snapshotIndex.js';
 import { queryCondition, relationOptions } from '../inventory/search.js';
 import { expandSavedQueries } from '../query/savedQueries.js';
@@ -45,12 +46,13 @@ async function guarded(db: Queryable, timeoutMs: number, work: () => Promise<voi
     return null;
   } catch (error) {
     await db.exec('rollback to savepoint security_condition');
-    const message = error instanceof HttpError ? Object.values(error.body).flat().join(' ') : ((error as Error).message ?? String(error));
+    const message = error instanceof DomainError ? Object.values(error.body).flat().join(' ') : ((error as Error).message ?? String(error));
     return /statement timeout|canceling statement/i.test(message) ? `Timed out after ${timeoutMs} ms: it was not evaluated for this snapshot.` : message.slice(0, 500);
   }
 }
 
-type Compile = (text: string) => Promise<{ sql: string; params: unknown[]; table: string }>;
+/** Compiles a profile's or policy's condition for the user whose saved queries it may expand (its owner). */
+type Compile = (text: string, ownerId: number | null) => Promise<{ sql: string; params: unknown[]; table: string }>;
 
 // The rows being scored live in temporary tables of the publish's transaction (no WAL; analyzed, so the planner
 // knows their size, which it cannot for rows written in the same transaction): `scoring_devices` the devices' typed
@@ -64,7 +66,7 @@ async function writeMembers(db: Queryable, discoveryId: number, profiles: Profil
   const errors = new Map<number, string>();
   for (const profile of profiles) {
     const error = await guarded(db, timeoutMs, async () => {
-      const condition = await compile(profile.query);
+      const condition = await compile(profile.query, profile.ownerId);
       await db.query(
         `insert into scoring_members (profile_id, asset_id)
          select $${3 + condition.params.length}, asset_id from ${condition.table} where discovery_id = $1 and entity = $2 and ${condition.sql}`,
@@ -88,7 +90,7 @@ async function writeFailures(db: Queryable, discoveryId: number, devices: number
     let failed = 0;
     const error = await guarded(db, timeoutMs, async () => {
       // The devices that fail are those the compiler's own NOT of the condition matches.
-      const condition = await compile(`NOT (${policy.query})`);
+      const condition = await compile(`NOT (${policy.query})`, policy.ownerId);
       const next = 3 + condition.params.length;
       const inProfiles = scoped ? `and asset_id in (select asset_id from scoring_members where profile_id = any($${next + 1}::int[]))` : '';
       [{ failed }] = await db.query<{ failed: number }>(
@@ -200,11 +202,11 @@ async function writeSummaryScores(db: Queryable, companyId: number, discoveryId:
 }
 
 /** The device fields the conditions read (saved queries expanded); a condition that no longer expands reads none. */
-async function fieldsRead(db: Queryable, companyId: number, conditions: { query: string }[]): Promise<Set<string>> {
+async function fieldsRead(db: Queryable, companyId: number, conditions: { query: string; ownerId: number | null }[]): Promise<Set<string>> {
   const fields = new Set<string>();
-  for (const { query } of conditions) {
+  for (const { query, ownerId } of conditions) {
     try {
-      for (const field of fieldsOf(await expandSavedQueries(parseQuery(query), (id) => loadSavedQueryText(db, companyId, id)))) fields.add(field);
+      for (const field of fieldsOf(await expandSavedQueries(parseQuery(query), (id) => loadSavedQueryText(db, { companyId, userId: ownerId }, id)))) fields.add(field);
     } catch {
       // Its evaluation fails below and says why.
     }
@@ -222,16 +224,19 @@ export async function scoreSnapshot(db: Queryable, companyId: number, discoveryI
   if (!profiles.length && !policies.length) return;
   // The statements below are planned for tens of thousands of rows and run once: compiling them to machine code
   // (PostgreSQL's JIT) cost more than it saved, up to half a second for each policy reaching vulnerabilities.
-  const [{ jit }] = await db.query<{ jit: string | null }>("select current_setting('jit', true) as jit");
-  if (jit !== null) await db.query("select set_config('jit', 'off', true)");
+  await withoutJit(db, () => scoreWithPolicies(db, companyId, discoveryId, profiles, policies, timeoutMs));
+}
+
+async function scoreWithPolicies(db: Queryable, companyId: number, discoveryId: number, profiles: Profile[], policies: Policy[], timeoutMs: number): Promise<void> {
   const built = await snapshotIndexedFields(db, discoveryId, 'device');
   // A snapshot being published has no device index yet: its devices' typed rows are derived into a temporary table.
   const devicesTable = built.size ? 'snapshot_index' : 'scoring_devices';
   const indexed = built.size ? built : await writeTemporaryIndexRows(db, devicesTable, discoveryId, 'device', await fieldsRead(db, companyId, [...profiles, ...policies]));
   await db.exec(temporaryTables.map((table) => `drop table if exists ${table.split(' ')[0]}; create temporary table ${table} on commit drop;`).join(' '));
   const relations = await relationOptions(db, companyId, discoveryId, 'device');
-  const compile: Compile = async (text) => {
-    const condition = await queryCondition(db, companyId, text, 3, indexed, relations);
+  // No one asks: each condition expands the saved queries its owner (who last saved it) may read.
+  const compile: Compile = async (text, ownerId) => {
+    const condition = await queryCondition(db, { companyId, userId: ownerId }, text, 3, indexed, relations);
     return { ...condition, table: condition.table === 'snapshot_index' ? devicesTable : condition.table };
   };
   const [{ devices }] = await db.query<{ devices: number }>(`select count(*)::int as devices from ${devicesTable} where discovery_id = $1 and entity = 'device'`, [discoveryId]);
@@ -242,7 +247,6 @@ export async function scoreSnapshot(db: Queryable, companyId: number, discoveryI
     await writeScoreFields(db, discoveryId, built.size > 0);
   }
   await writeSummaryScores(db, companyId, discoveryId, profiles, profileErrors);
-  if (jit !== null) await db.query("select set_config('jit', $1, true)", [jit]);
 }
 
 /**

@@ -1,13 +1,16 @@
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/database.js';
 import type { Caller } from '../identity/callers.js';
-import { fieldError } from '../http/errors.js';
+import { fieldError } from '../errors.js';
 import type { RouteCatalogue } from '../http/routes.js';
 import { checkCondition } from './conditions.js';
 import { registerDocumentRoutes, type DocumentRow } from './documentRoutes.js';
 import { latestScoredSnapshot, policyKind, profileKind } from './securityStore.js';
 
 const byName = "lower(document->>'name')";
+
+/** A stored document as answered: without `owner_id` (who last saved it, kept for the discoveries that evaluate it). */
+const answered = ({ owner_id: _owner, ...document }: DocumentRow['document']) => document;
 
 async function describeProfiles(db: Queryable, caller: Caller, rows: DocumentRow[]) {
   const snapshot = await latestScoredSnapshot(db, caller.companyId);
@@ -17,7 +20,7 @@ async function describeProfiles(db: Queryable, caller: Caller, rows: DocumentRow
   return rows.map((row) => {
     const score = scores.find((candidate) => candidate.profile_id === row.id);
     return {
-      id: row.id, description: '', owner: '', criticality: 1, ...row.document,
+      id: row.id, description: '', owner: '', criticality: 1, ...answered(row.document),
       member_count: score?.devices ?? null, score: score?.score === null || score?.score === undefined ? null : Math.round(score.score * 10) / 10, error: score?.error ?? null,
       created_at: row.created_at, updated_at: row.updated_at,
     };
@@ -32,7 +35,7 @@ async function describePolicies(db: Queryable, caller: Caller, rows: DocumentRow
   return rows.map((row) => {
     const result = results.find((candidate) => candidate.policy_id === row.id);
     return {
-      id: row.id, description: '', enabled: false, weight: null, profile_ids: [], remediation: '', cis_safeguard: '', cis_title: '', starter_id: null, ...row.document,
+      id: row.id, description: '', enabled: false, weight: null, profile_ids: [], remediation: '', cis_safeguard: '', cis_title: '', starter_id: null, ...answered(row.document),
       last_result: result ? { applicable: result.applicable, failed: result.failed, error: result.error, index_id: result.discovery_id } : null,
       created_at: row.created_at, updated_at: row.updated_at,
     };
@@ -54,7 +57,9 @@ export function registerProfileAndPolicyRoutes(routes: RouteCatalogue, context: 
     search: ['name', 'description', 'owner'],
     ordering: { name: byName, owner: "lower(document->>'owner')", criticality: "(document->>'criticality')::int", created_at: 'created_at' },
     defaults: { description: '', owner: '', criticality: 1, query: '' },
-    check: async (db, caller, document) => void (await checkCondition(db, caller.companyId, String(document.query))),
+    check: async (db, caller, document) => void (await checkCondition(db, caller, String(document.query))),
+    // Members, criticalities and profile scores: every profile counts, whether or not a policy is on.
+    changesScores: () => true,
     checkDelete: async (db, caller, row) => {
       const users = await db.query<{ name: string }>(
         "select document->>'name' as name from resources where kind = $1 and company_id = $2 and document->'profile_ids' @> to_jsonb(array[$3::int]) order by id", [policyKind, caller.companyId, row.id],
@@ -70,9 +75,11 @@ export function registerProfileAndPolicyRoutes(routes: RouteCatalogue, context: 
     ordering: { name: byName, severity: "document->>'severity'", enabled: "document->>'enabled'", cis_safeguard: "case when document->>'cis_safeguard' ~ '^[0-9]{1,6}(\\.[0-9]{1,6}){0,3}$' then string_to_array(document->>'cis_safeguard', '.')::int[] end", created_at: 'created_at' },
     defaults: { description: '', enabled: false, query: '', severity: 'medium', weight: null, profile_ids: [], remediation: '', cis_safeguard: '', cis_title: '' },
     check: async (db, caller, document) => {
-      await checkCondition(db, caller.companyId, String(document.query));
+      await checkCondition(db, caller, String(document.query));
       await checkProfileIds(db, caller, (document.profile_ids as number[] | undefined) ?? []);
     },
+    // Only an enabled policy scores: a change to one that is off, and stays off, changes nothing.
+    changesScores: (before, after) => before?.enabled === true || after?.enabled === true,
     describe: describePolicies,
   });
 }

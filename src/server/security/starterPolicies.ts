@@ -1,7 +1,7 @@
 // The starter library: controls most fleets want, each mapped to a safeguard of the CIS Critical Security Controls
 // v8 (the safeguard ids and titles are the CIS's own). They are added switched off: an administrator reviews and
 // enables them (one by one, or all at once from the policy list). Conditions are plain query-language text, so a
-// user edits them like their own; adapter lists name the catalogue's slugs (the `Adapters` field's values).
+// user edits them like their own; "which tool reports it" is asked of the source categories, never of vendor slugs.
 
 export type StarterPolicy = {
   starter_id: string;
@@ -14,27 +14,30 @@ export type StarterPolicy = {
   cis_title: string;
 };
 
-const anyAdapter = (slugs: string[]) => slugs.map((slug) => `Adapters = ${slug}`).join(' OR ');
+/** A device some source of these kinds reports: `SourceCategories = edr OR SourceCategories = epp`. */
+const anyCategory = (categories: string[]) => categories.map((category) => `SourceCategories = ${category}`).join(' OR ');
 
-const edr = ['crowdstrike', 'sentinelone', 'microsoft-defender-endpoint', 'carbon-black-cloud', 'cortex-xdr', 'cybereason', 'symantec-edr', 'sophos-ep', 'trend-micro', 'eset-protect', 'fireeye-hx', 'cisco-secure-endpoint', 'bitdefender-gravityzone', 'malwarebytes-nebula', 'trellix-epo', 'kaspersky-security-center'];
-const managers = ['microsoft-intune', 'jamfpro', 'sccm', 'kandji', 'vmware-mdm-airwatch', 'maas360', 'hexnode', 'ivanti-epmm', 'soti-mobicontrol', 'manage-engine-dc', 'tanium', 'ninjaone', 'datto-rmm', 'kaseya-vsa', 'quest-kace', 'pdq'];
-const patching = ['microsoft-intune', 'sccm', 'wsus', 'automox', 'bigfix', 'manage-engine-dc', 'ninjaone', 'tanium', 'jamfpro', 'kandji', 'red-hat-satellite', 'foreman'];
-const scanners = ['qualys', 'tenable-io', 'tenable-sc', 'nessus', 'nexpose', 'greenbone', 'edgescan', 'runzero', 'network-scanner'];
-const directories = ['active-directory', 'azure-entra', 'openldap', 'freeipa', 'jumpcloud', 'google-workspace', 'okta'];
-const cmdbs = ['servicenow', 'bmc-helix-cmdb', 'device42', 'freshservice', 'jira-assets', 'itop', 'glpi', 'snipe-it', 'topdesk', 'cherwell', 'netbox', 'lansweeper'];
-const logging = ['splunk', 'elasticsearch', 'graylog', 'sumo-logic', 'ibm-qradar', 'datadog', 'wazuh'];
+// Source categories are the adapters' groups (schemas/adapters/adapter.meta.json); a file export counts under the
+// system it was exported from. Testing them rather than vendor slugs keeps a policy true for every product of a kind.
+const edr = ['edr', 'epp', 'antivirus'];
+const managers = ['mdm', 'software_deployment', 'configuration_management'];
+const patching = ['software_deployment', 'mdm'];
+const scanners = ['vulnerability_management', 'attack_surface'];
+const directories = ['ad', 'identity'];
+const cmdbs = ['cmdb', 'itam'];
+const logging = ['siem'];
 
 export const starterPolicies: StarterPolicy[] = [
   {
     starter_id: 'cis-1.1-several-sources', name: 'Known to more than one source', severity: 'low',
-    description: 'The device is reported by at least two adapters, so the inventory does not rest on one tool.',
-    query: 'AdapterCount >= 2', remediation: 'Find why only one tool sees the device: enroll it in the directory, the EDR or the MDM.',
+    description: 'The device is reported by at least two sources (connections), so the inventory does not rest on one tool.',
+    query: 'ConnectionCount >= 2', remediation: 'Find why only one tool sees the device: enroll it in the directory, the EDR or the MDM.',
     cis_safeguard: '1.1', cis_title: 'Establish and Maintain Detailed Enterprise Asset Inventory',
   },
   {
     starter_id: 'cis-1.1-cmdb', name: 'Recorded in the CMDB', severity: 'low',
     description: 'A CMDB or asset-management tool knows the device.',
-    query: anyAdapter(cmdbs), remediation: 'Register the device in the CMDB with its owner and location.',
+    query: anyCategory(cmdbs), remediation: 'Register the device in the CMDB with its owner and location.',
     cis_safeguard: '1.1', cis_title: 'Establish and Maintain Detailed Enterprise Asset Inventory',
   },
   {
@@ -52,7 +55,7 @@ export const starterPolicies: StarterPolicy[] = [
   {
     starter_id: 'cis-1.2-directory', name: 'Joined to the directory', severity: 'medium',
     description: 'A directory service (Active Directory, Entra ID, LDAP) knows the device: a device it does not know may be unauthorized.',
-    query: anyAdapter(directories), remediation: 'Join the device to the directory, or remove it from the network if it is not authorized.',
+    query: anyCategory(directories), remediation: 'Join the device to the directory, or remove it from the network if it is not authorized.',
     cis_safeguard: '1.2', cis_title: 'Address Unauthorized Assets',
   },
   {
@@ -62,9 +65,16 @@ export const starterPolicies: StarterPolicy[] = [
     cis_safeguard: '2.1', cis_title: 'Establish and Maintain a Software Inventory',
   },
   {
+    // OS.Supported comes from the OS lifecycle feed (endoflife.date) for the release normalization read: false once
+    // the release is past its end of life on the discovery's day. Only a known "false" fails. A device whose release
+    // the feed does not know (no version reported, an appliance the feed does not list, a Windows release whose
+    // edition is unknown while its Enterprise and Pro servicing disagree) passes: failing the unknown would flag most
+    // of a fleet whose sources report no version, and a policy that fails everything is switched off, not followed.
+    // A device any source reports on an unsupported release fails, whatever the others say (the field holds every
+    // source's value).
     starter_id: 'cis-2.2-os-supported', name: 'Operating system still supported', severity: 'high',
-    description: 'The operating system is not one whose vendor support has ended (Windows XP to 8.1, Windows Server 2003 to 2012 R2, CentOS 5 to 7, macOS before 12).',
-    query: 'NOT OS.FullOsString = /(windows (xp|vista|7|8)|server 20(03|08|12)|centos( linux)? [5-7]([^0-9]|$)|mac ?os( x)? (10\\.|11\\.))/i',
+    description: 'The operating system release still gets security updates from its vendor: the OS lifecycle feed (endoflife.date) does not put it past its end of life. A release the feed does not know passes.',
+    query: 'NOT OS.Supported = false',
     remediation: 'Upgrade the operating system to a supported release, or isolate and replace the device.',
     cis_safeguard: '2.2', cis_title: 'Ensure Authorized Software is Currently Supported',
   },
@@ -85,7 +95,7 @@ export const starterPolicies: StarterPolicy[] = [
   {
     starter_id: 'cis-4.1-managed', name: 'Managed by an MDM or configuration manager', severity: 'medium',
     description: 'A device manager enforces its configuration.',
-    query: anyAdapter(managers), remediation: 'Enroll the device in the MDM or configuration manager.',
+    query: anyCategory(managers), remediation: 'Enroll the device in the MDM or configuration manager.',
     cis_safeguard: '4.1', cis_title: 'Establish and Maintain a Secure Configuration Process',
   },
   {
@@ -119,13 +129,13 @@ export const starterPolicies: StarterPolicy[] = [
   {
     starter_id: 'cis-7.3-os-patching', name: 'Operating-system patching automated', severity: 'medium',
     description: 'A patch-management tool reports the device.',
-    query: anyAdapter(patching), remediation: 'Enroll the device in the patch-management tool.',
+    query: anyCategory(patching), remediation: 'Enroll the device in the patch-management tool.',
     cis_safeguard: '7.3', cis_title: 'Perform Automated Operating System Patch Management',
   },
   {
     starter_id: 'cis-7.5-scanned', name: 'Scanned for vulnerabilities', severity: 'medium',
     description: 'A vulnerability scanner reports the device.',
-    query: anyAdapter(scanners), remediation: 'Add the device\'s network or agent to the vulnerability scanner\'s scope.',
+    query: anyCategory(scanners), remediation: 'Add the device\'s network or agent to the vulnerability scanner\'s scope.',
     cis_safeguard: '7.5', cis_title: 'Perform Automated Vulnerability Scans of Internal Enterprise Assets',
   },
   {
@@ -159,13 +169,13 @@ export const starterPolicies: StarterPolicy[] = [
   {
     starter_id: 'cis-8.2-audit-logs', name: 'Audit logs collected', severity: 'low',
     description: 'A log platform or SIEM reports the device.',
-    query: anyAdapter(logging), remediation: 'Forward the device\'s logs to the log platform.',
+    query: anyCategory(logging), remediation: 'Forward the device\'s logs to the log platform.',
     cis_safeguard: '8.2', cis_title: 'Collect Audit Logs',
   },
   {
     starter_id: 'cis-10.1-anti-malware', name: 'EDR or anti-malware agent reports it', severity: 'critical',
     description: 'An endpoint-protection product reports the device.',
-    query: anyAdapter(edr), remediation: 'Install the EDR agent and check that it reports to the console.',
+    query: anyCategory(edr), remediation: 'Install the EDR agent and check that it reports to the console.',
     cis_safeguard: '10.1', cis_title: 'Deploy and Maintain Anti-Malware Software',
   },
 ];

@@ -1,7 +1,8 @@
+import { outboundPolicyFor } from '../outbound/policy.js';
 import { createHash, randomBytes } from 'node:crypto';
 import * as oidc from 'openid-client';
 import type { AppContext } from '../context.js';
-import { fieldError } from '../http/errors.js';
+import { fieldError } from '../errors.js';
 import { providerConfiguration, scopesOf } from './oidcClient.js';
 import { samlProvider } from './samlClient.js';
 import { companiesWithSso, openSsoSettings, type SsoSettings } from './ssoSettings.js';
@@ -13,7 +14,7 @@ const handoffLifetime = '60 seconds';
 
 const hashOf = (code: string) => createHash('sha256').update(code).digest('hex');
 
-/** The company a sign-in is for: the owner of the domain (of an e-mail address), or the only company with single sign-on. */
+/** The company a sign-in is for: the verified owner of the domain (of an e-mail address), or the only company with single sign-on. */
 async function companyFor(context: AppContext, domainOrEmail: string | undefined): Promise<number> {
   const enabled = await companiesWithSso(context.db);
   const domain = domainOrEmail?.split('@').at(-1)?.trim().toLowerCase();
@@ -21,7 +22,8 @@ async function companyFor(context: AppContext, domainOrEmail: string | undefined
     if (enabled.length === 1) return enabled[0]!;
     throw fieldError('domain', 'Enter your work e-mail address or your company\'s domain.');
   }
-  const [row] = await context.db.query<{ company_id: number }>('select company_id from domains where lower(domain) = $1', [domain]);
+  // Only a verified claim routes a sign-in: a company cannot draw another's users to its provider by naming their domain.
+  const [row] = await context.db.query<{ company_id: number }>('select company_id from domains where lower(domain) = $1 and verified_at is not null', [domain]);
   if (!row || !enabled.includes(row.company_id)) throw fieldError('domain', 'Single sign-on is not set up for this domain.');
   return row.company_id;
 }
@@ -59,7 +61,7 @@ export async function startSsoSignIn(context: AppContext, body: { domain?: strin
     await rememberRequest(context, { state, companyId, codeVerifier: '', nonce: sentRequestId() ?? '', redirect: body.redirect });
     return { authorization_url: url };
   }
-  const configuration = await providerConfiguration(settings);
+  const configuration = await providerConfiguration(settings, await outboundPolicyFor(context.db, context.config, companyId));
   const codeVerifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
   const nonce = oidc.randomNonce();
@@ -89,7 +91,7 @@ export async function finishSsoSignIn(context: AppContext, query: Record<string,
   const settings = await openSsoSettings(context.db, context.keys.secretsKey, pending.company_id);
   if (!settings.enabled || settings.protocol !== 'oidc') return consoleSso({ error: switchedOff });
   return handOff(context, pending, settings, async () => {
-    const configuration = await providerConfiguration(settings);
+    const configuration = await providerConfiguration(settings, await outboundPolicyFor(context.db, context.config, pending.company_id));
     const tokens = await oidc.authorizationCodeGrant(configuration, new URL(requestUrl, origin), {
       pkceCodeVerifier: pending.code_verifier,
       expectedState: query.state,

@@ -1,6 +1,8 @@
 import { keepUnchangedSecrets, maskSecrets, openSecrets, sealSecrets } from '../adapters/secretFields.js';
+import { secretRuleOf } from '../adapters/secretRule.js';
+import { schemaById } from '../http/validators.js';
 import type { Queryable } from '../db/database.js';
-import { loadSettingsDocument, saveSettingsDocument } from '../discovery/settings.js';
+import { loadSettingsDocument, saveSettingsDocument } from '../settings/settingsStore.js';
 
 export const ssoSettingsKind = 'cartograph:settings/sso-configuration';
 
@@ -26,7 +28,9 @@ export const defaultSsoSettings: SsoSettings = {
   saml_entry_point: '', saml_idp_certificate: '', saml_idp_issuer: '', saml_sp_entity_id: '',
 };
 
-const secretFields = new Set(['client_secret']);
+// The client secret, held to the issuer it was saved for (see secretRule.ts).
+const secretRule = secretRuleOf(schemaById(ssoSettingsKind));
+const secretFields = secretRule.secretFields;
 
 /** A company's single sign-on settings as stored: the client secret sealed. */
 const loadStored = (db: Queryable, companyId: number) => loadSettingsDocument(db, companyId, ssoSettingsKind, defaultSsoSettings);
@@ -43,7 +47,7 @@ export async function openSsoSettings(db: Queryable, secretsKey: Buffer, company
 
 /** Saves the settings; a masked secret sent back by the form keeps the stored one. Answers them masked. */
 export async function writeSsoSettings(db: Queryable, secretsKey: Buffer, companyId: number, settings: SsoSettings): Promise<SsoSettings> {
-  const kept = keepUnchangedSecrets(settings, await openSsoSettings(db, secretsKey, companyId), secretFields) as SsoSettings;
+  const kept = keepUnchangedSecrets(settings, await openSsoSettings(db, secretsKey, companyId), secretRule) as SsoSettings;
   await saveSettingsDocument(db, companyId, ssoSettingsKind, sealSecrets(secretsKey, kept, secretFields));
   return maskSecrets(kept, secretFields) as SsoSettings;
 }

@@ -1,3 +1,4 @@
+import { clearBreadcrumb } from './shell/breadcrumb';
 import { createHashHistory, createRootRoute, createRoute, createRouter, Outlet, useRouterState, type AnyRoute, type RouterHistory } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
 import { NotFound } from '../pages/system/NotFound';
@@ -7,6 +8,7 @@ import { isChunkLoadError, reloadAfterChunkError } from './chunkReload';
 import { middlewareFor, runGuards } from './guards';
 import { registerNavigator } from './navigation';
 import { NotificationArea } from './notifications/NotificationArea';
+import { dismissErrors } from './notifications/notifications';
 import { OverlayListHost } from './overlay/OverlayListHost';
 import { loadPage, loadedPage, pageSourceFor } from './pageModules';
 import { limitPreload, prefetchAllowed } from './preload';
@@ -143,5 +145,12 @@ export function createConsoleRouter(options: { history?: RouterHistory; entries?
     return entryOf(route?.options.staticData);
   }
   registerNavigator((to, search) => void router.navigate((search ? { to, search } : { to }) as never));
+  // An error of the page left behind no longer applies to the page opened.
+  router.subscribe('onBeforeNavigate', (event) => {
+    if (!event.pathChanged) return;
+    dismissErrors();
+    // The trail of the page left behind never names the page opened (a page that sets none shows its title).
+    clearBreadcrumb();
+  });
   return router;
 }

@@ -5,6 +5,7 @@ import { runDiscoveryAndWait } from '../discoveryFleet.js';
 import { createUserWithGroups, engines, userPassword, type TestServer } from '../harness.js';
 import { openSecrets } from '../../../src/server/adapters/secretFields.js';
 import { createAction, runAction, startLabServer, waitForRun } from './actionFixtures.js';
+import type { JobSend } from '../../../src/server/jobs/queueWorkers.js';
 
 type Received = { headers: IncomingMessage['headers']; body: string };
 
@@ -95,7 +96,7 @@ describe.each(engines)('the action center on %s', (engine) => {
       const id = await createAction(server, { name: 'To metadata', trigger: 'manual', scope: linux, type: 'webhook', parameters: { url: 'http://169.254.169.254/latest', body_template: '{}', batch_size: 1 } });
       const refused = await runAction(server, id);
       expect(refused.run).toMatchObject({ failed: 10, succeeded: 0 });
-      expect(refused.results[0].detail).toMatch(/link-local or private/);
+      expect(refused.results[0].detail).toMatch(/169.254.169.254 is a link-local or cloud-metadata address; Cartograph never calls it/);
 
       await server.request('PUT', '/actions/settings', { token, body: { concurrency: 10, target_timeout_seconds: 10, retries: 0, history_days: 90, allowed_destinations: [] } });
       const local = await createAction(server, { name: 'To loopback', trigger: 'manual', scope: linux, type: 'webhook', parameters: { url: receiver.url, body_template: '{"h": "{{Hostname}}"}', batch_size: 1 } });
@@ -146,7 +147,7 @@ describe.each(engines)('the action center on %s', (engine) => {
     const { queueScheduledActions } = await import('../../../src/server/actions/actionJobs.js');
     const now = new Date(Math.ceil(Date.now() / 60_000) * 60_000 + 1000);
     const since = new Date(now.getTime() - 30_000);
-    const send = (queue: string, data: object) => server.context.discoveries.sendJob(queue, data);
+    const send: JobSend = (queue, data, options) => server.context.jobs.send(queue, data, options);
     expect(await queueScheduledActions(server.context, send, now, since)).toBe(1);
     expect(await queueScheduledActions(server.context, send, now, since)).toBe(0);
     let runs = (await server.request('GET', `/actions/runs?action=${id}`, { token })).body;

@@ -1,3 +1,4 @@
+import { loopbackAllowed } from '../../support/outbound.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSmtpSettings, loadSmtpSettings, MailNotConfiguredError, saveSmtpSettings, sendCompanyMail, sendMail, smtpSettingsKind, type SmtpSettings } from '../../../src/server/outbound/smtp.js';
 import { maskedSecret } from '../../../src/server/adapters/secretFields.js';
@@ -22,7 +23,7 @@ describe('sending mail through a real SMTP server', () => {
     const receipt = await sendMail(settingsFor(server.port), {
       to: ['ops@example.test', 'sec@example.test'], subject: 'Devices without EDR', text: '3 devices',
       attachments: [{ filename: 'devices.csv', content: 'Host name\nws-001\n', contentType: 'text/csv' }],
-    });
+    }, loopbackAllowed);
     expect(receipt.accepted).toEqual(['ops@example.test', 'sec@example.test']);
     expect(server.messages).toHaveLength(1);
     expect(server.messages[0].from).toBe('cartograph@example.test');
@@ -32,21 +33,21 @@ describe('sending mail through a real SMTP server', () => {
 
   it('upgrades with STARTTLS, trusts the configured CA and authenticates', async () => {
     const server = await start({ tls: { ...serverCertificate, implicit: false }, credentials: { username: 'mailer', password: 's3cret' } });
-    await sendMail(settingsFor(server.port, { security: 'starttls', ca_certificate: authority.cert, username: 'mailer', password: 's3cret', host: 'localhost' }), { to: ['a@example.test'], subject: 'hello', text: 'x' });
+    await sendMail(settingsFor(server.port, { security: 'starttls', ca_certificate: authority.cert, username: 'mailer', password: 's3cret', host: 'localhost' }), { to: ['a@example.test'], subject: 'hello', text: 'x' }, loopbackAllowed);
     expect(server.messages[0].user).toBe('mailer');
   });
 
   it('speaks TLS from the first byte and refuses a server whose CA it does not know', async () => {
     const server = await start({ tls: { ...serverCertificate, implicit: true } });
-    await sendMail(settingsFor(server.port, { security: 'tls', ca_certificate: authority.cert, host: 'localhost' }), { to: ['a@example.test'], subject: 'tls', text: 'x' });
+    await sendMail(settingsFor(server.port, { security: 'tls', ca_certificate: authority.cert, host: 'localhost' }), { to: ['a@example.test'], subject: 'tls', text: 'x' }, loopbackAllowed);
     expect(server.messages).toHaveLength(1);
-    await expect(sendMail(settingsFor(server.port, { security: 'tls', host: 'localhost' }), { to: ['a@example.test'], subject: 'tls', text: 'x' })).rejects.toThrow(/certificate/i);
+    await expect(sendMail(settingsFor(server.port, { security: 'tls', host: 'localhost' }), { to: ['a@example.test'], subject: 'tls', text: 'x' }, loopbackAllowed)).rejects.toThrow(/certificate/i);
   });
 
   it('says why when the password is wrong or the server refuses every recipient', async () => {
     const server = await start({ credentials: { username: 'mailer', password: 's3cret' }, refuse: ['nobody@example.test'] });
-    await expect(sendMail(settingsFor(server.port, { username: 'mailer', password: 'wrong' }), { to: ['a@example.test'], subject: 's', text: 'x' })).rejects.toThrow(/Invalid username or password/);
-    await expect(sendMail(settingsFor(server.port, { username: 'mailer', password: 's3cret' }), { to: ['nobody@example.test'], subject: 's', text: 'x' })).rejects.toThrow(/No such mailbox/);
+    await expect(sendMail(settingsFor(server.port, { username: 'mailer', password: 'wrong' }), { to: ['a@example.test'], subject: 's', text: 'x' }, loopbackAllowed)).rejects.toThrow(/Invalid username or password/);
+    await expect(sendMail(settingsFor(server.port, { username: 'mailer', password: 's3cret' }), { to: ['nobody@example.test'], subject: 's', text: 'x' }, loopbackAllowed)).rejects.toThrow(/No such mailbox/);
   });
 });
 
@@ -61,13 +62,15 @@ describe.each(engines)('SMTP settings on %s', (engine) => {
     expect(answered.password).toBe(maskedSecret);
     const [row] = await db.query<{ document: SmtpSettings }>('select document from resources where kind = $1 and company_id = 1', [smtpSettingsKind]);
     expect(row.document.password).not.toContain('correct horse');
-    await saveSmtpSettings(db, keys.secretsKey, 1, { ...answered, port: 2526 });
+    await saveSmtpSettings(db, keys.secretsKey, 1, { ...answered, from: 'inventory@example.test' });
     const opened = await loadSmtpSettings(db, keys.secretsKey, 1);
-    expect(opened).toMatchObject({ port: 2526, password: 'correct horse' });
+    expect(opened).toMatchObject({ from: 'inventory@example.test', password: 'correct horse' });
+    // Another port is another destination: the masked password does not follow it (tests/server/secretDestinations.test.ts).
+    await expect(saveSmtpSettings(db, keys.secretsKey, 1, { ...answered, port: 2526 })).rejects.toThrow(/Re-enter the password to send it to a new address/);
   });
 
   it('refuses to send for a company without SMTP configured', async () => {
     const [other] = await server.context.db.query<{ id: number }>("insert into companies (name) values ('No Mail Ltd') returning id");
-    await expect(sendCompanyMail(server.context.db, server.context.keys.secretsKey, other.id, { to: ['a@example.test'], subject: 's', text: 'x' })).rejects.toBeInstanceOf(MailNotConfiguredError);
+    await expect(sendCompanyMail(server.context.db, server.context.keys.secretsKey, other.id, { to: ['a@example.test'], subject: 's', text: 'x' }, loopbackAllowed)).rejects.toBeInstanceOf(MailNotConfiguredError);
   });
 });

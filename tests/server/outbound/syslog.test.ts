@@ -1,3 +1,4 @@
+import { loopbackAllowed } from '../../support/outbound.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatCef, formatRfc5424, sendSyslog, type SyslogEvent } from '../../../src/server/outbound/syslog.js';
 import { issueCertificate } from '../../support/testCertificates.js';
@@ -24,13 +25,13 @@ describe('syslog transports', () => {
 
   it('sends one datagram per event over UDP', async () => {
     receiver = await startSyslogReceiver('udp');
-    await sendSyslog({ host: '127.0.0.1', port: receiver.port, transport: 'udp', format: 'rfc5424' }, [signIn, { ...signIn, eventId: 'user.signout' }]);
+    await sendSyslog({ host: '127.0.0.1', port: receiver.port, transport: 'udp', format: 'rfc5424' }, [signIn, { ...signIn, eventId: 'user.signout' }], loopbackAllowed);
     expect((await receiver.waitFor(2)).map((line) => line.split(' ')[5])).toEqual(['user.signin', 'user.signout']);
   });
 
   it('frames events by octet count over TCP so a line break stays inside its message', async () => {
     receiver = await startSyslogReceiver('tcp');
-    await sendSyslog({ host: '127.0.0.1', port: receiver.port, transport: 'tcp', format: 'cef' }, [{ ...signIn, message: 'first\nline' }, signIn]);
+    await sendSyslog({ host: '127.0.0.1', port: receiver.port, transport: 'tcp', format: 'cef' }, [{ ...signIn, message: 'first\nline' }, signIn], loopbackAllowed);
     const lines = await receiver.waitFor(2);
     expect(lines).toHaveLength(2);
     expect(lines[0]).toContain('CEF:0|Cartograph');
@@ -39,12 +40,12 @@ describe('syslog transports', () => {
   it('verifies the receiver against the configured CA over TLS', async () => {
     const authority = issueCertificate({ commonName: 'Syslog CA', isCa: true }, null);
     receiver = await startSyslogReceiver('tls', issueCertificate({ commonName: 'localhost', altNames: ['DNS:localhost'] }, authority));
-    await sendSyslog({ host: 'localhost', port: receiver.port, transport: 'tls', format: 'rfc5424', ca_certificate: authority.cert }, [signIn]);
+    await sendSyslog({ host: 'localhost', port: receiver.port, transport: 'tls', format: 'rfc5424', ca_certificate: authority.cert }, [signIn], loopbackAllowed);
     expect(await receiver.waitFor(1)).toHaveLength(1);
-    await expect(sendSyslog({ host: 'localhost', port: receiver.port, transport: 'tls', format: 'rfc5424' }, [signIn])).rejects.toThrow(/certificate/i);
+    await expect(sendSyslog({ host: 'localhost', port: receiver.port, transport: 'tls', format: 'rfc5424' }, [signIn], loopbackAllowed)).rejects.toThrow(/certificate/i);
   });
 
   it('fails clearly when nothing listens', async () => {
-    await expect(sendSyslog({ host: '127.0.0.1', port: 9, transport: 'tcp', format: 'rfc5424' }, [signIn])).rejects.toThrow(/ECONNREFUSED/);
+    await expect(sendSyslog({ host: '127.0.0.1', port: 9, transport: 'tcp', format: 'rfc5424' }, [signIn], loopbackAllowed)).rejects.toThrow(/ECONNREFUSED/);
   });
 });

@@ -5,7 +5,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { loadSchemas } from '../../../codegen/loadSchemas';
 import { messageFileOf, renderedSchemaMessages, type SchemaMessageFile } from '../../../codegen/schemaMessages';
-import { schemaMessageKey, schemaMessagePrefix, translateSchema, type SchemaDocument } from '../../../src/core/schemaMessages';
+import { schemaMessageKey, schemaMessagePrefix, schemaMessagesOf, translateSchema, type SchemaDocument } from '../../../src/core/schemaMessages';
 import { consoleFiles, consoleRoot, lineOf, parseConsoleFile } from './consoleSources';
 
 const schemasFolder = fileURLToPath(new URL('../../../schemas', import.meta.url));
@@ -152,5 +152,23 @@ describe('a schema translated through its messages', () => {
     expect(translated.properties.severity).toMatchObject({ enum: ['high', 'low'], 'x-enum-labels': { high: 'Élevée', low: 'low' } });
     expect(translated).toMatchObject({ 'x-plural-title': 'Choses', 'x-resource': { path: '/samples/things' } });
     expect(schema.properties.first_name).toEqual({ type: 'string', 'x-group': 'Person' });
+  });
+
+  it("takes an option's English from x-enum-titles, on an enum and on the known values of an open text field", () => {
+    const named = {
+      $id: 'cartograph:settings/sample-mail',
+      properties: {
+        security: { type: 'string', enum: ['none', 'starttls'], 'x-enum-titles': { starttls: 'STARTTLS' } },
+        algorithms: { type: 'array', items: { type: 'string', 'x-enum-titles': { rsa: 'RSA' } } },
+      },
+    };
+    expect(schemaMessagesOf(named)).toMatchObject({
+      'schema.settings/sample-mail#/properties/security.enum.none': 'none',
+      'schema.settings/sample-mail#/properties/security.enum.starttls': 'STARTTLS',
+      'schema.settings/sample-mail#/properties/algorithms/items.enum.rsa': 'RSA',
+    });
+    const translated = translateSchema(named, (key, english) => (key.endsWith('.enum.rsa') ? 'RSA (traduit)' : english));
+    expect(translated.properties.security['x-enum-labels' as never]).toEqual({ none: 'none', starttls: 'STARTTLS' });
+    expect(translated.properties.algorithms.items['x-enum-labels' as never]).toEqual({ rsa: 'RSA (traduit)' });
   });
 });

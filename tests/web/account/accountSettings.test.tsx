@@ -51,7 +51,7 @@ describe('account settings', () => {
       'GET /api/otp': [{ body: { enabled: false } }, { body: { enabled: true } }],
       'GET /api/tokens': { body: [] },
       'POST /api/otp/setup': { body: { secret: 'JBSWY3DPEHPK3PXP', otpauth_url: 'otpauth://totp/Cartograph:admin?secret=JBSWY3DPEHPK3PXP&issuer=Cartograph' } },
-      'POST /api/otp/confirm': { body: { enabled: true } },
+      'POST /api/otp/confirm': { body: { enabled: true, recovery_codes: ['abcde-fghjk', 'mnpqr-stuvw'] } },
     });
     renderPage();
     fireEvent.click(await screen.findByRole('button', { name: 'Set up' }));
@@ -65,7 +65,29 @@ describe('account settings', () => {
     fireEvent.change(code, { target: { value: '123456' } });
     fireEvent.click(screen.getByRole('button', { name: 'Verify and turn on' }));
     await waitFor(() => expect(calls.find((call) => call.url === '/api/otp/confirm')?.body).toEqual({ code: '123456' }));
+    // The recovery codes are shown once, until the user says they saved them.
+    const codes = await screen.findByRole('list', { name: 'Recovery codes' });
+    expect(within(codes).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['abcde-fghjk', 'mnpqr-stuvw']);
+    expect(decodeURIComponent(screen.getByRole('link', { name: 'Download as a text file' }).getAttribute('href') ?? '')).toContain('abcde-fghjk\nmnpqr-stuvw');
+    fireEvent.click(screen.getByRole('button', { name: 'I have saved these codes' }));
     expect(await screen.findByRole('button', { name: 'Turn off' })).toBeTruthy();
+    expect(screen.queryByText('abcde-fghjk')).toBeNull();
+  });
+
+  it('cancels an enrolment: back to Set up, and the server forgets the secret', async () => {
+    const calls = serveApi({
+      'GET /api/otp': { body: { enabled: false } },
+      'GET /api/tokens': { body: [] },
+      'POST /api/otp/setup': { body: { secret: 'JBSWY3DPEHPK3PXP', otpauth_url: 'otpauth://totp/Cartograph:admin?secret=JBSWY3DPEHPK3PXP&issuer=Cartograph' } },
+      'POST /api/otp/cancel': { body: { enabled: false } },
+    });
+    renderPage();
+    fireEvent.click(await screen.findByRole('button', { name: 'Set up' }));
+    expect(await screen.findByText('JBSWY3DPEHPK3PXP')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(await screen.findByRole('button', { name: 'Set up' })).toBeTruthy();
+    expect(screen.queryByText('JBSWY3DPEHPK3PXP')).toBeNull();
+    await waitFor(() => expect(calls.some((call) => call.url === '/api/otp/cancel' && call.method === 'POST')).toBe(true));
   });
 
   it('turns one-time passwords off with the account password', async () => {
@@ -77,7 +99,7 @@ describe('account settings', () => {
     expect(await screen.findByRole('button', { name: 'Set up' })).toBeTruthy();
   });
 
-  it('creates an API token, shows it once, lists and revokes tokens', async () => {
+  it('creates an API token of 90 days unless another lifetime is chosen, shows it once, lists and revokes tokens', async () => {
     const listed = { id: 4, name: 'export', created_at: '2026-11-20T10:00:00Z', expires_at: null, last_used_at: null };
     const calls = serveApi({
       'GET /api/otp': { body: { enabled: false } },
@@ -87,29 +109,33 @@ describe('account settings', () => {
     });
     renderPage();
     expect(await screen.findByText('No API tokens')).toBeTruthy();
+    expect((screen.getByLabelText(/^Lifetime/) as HTMLSelectElement).value).toBe('90');
     fireEvent.change(screen.getByLabelText(/^Token name/), { target: { value: 'export' } });
-    fireEvent.change(screen.getByLabelText(/^Expires in days/), { target: { value: '30' } });
+    fireEvent.change(screen.getByLabelText(/^Lifetime/), { target: { value: 'never' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create token' }));
     expect((await screen.findByTestId('new-api-token')).textContent).toBe('cgt_secret-value');
-    expect(calls.find((call) => call.method === 'POST' && call.url === '/api/tokens')?.body).toEqual({ name: 'export', expires_in_days: 30 });
+    expect(calls.find((call) => call.method === 'POST' && call.url === '/api/tokens')?.body).toEqual({ name: 'export', never_expires: true });
     fireEvent.click(screen.getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(screen.queryByTestId('new-api-token')).toBeNull());
     const row = (await screen.findByText('export')).closest('tr') as HTMLElement;
-    expect(within(row).getByText('Never')).toBeTruthy();
+    expect(within(row).getByText('Never expires')).toBeTruthy();
     fireEvent.click(within(row).getByRole('button', { name: 'Revoke' }));
     const dialog = await screen.findByRole('alertdialog');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Revoke' }));
     await waitFor(() => expect(calls.some((call) => call.method === 'DELETE' && call.url === '/api/tokens/4')).toBe(true));
   });
 
-  it('rejects an expiry outside 1 to 3650 days before sending', async () => {
-    const calls = serveApi({ 'GET /api/otp': { body: { enabled: false } }, 'GET /api/tokens': { body: [] } });
+  it('asks for the date of a custom lifetime before sending, and sends its end', async () => {
+    const calls = serveApi({ 'GET /api/otp': { body: { enabled: false } }, 'GET /api/tokens': { body: [] }, 'POST /api/tokens': { status: 201, body: { id: 5, name: 'export', created_at: '2026-11-20T10:00:00Z', expires_at: null, last_used_at: null, token: 'cgt_x' } } });
     renderPage();
     fireEvent.change(screen.getByLabelText(/^Token name/), { target: { value: 'export' } });
-    fireEvent.change(screen.getByLabelText(/^Expires in days/), { target: { value: '9999' } });
+    fireEvent.change(screen.getByLabelText(/^Lifetime/), { target: { value: 'custom' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create token' }));
-    expect(await screen.findByText('The Expires In Days field must be between 1 and 3650.')).toBeTruthy();
+    expect(await screen.findByText('The Expires on field is required.')).toBeTruthy();
     expect(calls.some((call) => call.method === 'POST')).toBe(false);
+    fireEvent.change(screen.getByLabelText(/^Expires on/), { target: { value: '2027-03-01' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create token' }));
+    await waitFor(() => expect(calls.find((call) => call.method === 'POST')?.body).toEqual({ name: 'export', expires_at: new Date('2027-03-01T23:59:59').toISOString() }));
   });
 
   it('hides API tokens from a user without the token permission', async () => {

@@ -1,5 +1,6 @@
+import { renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiFetch, fieldErrorsFor } from '../../../src/web/app/http';
+import { ApiError, apiFetch, fieldErrorsFor, useFieldErrors } from '../../../src/web/app/http';
 import { getNotifications, dismissAll } from '../../../src/web/app/notifications/notifications';
 import { getSession } from '../../../src/web/app/session/session';
 import { freshSession, serveApi, tokenWith } from './helpers';
@@ -110,7 +111,22 @@ describe('apiFetch', () => {
     freshSession(tokenWith({}));
     window.location.hash = '#/settings/smtp-configuration';
     serveApi({ 'PUT /configurations/smtp': { status: 422, body: { data: { host: ['Unreachable host.'] } } } });
-    await expect(apiFetch('/configurations/smtp', { method: 'PUT', body: {}, silent: true })).rejects.toMatchObject({ message: 'host: Unreachable host.' });
+    await expect(apiFetch('/configurations/smtp', { method: 'PUT', body: {}, silent: true })).rejects.toMatchObject({ message: 'Host: Unreachable host.' });
     expect(fieldErrorsFor('/settings/smtp-configuration', '/configurations/smtp', 'host')).toEqual(['Unreachable host.']);
+  });
+
+  it('leaves out of a 400 notification the messages a mounted form lists under its fields, until the form goes', async () => {
+    freshSession(tokenWith({}));
+    window.location.hash = '#/settings/user/create';
+    serveApi({ 'POST /users/users': { status: 400, body: { username: ['Taken.'], 'profile.locale': ['Unknown locale.'] } } });
+    const form = renderHook(() => useFieldErrors('/users/users', ['username', 'email']));
+    await expect(apiFetch('/users/users', { method: 'POST', body: {} })).rejects.toBeInstanceOf(ApiError);
+    expect(getNotifications()).toMatchObject([{ kind: 'error', text: 'Fix the highlighted fields.\nLocale: Unknown locale.', lifetime: 10_000 }]);
+    expect(form.result.current).toEqual({ username: ['Taken.'], 'profile.locale': ['Unknown locale.'] });
+
+    dismissAll();
+    form.unmount();
+    await expect(apiFetch('/users/users', { method: 'POST', body: {} })).rejects.toBeInstanceOf(ApiError);
+    expect(getNotifications()).toMatchObject([{ kind: 'error', text: 'Username: Taken.\nLocale: Unknown locale.' }]);
   });
 });

@@ -1,7 +1,7 @@
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { NotificationArea } from '../../../src/web/app/notifications/NotificationArea';
-import { dismissAll, getNotifications, lifetimes, notify } from '../../../src/web/app/notifications/notifications';
+import { dismissAll, dismissErrors, getNotifications, lifetimes, notify } from '../../../src/web/app/notifications/notifications';
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -51,5 +51,17 @@ describe('notifications', () => {
     act(() => void notify('success', 'Saved', { title: 'User created' }));
     expect(screen.getByRole('region', { name: 'Notifications' }).textContent).toContain('User created');
     expect(screen.getByRole('status').textContent).toContain('Saved');
+  });
+});
+
+describe('error notifications in the first hour (issue 36)', () => {
+  it('close when something succeeds, or when the user moves to another page', () => {
+    notify('error', 'scope.query is wrong');
+    notify('warning', 'Careful');
+    notify('success', 'Saved');
+    expect(getNotifications().map((notification) => notification.kind)).toEqual(['warning', 'success']);
+    notify('error', 'Broken again');
+    dismissErrors();
+    expect(getNotifications().map((notification) => notification.kind)).toEqual(['warning', 'success']);
   });
 });

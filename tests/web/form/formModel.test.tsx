@@ -22,7 +22,7 @@ describe('the form model of an entity schema', () => {
   it('leaves a write-only id list out of edit forms when the API answers nothing to fill it from', () => {
     const group = groupSchema as unknown as EntitySchema;
     expect(formModelOf(group, 'create').fields).toContain('user_ids');
-    expect(formModelOf(group, 'create').uiSchema.user_ids).toMatchObject({ 'ui:widget': 'users', 'ui:title': 'Users' });
+    expect(formModelOf(group, 'create').uiSchema.user_ids).toMatchObject({ 'ui:widget': 'users', 'ui:title': 'Members' });
     expect(formModelOf(group, 'edit').fields).not.toContain('user_ids');
     expect(formModelOf(user, 'edit').fields).toContain('group_ids');
   });

@@ -38,7 +38,7 @@ describe('the schema form', () => {
   it('shows the form fields of the schema in x-order, without read-only ones, with labels from the names', () => {
     render(withQueries(<SchemaForm model={userModel} onSubmit={async () => undefined} />));
     const labels = [...document.querySelectorAll('label')].map((label) => label.textContent?.replace(/\s*\*$/, ''));
-    expect(labels.slice(0, 4)).toEqual(['Username', 'Email', 'First Name', 'Last Name']);
+    expect(labels.slice(0, 4)).toEqual(['Username', 'Email', 'First name', 'Last name']);
     expect(screen.queryByLabelText(/^Name$/)).toBeNull();
     expect(screen.getByLabelText(/^Password/)).toHaveProperty('type', 'password');
   });
@@ -134,7 +134,7 @@ describe('the generic form page', () => {
     render(withQueries(<GenericFormPage route={routeByPath('/settings/user/{id}/edit')!} />));
     expect(await screen.findByDisplayValue('jane')).toBeTruthy();
     expect(((await screen.findByLabelText('SOC')) as HTMLInputElement).checked).toBe(true);
-    fireEvent.change(screen.getByLabelText(/^First Name/), { target: { value: '' } });
+    fireEvent.change(screen.getByLabelText(/^First name/), { target: { value: '' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(calls.some((call) => call.method === 'PUT')).toBe(true));
     const put = calls.find((call) => call.method === 'PUT');

@@ -48,7 +48,7 @@ describe('schema-rendered texts', () => {
     expect(screen.getByText('Le contrôle, tel que la liste des échecs le montre.')).toBeTruthy();
     expect(screen.queryByText(policySchema.properties.name.description)).toBeNull();
     const severity = screen.getByLabelText(/^Gravité/);
-    expect(within(severity).getAllByRole('option').map((option) => option.textContent)).toEqual(expect.arrayContaining(['Critique', 'high']));
+    expect(within(severity).getAllByRole('option').map((option) => option.textContent)).toEqual(expect.arrayContaining(['Critique', 'High']));
     // A property without a title is labelled by its message too (English: its name's label), and so are its errors.
     expect(model.labels.remediation).toBe(messages[policyKey('/properties/remediation', 'title') as keyof typeof messages]);
   });

@@ -6,13 +6,15 @@ import { Adapters } from '../../../src/web/pages/adapters/Adapters';
 import { Instructions } from '../../../src/web/pages/adapters/Instructions';
 import { renderPage } from './renderPage';
 
-const adapter = (name: string, slug: string, categories: string[], status = 4): Adapter => ({ id: slug, name, slug, categories, status });
+const adapter = (name: string, slug: string, categories: string[], status = 4, extra: Partial<Adapter> = {}): Adapter => ({ id: slug, name, slug, categories, status, ...extra });
+const fetching = (entities: string[]): Partial<Adapter> => ({ can_fetch: true, entities, verified_by_replay: true });
 const catalogue = [
   adapter('Cartograph', 'cartograph', ['device', 'user'], 6),
-  adapter('CrowdStrike Falcon', 'crowdstrike', ['device', 'vulnerability'], 1),
-  adapter('Okta', 'okta', ['user', 'device'], 3),
-  adapter('Qualys VMDR', 'qualys', ['vulnerability']),
+  adapter('CrowdStrike Falcon', 'crowdstrike', ['device', 'vulnerability'], 1, fetching(['device', 'software', 'vulnerability'])),
+  adapter('Okta', 'okta', ['user', 'device'], 3, fetching(['user', 'device'])),
+  adapter('Qualys VMDR', 'qualys', ['vulnerability'], 4, fetching(['device', 'vulnerability'])),
 ];
+const azure = adapter('Microsoft Azure', 'azure', ['device'], 4, { can_fetch: false, entities: [], verified_by_replay: false });
 
 describe('the adapters page', () => {
   beforeEach(() => updateSession({ adapters: catalogue }));
@@ -42,6 +44,47 @@ describe('the adapters page', () => {
     await screen.findByRole('heading', { name: 'Okta', level: 1 });
     expect(screen.getByRole('heading', { name: 'What to grant on the vendor side' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Add connection' }).getAttribute('href')).toBe('/adapters/connection/create/okta');
+  });
+
+  it('shows on each card what the adapter fetches and that a replay verifies it, with its connection links', async () => {
+    renderPage(Adapters, '/adapters', '/adapters');
+    const card = (await screen.findByText('CrowdStrike Falcon')).closest('li')!;
+    expect(within(card).getByText('Fetches Devices, Software, Vulnerabilities.')).toBeTruthy();
+    expect(within(card).getByText('Verified by a replay')).toBeTruthy();
+    expect(within(card).queryByText('Not available yet')).toBeNull();
+    expect(within(card).getByRole('link', { name: 'Add connection' }).getAttribute('href')).toBe('/adapters/connection/create/crowdstrike');
+    expect(within(card).getByRole('link', { name: 'Connections' })).toBeTruthy();
+  });
+
+  it('marks an adapter that cannot fetch Not available yet, with its instructions but no way to add a connection', async () => {
+    updateSession({ adapters: [...catalogue, azure] });
+    renderPage(Adapters, '/adapters', '/adapters');
+    const card = (await screen.findByText('Microsoft Azure')).closest('li')!;
+    expect(within(card).getByText('Not available yet')).toBeTruthy();
+    expect(within(card).queryByText(/^Fetches/)).toBeNull();
+    expect(within(card).queryByText('Verified by a replay')).toBeNull();
+    expect(within(card).queryByText('Not configured')).toBeNull();
+    expect(within(card).queryByRole('link', { name: 'Add connection' })).toBeNull();
+    expect(within(card).queryByRole('link', { name: 'Connections' })).toBeNull();
+    expect(within(card).getByRole('link', { name: 'Instructions' }).getAttribute('href')).toBe('/adapters/connections/components/instructions/azure');
+  });
+
+  it("shows on an adapter's instructions what it fetches and that a replay verifies it", async () => {
+    renderPage(Instructions, '/instructions/$tool', '/instructions/okta');
+    await screen.findByRole('heading', { name: 'Okta', level: 1 });
+    expect(screen.getByText('Fetches Users, Devices.')).toBeTruthy();
+    expect(screen.getByText('Verified by a replay')).toBeTruthy();
+    expect(screen.queryByRole('note')).toBeNull();
+  });
+
+  it('marks the instructions of an adapter that cannot fetch Not available yet, without an add-connection link', async () => {
+    updateSession({ adapters: [...catalogue, azure] });
+    renderPage(Instructions, '/instructions/$tool', '/instructions/azure');
+    await screen.findByRole('note');
+    expect(screen.getByText('Not available yet')).toBeTruthy();
+    expect(screen.getByRole('note').textContent).toContain('Cartograph cannot fetch from Microsoft Azure yet, so no connection can be added.');
+    expect(screen.queryByRole('link', { name: 'Add connection' })).toBeNull();
+    expect(screen.queryByText(/^Fetches/)).toBeNull();
   });
 
   it('shows Not Found for a tool without instructions', async () => {

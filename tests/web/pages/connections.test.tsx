@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getNotifications } from '../../../src/web/app/notifications/notifications';
+import { updateSession } from '../../../src/web/app/session/session';
 import { ConnectionDetail } from '../../../src/web/pages/adapters/ConnectionDetail';
 import { Connections } from '../../../src/web/pages/adapters/Connections';
 import { serveApi } from '../app/helpers';
@@ -29,6 +30,20 @@ describe('the connections pages', () => {
     expect(calls[0].url).toContain('size=50');
   });
 
+  it('offers no Add connection for an adapter that cannot fetch yet, and offers it for one that can', async () => {
+    updateSession({ adapters: [
+      { id: 'azure', name: 'Microsoft Azure', slug: 'azure', categories: ['device'], status: 4, can_fetch: false, entities: [] },
+      { id: 'okta', name: 'Okta', slug: 'okta', categories: ['user'], status: 3, can_fetch: true, entities: ['user'] },
+    ] });
+    serveApi({ 'GET /adapters/connections': { body: { count: 0, next: null, previous: null, results: [] } } });
+    const azure = renderPage(Connections, '/adapters/connections', '/adapters/connections?adapter=azure');
+    await screen.findByRole('heading', { name: 'Connections' });
+    expect(screen.queryByRole('link', { name: 'Add connection' })).toBeNull();
+    azure.unmount();
+    renderPage(Connections, '/adapters/connections', '/adapters/connections?adapter=okta');
+    expect((await screen.findByRole('link', { name: 'Add connection' })).getAttribute('href')).toBe('/adapters/connection/create/okta');
+  });
+
   it('shows a connection with its secrets masked, and tests it on request', async () => {
     const calls = serveApi({
       'GET /adapters/connections/7': { body: okta },
@@ -36,7 +51,10 @@ describe('the connections pages', () => {
     });
     renderPage(ConnectionDetail, '/adapters/connections/$id', '/adapters/connections/7');
     await screen.findByRole('heading', { name: 'Okta production' });
-    expect(screen.getByText('{"auth_type":"api_token","token":"**********"}')).toBeTruthy();
+    // Settings read as the form shows them: labelled by their titles, never as JSON.
+    expect(await screen.findByText('Okta domain')).toBeTruthy();
+    expect(screen.getByText('Authentication').nextElementSibling?.textContent).toMatch(/^Authentication method: API token; /);
+    expect(screen.queryByText(/\{"auth_type"/)).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
     await waitFor(() => expect(getNotifications().map((notification) => notification.text)).toContain('Okta answered 401: the API token was refused.'));
     expect(calls.some((call) => call.method === 'POST' && call.url.endsWith('/adapters/test/7'))).toBe(true);

@@ -137,8 +137,8 @@ describe('unmerge from the device detail', () => {
     ...web01, index_id: 12, preferred: {}, relations: [],
     merge_reasons: [{ rule: 'serial_number', value: 'VMW-123', records: ['3:aid-1', '4:dev-9'] }],
     sources: [
-      { record_key: '3:aid-1', adapter: 'crowdstrike', connection_id: 3, fields: { Hostname: ['web-01'] } },
-      { record_key: '4:dev-9', adapter: 'okta', connection_id: 4, fields: { Hostname: ['WEB-01'] } },
+      { record_key: '3:aid-1', adapter: 'crowdstrike', connection_id: 3, connection_name: 'CrowdStrike EMEA', fields: { Hostname: ['web-01'] } },
+      { record_key: '4:dev-9', adapter: 'okta', connection_id: 4, connection_name: 'Okta workforce', fields: { Hostname: ['WEB-01'] } },
     ],
   };
 
@@ -153,14 +153,15 @@ describe('unmerge from the device detail', () => {
     expect(await screen.findByText('Same serial number VMW-123')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Unmerge…' }));
     const dialog = screen.getByRole('dialog', { name: 'Unmerge device' });
-    fireEvent.click(within(dialog).getByRole('checkbox', { name: 'crowdstrike: 3:aid-1' }));
-    fireEvent.click(within(dialog).getByRole('checkbox', { name: 'okta: 4:dev-9' }));
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: 'CrowdStrike EMEA' }));
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: 'Okta workforce' }));
     // Taking every record out would leave nothing: the button waits for a proper choice.
     expect((within(dialog).getByRole('button', { name: /^Unmerge/ }) as HTMLButtonElement).getAttribute('aria-disabled')).toBe('true');
-    fireEvent.click(within(dialog).getByRole('checkbox', { name: 'crowdstrike: 3:aid-1' }));
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: 'CrowdStrike EMEA' }));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Unmerge 1 record(s)' }));
     const after = await within(dialog).findByRole('list', { name: 'Devices after the split' });
-    expect(within(after).getByRole('link', { name: 'Device with 4:dev-9' }).getAttribute('href')).toBe('/device-inventory/detail/b2/12');
+    // Records are named as their tabs are, by their connections, never by their internal keys.
+    expect(within(after).getByRole('link', { name: 'Device with Okta workforce' }).getAttribute('href')).toBe('/device-inventory/detail/b2/12');
     expect(posted(calls, '/devices/unmerge')).toEqual([{ asset: 'a1', records: ['4:dev-9'], index_id: 12 }]);
   });
 

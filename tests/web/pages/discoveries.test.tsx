@@ -52,11 +52,13 @@ describe('discoveries in the console', () => {
   it('shows the last discovery and totals, and starts a new discovery on request', async () => {
     const calls = serveApi({
       'GET /discoveries/last': { body: { ...discovery(2, 'done'), status: 2, state: 'done' } },
-      'GET /discoveries/discoveries': { body: { count: 2, next: null, previous: null, results: [discovery(2, 'done'), discovery(1, 'error')] } },
+      'GET /discoveries/discoveries': { body: { count: 3, next: null, previous: null, results: [discovery(2, 'done'), discovery(1, 'error'), discovery(0, 'done', { pruned_at: '2026-11-21T10:00:00Z' })] } },
       'POST /discoveries/discoveries': { status: 202, body: discovery(3, 'running') },
     });
     renderPage(Discoveries, '/discoveries', '/discoveries');
     await screen.findAllByRole('link', { name: '#2' });
+    // A discovery whose snapshot was pruned says so; its row (and summary) stay.
+    expect(screen.getAllByText('Pruned')).toHaveLength(1);
     expect(calls.find((call) => call.url.startsWith('/discoveries/discoveries'))?.url).toContain('size=10000');
     fireEvent.click(screen.getByRole('button', { name: 'Start discovery' }));
     await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true));

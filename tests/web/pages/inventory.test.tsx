@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { logout } from '../../../src/web/app/session/session';
+import { logout, updateSession } from '../../../src/web/app/session/session';
 import { DeviceDetail } from '../../../src/web/pages/inventories/DeviceDetail';
 import { DeviceInventory } from '../../../src/web/pages/inventories/DeviceInventory';
 import { serveApi } from '../app/helpers';
@@ -26,6 +26,16 @@ const detail = {
     { record_key: '3:aid-1', adapter: 'crowdstrike', connection_id: 3, connection_name: 'CrowdStrike EMEA', fields: { Hostname: ['web-01'], 'Specifics.crowdstrike.agent_version': ['7.10'], LastSeen: ['2026-11-20T10:00:00Z'] } },
     { record_key: '4:dev-9', adapter: 'okta', connection_id: 4, connection_name: 'Okta workforce', fields: { Hostname: ['WEB-01'] } },
   ],
+};
+// A source whose values normalization changed: its tab shows the source's value, the normalized one and the rule.
+const normalizedSource = {
+  record_key: '5:ws-1', adapter: 'csvfile', connection_id: 5, connection_name: 'Asset export', fields: {
+    Hostname: ['web-01'], 'OS.Type': ['Windows'], Category: ['Laptop'], 'Specifics.csvfile.os': ['Windows 11'],
+    Normalization: [
+      { field: 'OS.Type', raw: 'Windows 11', value: 'Windows', rule: 'operating-systems#windows-client' },
+      { field: 'Category', raw: 'Workstation', value: 'Laptop', rule: 'categories#laptop-model', reason: 'laptop model: DeviceModel is "Latitude 7440"' },
+    ],
+  },
 };
 
 beforeEach(() => {
@@ -69,11 +79,12 @@ describe('the device inventory list', () => {
     });
     renderPage(DeviceInventory, '/device-inventory', '/device-inventory');
     const row = (await screen.findByText('web-02')).closest('tr') as HTMLElement;
-    const badges = row.querySelectorAll('.inventory-source');
-    // Two tenants of one vendor: two badges, each with the vendor's icon and its own name.
-    expect([...badges].map((badge) => badge.textContent)).toEqual(['CrowdStrike EMEA', 'CrowdStrike Americas']);
-    expect([...badges].map((badge) => badge.querySelector('img')?.getAttribute('src'))).toEqual(['images/adapters/crowdstrike.svg', 'images/adapters/crowdstrike.svg']);
-    expect(row.querySelector('.inventory-values')?.getAttribute('title')).toBe('CrowdStrike EMEA\nCrowdStrike Americas');
+    const adaptersCell = row.querySelector('.inventory-adapters') as HTMLElement;
+    // Two tenants of one vendor are two sources: the first one's badge (the vendor's icon, its own name), and "+1"
+    // naming the other, so the row stays one line however many sources it has.
+    expect([...adaptersCell.querySelectorAll('.inventory-source')].map((badge) => badge.textContent)).toEqual(['CrowdStrike EMEA']);
+    expect(adaptersCell.querySelector('.inventory-source img')?.getAttribute('src')).toBe('images/adapters/crowdstrike.svg');
+    expect(within(adaptersCell).getByRole('button', { name: '1 more: CrowdStrike Americas' }).textContent).toBe('+1');
     expect(within(row).getByText('20 November 2026, ' + new Date('2026-11-20T10:00:00Z').toTimeString().slice(0, 5))).toBeTruthy();
     expect(screen.getByRole('columnheader', { name: /Last seen/ })).toBeTruthy();
   });
@@ -86,6 +97,51 @@ describe('the device inventory list', () => {
     expect(await screen.findByText(/at character/)).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Search' }) as HTMLButtonElement).getAttribute('aria-disabled')).toBe('true');
     expect(searches(calls).every((body) => body.query === '')).toBe(true);
+    // The table answers the applied (empty) query, not the broken text: it says so until the text parses.
+    expect(screen.getByRole('status').textContent).toMatch(/still shows all devices \(the previous view, no query\)/);
+    expect(document.querySelector('.inventory-body--stale')).not.toBeNull();
+    fireEvent.change(screen.getByLabelText('Query'), { target: { value: 'Hostname = web' } });
+    await waitFor(() => expect(document.querySelector('.inventory-body--stale')).toBeNull());
+    expect(screen.queryByText(/still shows/)).toBeNull();
+  });
+
+  it('shows a refused query\'s reason under the bar and keeps the previous result on screen, marked as such, until a query answers', async () => {
+    const refusal = { status: 400, body: { query: ['Unknown field "Colour". Did you mean Color? (at character 1)'], position: ['0'] } };
+    const calls = serveApi({
+      'GET /configurations/discovery': { body: { field_map: fieldMap } },
+      'POST /devices/devices': [{ body: { count: 1, results: [web01], index_id: 12 } }, refusal, { body: { count: 0, results: [], index_id: 12 } }],
+    });
+    renderPage(DeviceInventory, '/device-inventory', '/device-inventory?query=OS.Type+%3D+Linux');
+    await screen.findByText('web-01');
+    fireEvent.change(screen.getByLabelText('Query'), { target: { value: 'Colour = red' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByText('Unknown field "Colour". Did you mean Color? (at character 1)')).toBeTruthy();
+    expect(screen.getByLabelText('Query').getAttribute('aria-invalid')).toBe('true');
+    // Not a silent zero: the previous rows stay, dimmed, and the page names the query they answer.
+    expect(screen.getByText('web-01')).toBeTruthy();
+    expect(screen.queryByText(/No devices match/)).toBeNull();
+    expect(screen.getByRole('status').textContent).toMatch(/still shows the result of the previous query, OS\.Type = Linux,/);
+    expect(document.querySelector('.inventory-body--stale')).not.toBeNull();
+    expect((screen.getByRole('button', { name: 'Export CSV' }) as HTMLButtonElement).getAttribute('aria-disabled')).toBe('true');
+
+    fireEvent.change(screen.getByLabelText('Query'), { target: { value: 'Color = red' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    await screen.findByText(/No devices match/);
+    expect(searches(calls).map((body) => body.query)).toEqual(['OS.Type = Linux', 'Colour = red', 'Color = red']);
+    expect(screen.queryByText(/still shows/)).toBeNull();
+    expect(screen.queryByText(/Unknown field/)).toBeNull();
+    expect(document.querySelector('.inventory-body--stale')).toBeNull();
+  });
+
+  it('says a refused query was not run when there is no previous result to keep', async () => {
+    serveApi({
+      'GET /configurations/discovery': { body: { field_map: fieldMap } },
+      'POST /devices/devices': { status: 400, body: { query: ['Hostname takes text (at character 12)'], position: ['11'] } },
+    });
+    renderPage(DeviceInventory, '/device-inventory', '/device-inventory?query=Hostname+%3E+5');
+    expect(await screen.findByText('The query was not run')).toBeTruthy();
+    expect(screen.getByText('Hostname takes text (at character 12)')).toBeTruthy();
+    expect(screen.queryByText(/No devices match/)).toBeNull();
   });
 
   it('exports exactly the current view: query, columns with their labels, and sort', async () => {
@@ -120,6 +176,7 @@ describe('the device inventory list', () => {
 
 describe('the device detail page', () => {
   it('shows basic info, each source\'s record in its own panel, relations and why the records were merged', async () => {
+    updateSession({ adapters: [{ id: 1, name: 'CrowdStrike Falcon', slug: 'crowdstrike', categories: [], status: 1 }, { id: 2, name: 'Okta', slug: 'okta', categories: [], status: 1 }] });
     serveApi({ 'GET /configurations/discovery': { body: { field_map: fieldMap } }, 'POST /devices/devices/a1': { body: detail } });
     renderPage(DeviceDetail, '/detail/$deviceId/$discoveryId', '/detail/a1/12');
     await screen.findByRole('heading', { name: 'web-01' });
@@ -131,15 +188,76 @@ describe('the device detail page', () => {
     const shown = `20 November 2026, ${new Date('2026-11-20T10:00:00Z').toTimeString().slice(0, 5)}`;
     expect(within(screen.getByRole('tabpanel')).getByText(shown)).toBeTruthy();
     const connectionsShown = within(screen.getByRole('tabpanel')).getByText('Connections').nextElementSibling;
-    expect(connectionsShown?.querySelector('.inventory-values')?.getAttribute('title')).toBe('CrowdStrike EMEA\nOkta workforce');
+    expect(within(connectionsShown as HTMLElement).getByRole('button', { name: '1 more: Okta workforce' })).toBeTruthy();
+    // Adapters by their catalogue names, never their slugs.
+    const adaptersShown = within(screen.getByRole('tabpanel')).getByText('Adapters').nextElementSibling;
+    expect(within(adaptersShown as HTMLElement).getByRole('button', { name: '1 more: Okta' })).toBeTruthy();
     fireEvent.click(screen.getByRole('tab', { name: 'CrowdStrike EMEA' }));
     expect(await screen.findByText('agent_version')).toBeTruthy();
     expect(within(screen.getByRole('tabpanel')).getByText(shown)).toBeTruthy();
+    // What Cartograph mapped and what the vendor sent are two parts: the raw column only under the second heading.
+    const [mappedPart, asSentPart] = [...screen.getByRole('tabpanel').querySelectorAll('dl')];
+    expect(screen.getByRole('heading', { name: 'Mapped fields' }).nextElementSibling).toBe(mappedPart);
+    expect(screen.getByRole('heading', { name: 'As the source sent it' }).nextElementSibling).toBe(asSentPart);
+    expect(within(mappedPart!).getByText('Hostname')).toBeTruthy();
+    expect(within(mappedPart!).queryByText('agent_version')).toBeNull();
+    expect(within(asSentPart!).getByText('agent_version').nextElementSibling?.textContent).toBe('7.10');
     fireEvent.click(screen.getByRole('tab', { name: 'Data sources (2)' }));
-    expect(within(screen.getByRole('table', { name: 'Data sources' })).getByText('Okta workforce')).toBeTruthy();
+    const sourcesTable = screen.getByRole('table', { name: 'Data sources' });
+    expect(within(sourcesTable).getByText('Okta workforce')).toBeTruthy();
+    // The adapter by its catalogue name, never its slug; the record's internal key is not shown.
+    expect(within(sourcesTable).getByText('CrowdStrike Falcon')).toBeTruthy();
+    expect(within(sourcesTable).queryByText('crowdstrike')).toBeNull();
+    expect(within(sourcesTable).queryByText('3:aid-1')).toBeNull();
     fireEvent.click(screen.getByRole('tab', { name: 'Relations (1)' }));
     expect(await screen.findByText('ada')).toBeTruthy();
     fireEvent.click(screen.getByRole('tab', { name: 'Why merged' }));
     expect(await screen.findByText('Same serial number VMW-123')).toBeTruthy();
+  });
+
+  it("shows on a source's tab each value normalization changed: the source's value, the normalized one and the rule", async () => {
+    serveApi({ 'GET /configurations/discovery': { body: { field_map: fieldMap } }, 'POST /devices/devices/a1': { body: { ...detail, sources: [...detail.sources, normalizedSource] } } });
+    renderPage(DeviceDetail, '/detail/$deviceId/$discoveryId', '/detail/a1/12');
+    await screen.findByRole('heading', { name: 'web-01' });
+    fireEvent.click(screen.getByRole('tab', { name: 'Asset export' }));
+    const table = await screen.findByRole('table', { name: 'Normalized values' });
+    const rows = within(table).getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent));
+    expect(rows).toEqual([
+      ['OS Type', 'Windows 11', 'Windows', 'operating-systems#windows-client'],
+      ['Category', 'Workstation', 'Laptop', 'categories#laptop-model (laptop model: DeviceModel is "Latitude 7440")'],
+    ]);
+    // The provenance is no fact of its own, and the raw value stays among the source's fields.
+    expect(within(screen.getByRole('tabpanel')).queryByText('Normalization')).toBeNull();
+    expect(within(screen.getByRole('tabpanel')).getAllByText('Windows 11').length).toBeGreaterThanOrEqual(2);
+    // A source normalization did not touch has no such table.
+    fireEvent.click(screen.getByRole('tab', { name: 'Okta workforce' }));
+    expect(screen.queryByRole('table', { name: 'Normalized values' })).toBeNull();
+  });
+
+  it('shows the OS end of life as a day and whether the OS is supported, and on the source tab the lifecycle feed cycle they came from', async () => {
+    const lifecycleMap = {
+      ...fieldMap, 'OS.EndOfLife': { value_type: 'date', label: 'OS end of life', adapter: 'cartograph' }, 'OS.Supported': { value_type: 'boolean', label: 'OS supported', adapter: 'cartograph' },
+    };
+    const lifecycle = { 'OS.EndOfLife': ['2023-05-31'], 'OS.Supported': [false] };
+    const source = {
+      record_key: '5:srv-1', adapter: 'csvfile', connection_id: 5, connection_name: 'Asset export', fields: {
+        Hostname: ['web-01'], ...lifecycle, Normalization: [
+          { field: 'OS.EndOfLife', raw: 'Ubuntu 18.04.6', value: '2023-05-31', rule: 'os-lifecycle#ubuntu', reason: 'from lifecycle feed ubuntu 18.04' },
+          { field: 'OS.Supported', raw: 'Ubuntu 18.04.6', value: 'false', rule: 'os-lifecycle#ubuntu', reason: 'from lifecycle feed ubuntu 18.04' },
+        ],
+      },
+    };
+    serveApi({ 'GET /configurations/discovery': { body: { field_map: lifecycleMap } }, 'POST /devices/devices/a1': { body: { ...detail, ...lifecycle, sources: [source] } } });
+    renderPage(DeviceDetail, '/detail/$deviceId/$discoveryId', '/detail/a1/12');
+    await screen.findByRole('heading', { name: 'web-01' });
+    const basic = within(screen.getByRole('tabpanel'));
+    expect(basic.getByText('OS end of life').nextElementSibling?.textContent).toBe('31 May 2023');
+    expect(basic.getByText('OS supported').nextElementSibling?.textContent).toBe('No');
+    fireEvent.click(screen.getByRole('tab', { name: 'Asset export' }));
+    const table = await screen.findByRole('table', { name: 'Normalized values' });
+    expect(within(table).getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent))).toEqual([
+      ['OS end of life', 'Ubuntu 18.04.6', '31 May 2023', 'os-lifecycle#ubuntu (from lifecycle feed ubuntu 18.04)'],
+      ['OS supported', 'Ubuntu 18.04.6', 'No', 'os-lifecycle#ubuntu (from lifecycle feed ubuntu 18.04)'],
+    ]);
   });
 });

@@ -109,6 +109,7 @@ describe('the configure step', () => {
   const discoveries = { count: 2, results: [
     { id: 12, status: 'done', trigger: 'schedule', start_time: '2026-11-25T08:00:00Z', end_time: '2026-11-25T08:05:00Z', error: '', progress: { assets: { device: 120, user: 1, vulnerability: 0 } } },
     { id: 11, status: 'done', trigger: 'manual', start_time: '2026-11-24T08:00:00Z', end_time: '2026-11-24T08:05:00Z', error: '', progress: {} },
+    { id: 10, status: 'done', trigger: 'manual', start_time: '2026-11-23T08:00:00Z', end_time: '2026-11-23T08:05:00Z', error: '', progress: { assets: { device: 118 } }, pruned_at: '2026-11-25T08:06:00Z' },
   ] };
 
   it('picks the snapshot among the finished discoveries, Latest by default, and keeps a pruned choice by its number', async () => {
@@ -120,6 +121,8 @@ describe('the configure step', () => {
     expect(picker.value).toBe('');
     expect(within(picker).getAllByRole('option').map((item) => item.textContent)[0]).toBe('Latest');
     expect(within(picker).getByRole('option', { name: /^#11 · .* · no assets$/ })).toBeTruthy();
+    // A pruned snapshot has no rows left to report on: not offered.
+    expect(within(picker).queryByRole('option', { name: /^#10 / })).toBeNull();
     expect(calls.find((call) => call.url.startsWith('/discoveries/discoveries'))?.url).toMatch(/status=done/);
     fireEvent.change(picker, { target: { value: (option as HTMLOptionElement).value } });
     await waitFor(() => expect(draftInUrl(router).index_id).toBe(12));

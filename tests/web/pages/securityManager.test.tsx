@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { getNotifications } from '../../../src/web/app/notifications/notifications';
 import { AssetProfileForm } from '../../../src/web/pages/security/AssetProfileForm';
 import { DeviceSecurityScore } from '../../../src/web/pages/security/DeviceSecurityScore';
 import { SecurityManager } from '../../../src/web/pages/security/SecurityManager';
@@ -54,6 +55,21 @@ describe('the security manager pages', () => {
     expect(within(failures.closest('tr')!).getByText('10.1')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Enable starter policies' }));
     await waitFor(() => expect(calls.find((call) => call.method === 'POST')?.body).toEqual({ enable: true }));
+  });
+
+  it('says so when every starter policy is already there, and names each policy once with a switch labelled for screen readers', async () => {
+    serveApi({
+      'GET /securitymanager/security-policies': { body: { count: 1, results: [edr] } },
+      'POST /securitymanager/security-policies/starter': { body: { added: 0, already_present: 22, enabled: 0, available: 22 } },
+    });
+    renderPage(SecurityPolicies, '/security-manager/security-policy', '/security-manager/security-policy');
+    const link = await screen.findByRole('link', { name: edr.name });
+    const row = link.closest('tr')!;
+    // The name shows once in the row; the switch still says which policy it turns on.
+    expect(within(row).getAllByText(edr.name, { exact: false }).filter((element) => !element.closest('.ui-visually-hidden'))).toEqual([link]);
+    expect(within(row).getByRole('switch', { name: `Enable ${edr.name}` })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Add starter policies' }));
+    await waitFor(() => expect(getNotifications().map((notification) => notification.text)).toContain('All 22 starter policies are already here; nothing was added.'));
   });
 
   it('offers no starter, create or enable controls to a viewer', async () => {

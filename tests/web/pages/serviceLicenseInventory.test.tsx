@@ -48,6 +48,8 @@ describe('the license inventory', () => {
     renderPage(LicenseDetail, '/detail/$licenseId/$discoveryId', `/detail/${e3.PrimaryKey[0]}/7`);
     await screen.findByRole('heading', { name: 'Microsoft 365 E3' });
     expect(screen.getByText('Over-used by 161')).toBeTruthy();
+    // An amount through the one number format: grouped, with cents and its currency code.
+    expect(screen.getByText('Cost').nextElementSibling?.textContent).toBe('460,944.00 EUR');
     fireEvent.click(screen.getByRole('tab', { name: /Assigned users/ }));
     const users = await screen.findByRole('table', { name: 'Users this license is assigned to' });
     expect(await within(users).findByRole('link', { name: 'Alice Liddell' })).toBeTruthy();
@@ -57,6 +59,37 @@ describe('the license inventory', () => {
     expect(queryOf(calls.find((call) => call.url.startsWith('/appinventory/installations'))!.url)).toMatchObject({ software: e3.SoftwareId[0] });
     fireEvent.click(screen.getByRole('tab', { name: /Entitlements/ }));
     expect(await screen.findByText('CMDB software contracts')).toBeTruthy();
+  });
+
+  it('flags an expired license Expired, never with free seats, and says which count its seats used are and why', async () => {
+    signInWith(['licenses.view_license']);
+    const expired = {
+      ...e3, SeatsUsed: [40], SeatsFree: [0], OverUse: [0], OverUsed: [false], Expired: [true], ExpirationDate: ['2025-01-31T00:00:00.000Z'], SeatType: ['user'], SeatsUsedBy: ['assigned_users'],
+      SeatsUsedReason: ['A seat is a user: seats used are the users it is assigned to (40), the largest against 1,228 devices with the software.'],
+    };
+    serveApi({
+      'GET /configurations/discovery': { body: { license_field_map: licenseFieldMap } },
+      [`POST /licenses/licenses/${e3.PrimaryKey[0]}`]: { body: { ...expired, index_id: 7, sources: [] } },
+    });
+    renderPage(LicenseDetail, '/detail/$licenseId/$discoveryId', `/detail/${e3.PrimaryKey[0]}/7`);
+    await screen.findByRole('heading', { name: 'Microsoft 365 E3' });
+    expect(screen.getByText('Expired')).toBeTruthy();
+    expect(screen.queryByText(/^[\d,]+ free$/)).toBeNull();
+    expect(screen.queryByText('Every seat in use')).toBeNull();
+    expect(screen.getByText('Assigned users (per user)')).toBeTruthy();
+    expect(screen.getByText(expired.SeatsUsedReason[0])).toBeTruthy();
+  });
+
+  it('flags a license whose expiry date has passed Expired even before the next discovery says so', async () => {
+    signInWith(['licenses.view_license']);
+    serveApi({
+      'GET /configurations/discovery': { body: { license_field_map: licenseFieldMap } },
+      [`POST /licenses/licenses/${e3.PrimaryKey[0]}`]: { body: { ...e3, SeatsUsed: [1], SeatsFree: [1066], OverUse: [0], Expired: [false], ExpirationDate: ['2020-01-31T00:00:00.000Z'], index_id: 7, sources: [] } },
+    });
+    renderPage(LicenseDetail, '/detail/$licenseId/$discoveryId', `/detail/${e3.PrimaryKey[0]}/7`);
+    await screen.findByRole('heading', { name: 'Microsoft 365 E3' });
+    expect(screen.getByText('Expired')).toBeTruthy();
+    expect(screen.queryByText('1,066 free')).toBeNull();
   });
 });
 

@@ -24,7 +24,7 @@ describe('SchemaDetail', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Jane Doe' })).toBeTruthy();
     expect(server.requests.map((request) => request.path)).toEqual(['/users/users/2']);
     const terms = screen.getAllByRole('term').map((term) => term.textContent);
-    expect(terms).toEqual(['Id', 'Username', 'Email', 'First Name', 'Last Name', 'Is Active', 'Name', 'Is Ldap', 'Groups']);
+    expect(terms).toEqual(['ID', 'Username', 'Email', 'First name', 'Last name', 'Active', 'Full name', 'LDAP user', 'Groups']);
     const definitions = screen.getAllByRole('definition').map((definition) => definition.textContent);
     expect(definitions).toEqual(['2', 'user02', 'user2@example.com', 'Jane', 'Doe', 'Yes', 'Jane Doe', 'No', 'Analysts']);
   });

@@ -65,6 +65,46 @@ describe('the company edit page', () => {
     expect(within(row).getByRole('button', { name: 'Make primary' })).toBeTruthy();
   });
 
+  it('shows a pending claim with the TXT record to publish, verifies it, and offers approval to the provider only', async () => {
+    const verification = { type: 'TXT', names: ['_cartograph.acme.test', 'acme.test'], value: 'cartograph-verification=abcdefghijklmnopqrstuvwxyz012345' };
+    const pending = { id: 6, domain: 'acme.test', tenant: 2, tenant_name: 'Acme', is_primary: false, status: 'pending', verified_at: null, verification_method: null, verification };
+    const verified = { ...pending, status: 'verified', verified_at: '2026-01-02T03:04:05Z', verification_method: 'dns' };
+    const calls = serveApi({
+      'GET /companies/companies/2': { body: company },
+      'GET /companies/domains': [page([pending]), page([verified])],
+      'POST /companies/domains/6/verify': { body: verified },
+    });
+    updateSession({ company: { id: 2, name: 'Acme', domain: '', is_constant: false } });
+    renderPage();
+    fireEvent.mouseDown(await screen.findByRole('tab', { name: 'Domains' }));
+    fireEvent.click(screen.getByRole('tab', { name: 'Domains' }));
+    const row = (await screen.findByText('acme.test')).closest('tr') as HTMLElement;
+    expect(within(row).getByText('Pending')).toBeTruthy();
+    expect(within(row).getByText(verification.value)).toBeTruthy();
+    expect(within(row).getByText(/_cartograph\.acme\.test/)).toBeTruthy();
+    expect(within(row).queryByRole('button', { name: 'Approve' })).toBeNull();
+    fireEvent.click(within(row).getByRole('button', { name: 'Verify' }));
+    await waitFor(() => expect(calls.some((call) => call.method === 'POST' && call.url.startsWith('/companies/domains/6/verify'))).toBe(true));
+    expect(await screen.findByText('Verified')).toBeTruthy();
+  });
+
+  it('offers the provider company an Approve button on a pending claim', async () => {
+    const pending = { id: 7, domain: 'globex.test', tenant: 2, tenant_name: 'Acme', is_primary: false, status: 'pending', verified_at: null, verification_method: null,
+      verification: { type: 'TXT', names: ['_cartograph.globex.test', 'globex.test'], value: 'cartograph-verification=zyxwvutsrqponmlkjihgfedcba543210' } };
+    const calls = serveApi({
+      'GET /companies/companies/2': { body: company },
+      'GET /companies/domains': [page([pending]), page([{ ...pending, status: 'verified', verification_method: 'provider' }])],
+      'POST /companies/domains/7/approve': { body: { ...pending, status: 'verified', verification_method: 'provider' } },
+    });
+    updateSession({ company: { id: 1, name: 'Provider', domain: '', is_constant: true } });
+    renderPage();
+    fireEvent.mouseDown(await screen.findByRole('tab', { name: 'Domains' }));
+    fireEvent.click(screen.getByRole('tab', { name: 'Domains' }));
+    const row = (await screen.findByText('globex.test')).closest('tr') as HTMLElement;
+    fireEvent.click(within(row).getByRole('button', { name: 'Approve' }));
+    await waitFor(() => expect(calls.some((call) => call.method === 'POST' && call.url.startsWith('/companies/domains/7/approve'))).toBe(true));
+  });
+
   it('lists the administrators and creates one with the administrator form', async () => {
     const calls = serveApi({
       'GET /companies/companies/2': { body: company },

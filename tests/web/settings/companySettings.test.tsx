@@ -30,6 +30,7 @@ describe('the company settings page', () => {
     const calls = serveApi({
       'GET /configurations/sso-configuration': { body: sso },
       'GET /configurations/activity-retention': { body: retention },
+      'GET /configurations/api-tokens': { body: { maximum_lifetime_days: 0 } },
       'PUT /configurations/activity-retention': { body: { ...retention, user_activity_days: 90 } },
     });
     renderSettings();

@@ -17,9 +17,9 @@ export function chatBody(platform: ChatParameters['platform'], text: string): st
 /** A heading and one line per asset, posted to a Slack or Teams incoming webhook in messages of 50 lines. */
 export const chatRunner: ActionRunner = {
   entities: null,
-  async run({ parameters, settings, actionName }, targets) {
+  async run({ parameters, settings, actionName, outbound }, targets) {
     const { platform, webhook_url: url, heading, line_template: line } = parameters as ChatParameters;
-    const agents = outboundAgents(settings.allowed_destinations, 1);
+    const agents = outboundAgents({ ...outbound, onlyListed: settings.allowed_destinations }, 1);
     const results: TargetResult[] = [];
     try {
       const parts = chunks(targets, linesPerMessage);
@@ -27,7 +27,7 @@ export const chatRunner: ActionRunner = {
         const title = renderText(heading, null, { action: actionName, count: targets.length }) + (parts.length > 1 ? ` (${index + 1}/${parts.length})` : '');
         const text = [title, ...part.map((target) => renderText(line, target, { action: actionName }))].join('\n');
         try {
-          const answer = await callWithRetries(url, chatBody(platform, text), { timeoutMs: settings.target_timeout_seconds * 1000, retries: settings.retries }, agents, settings.allowed_destinations);
+          const answer = await callWithRetries(url, chatBody(platform, text), { timeoutMs: settings.target_timeout_seconds * 1000, retries: settings.retries }, agents);
           const ok = answer.status >= 200 && answer.status < 300;
           results.push(...allTargets(part, { status: ok ? 'succeeded' : 'failed', detail: `${platform === 'slack' ? 'Slack' : 'Teams'} answered HTTP ${answer.status}`, output: answer.body.slice(0, 500) }));
         } catch (error) {

@@ -23,7 +23,7 @@ function htmlTable(targets: Target[], fields: string[]): string {
 /** One message to the recipients through the company's SMTP configuration, the assets as a table or a CSV file. */
 export const emailRunner: ActionRunner = {
   entities: null,
-  async run({ context, companyId, parameters, actionName }, targets) {
+  async run({ context, companyId, parameters, actionName, outbound }, targets) {
     const { recipients, subject, format, fields } = parameters as EmailParameters;
     const extras = { action: actionName, count: targets.length };
     const intro = `${targets.length} assets found by the Cartograph action "${actionName}".`;
@@ -34,7 +34,7 @@ export const emailRunner: ActionRunner = {
         ...(format === 'csv'
           ? { text: `${intro}\nThey are in the attached CSV file.`, attachments: [{ filename: 'assets.csv', content: assetsCsv(targets, fields), contentType: 'text/csv' }] }
           : { text: `${intro}\n\n${targets.map((target) => cellsOf(target, fields).join(' | ')).join('\n')}`, html: `<p>${escapeHtml(intro)}</p>${htmlTable(targets, fields)}` }),
-      }, context.config.smtpTimeoutSeconds);
+      }, outbound, context.config.smtpTimeoutSeconds);
       return allTargets(targets, { status: 'succeeded', detail: `Mailed to ${receipt.accepted.join(', ')}` });
     } catch (error) {
       return allTargets(targets, { status: 'failed', detail: messageOf(error) });

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import ssh2, { type AuthMethod, type ParsedKey } from 'ssh2';
+import { checkDestination } from '../../outbound/guard.js';
 import type { ActionRunner, TargetResult } from '../actionTypes.js';
-import { allTargets } from '../actionTypes.js';
+import { allTargets, messageOf } from '../actionTypes.js';
 import { mapBounded } from '../bounded.js';
 import { openSshCredential, type SshCredential } from '../sshCredentials.js';
 import { renderText, shellQuote, type Target } from '../template.js';
@@ -97,7 +98,7 @@ export function runOnHost(credential: SshCredential, signIn: SshSignIn, host: st
 /** Runs the command on every target with an address, `concurrency` hosts at once, each within the per-target timeout. */
 export const sshRunner: ActionRunner = {
   entities: ['device'],
-  async run({ context, companyId, parameters, settings, actionName }, targets) {
+  async run({ context, companyId, parameters, settings, actionName, outbound }, targets) {
     const { credential: credentialId, command_template: template, address_field: field = 'IpAddresses', output_limit_bytes: limit = 65536 } = parameters as SshParameters;
     let credential: SshCredential | null;
     try {
@@ -112,8 +113,16 @@ export const sshRunner: ActionRunner = {
     return mapBounded(targets, settings.concurrency, async (target) => {
       const host = addressOf(target, field);
       if (!host) return { status: 'skipped', detail: `No address in ${field}.` };
+      // The outbound guard judges the address (metadata never, loopback and private ranges by the policy), and
+      // the session connects to the address it checked; the host key may still be pinned to the name.
+      let address: string;
+      try {
+        address = await checkDestination(host, outbound);
+      } catch (error) {
+        return { status: 'failed', detail: `${host}: ${messageOf(error)}` };
+      }
       const command = renderText(template, target, { action: actionName }, shellQuote);
-      const result = await runOnHost(opened, signIn, host, [target.name, ...(target.fields.Hostname ?? []).map(String)], command, settings.target_timeout_seconds * 1000, limit);
+      const result = await runOnHost(opened, signIn, address, [host, target.name, ...(target.fields.Hostname ?? []).map(String)], command, settings.target_timeout_seconds * 1000, limit);
       return { ...result, detail: `${host}: ${result.detail}` };
     });
   },

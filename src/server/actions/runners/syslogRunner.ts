@@ -2,7 +2,6 @@ import { openSyslogSender, type SyslogTarget } from '../../outbound/syslog.js';
 import type { ActionRunner } from '../actionTypes.js';
 import { allTargets, messageOf } from '../actionTypes.js';
 import { chunks } from '../bounded.js';
-import { checkDestination } from '../destinations.js';
 import { renderText } from '../template.js';
 
 type SyslogParameters = Omit<SyslogTarget, 'host'> & { host: string; severity?: number; message_template: string };
@@ -13,12 +12,11 @@ const eventsPerSend = 500;
 /** One event per asset to a syslog server (RFC 5424 or CEF, UDP, TCP or TLS), with the asset's id and name as fields. */
 export const syslogRunner: ActionRunner = {
   entities: null,
-  async run({ parameters, settings, actionName, actionId }, targets) {
+  async run({ parameters, settings, actionName, actionId, outbound }, targets) {
     const { message_template: template, severity = 5, ...target } = parameters as SyslogParameters;
     try {
-      const address = await checkDestination(target.host, settings.allowed_destinations);
-      // TLS keeps the name (the certificate names it); UDP and TCP go to the address that was checked.
-      const sender = await openSyslogSender({ ...target, host: target.transport === 'tls' ? target.host : address });
+      // The action center's list narrows where an action's events may go, on top of the company's policy.
+      const sender = await openSyslogSender(target, { ...outbound, onlyListed: settings.allowed_destinations });
       try {
         for (const batch of chunks(targets, eventsPerSend)) {
           await sender.send(batch.map((asset) => ({

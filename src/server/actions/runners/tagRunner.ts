@@ -7,6 +7,8 @@ type TagParameters = { operation: 'add' | 'remove'; tags: string[] };
 /** Adds or removes device tags on every target, as the devices' bulk update does. */
 export const tagRunner: ActionRunner = {
   entities: ['device'],
+  // Tagging a device again with the same tags changes nothing.
+  resumable: true,
   async run({ context, companyId, parameters, discoveryId }, targets) {
     const { operation, tags } = parameters as TagParameters;
     const assetIds = targets.map((target) => target.assetId);

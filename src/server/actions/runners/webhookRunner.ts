@@ -15,9 +15,9 @@ export const signatureOf = (secret: string, body: string) => `sha256=${createHma
 /** POSTs each asset (or each batch of assets) as JSON from the template; calls run `concurrency` at once. */
 export const webhookRunner: ActionRunner = {
   entities: null,
-  async run({ parameters, settings, actionName }, targets) {
+  async run({ parameters, settings, actionName, outbound }, targets) {
     const { url, body_template: template, batch_size: batchSize, signing_secret: secret, headers = {} } = parameters as WebhookParameters;
-    const agents = outboundAgents(settings.allowed_destinations, settings.concurrency);
+    const agents = outboundAgents({ ...outbound, onlyListed: settings.allowed_destinations }, settings.concurrency);
     try {
       const batches = chunks(targets, batchSize);
       const answers = await mapBounded(batches, settings.concurrency, async (batch): Promise<TargetResult[]> => {
@@ -27,7 +27,7 @@ export const webhookRunner: ActionRunner = {
           const answer = await callWithRetries(url, body, {
             timeoutMs: settings.target_timeout_seconds * 1000, retries: settings.retries,
             headers: { ...headers, ...(secret && { [signatureHeader]: signatureOf(secret, body) }) },
-          }, agents, settings.allowed_destinations);
+          }, agents);
           const tries = answer.attempts > 1 ? ` after ${answer.attempts} attempts` : '';
           const ok = answer.status >= 200 && answer.status < 300;
           return allTargets(batch, { status: ok ? 'succeeded' : 'failed', detail: `HTTP ${answer.status}${tries}`, output: answer.body.slice(0, 2000) });

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/database.js';
 import type { CatalogueAdapter } from '../catalogue.js';
+import type { SecretRule } from '../secretRule.js';
 import type { EntityKind } from '../engine.js';
 import type { AdapterRuntime } from '../runtime.js';
 import { catalogueEntryOf, customConnectionSchemaId, type CustomAdapterDefinition, type CustomFieldDefinition } from './customEngine.js';
@@ -18,10 +19,11 @@ export function definitionOf(row: CustomAdapterRow): CustomAdapterDefinition {
   };
 }
 
-/** The secret fields of the CSV connection schema custom connections share (a URL source's authorization header). */
-function sharedSecretFields(runtime: AdapterRuntime): Set<string> {
+/** The secret rule of the CSV connection schema custom connections share (a URL source's authorization header, its file URL and proxy). */
+function sharedSecretRule(runtime: AdapterRuntime): SecretRule {
   const csv = [...runtime.catalogue.values()].find((adapter) => adapter.connectionSchemaId === customConnectionSchemaId);
-  return csv?.secretFields ?? new Set(['authorization_header']);
+  if (!csv) return { secretFields: new Set(['authorization_header']) };
+  return { secretFields: csv.secretFields, destinationFields: csv.destinationFields, secretTitles: csv.secretTitles };
 }
 
 /**
@@ -32,12 +34,12 @@ export async function adapterForCompany(db: Queryable, runtime: AdapterRuntime, 
   const catalogued = runtime.catalogue.get(slug);
   if (catalogued) return catalogued;
   const [row] = await db.query<CustomAdapterRow>(`select ${customAdapterColumns} from custom_adapters where company_id = $1 and slug = $2`, [companyId, slug]);
-  return row ? catalogueEntryOf(definitionOf(row), sharedSecretFields(runtime)) : undefined;
+  return row ? catalogueEntryOf(definitionOf(row), sharedSecretRule(runtime)) : undefined;
 }
 
 /** Every custom adapter of a company in the catalogue's shape, by slug (for lists of connections). */
 export async function customAdaptersOf(db: Queryable, runtime: AdapterRuntime, companyId: number): Promise<Map<string, CatalogueAdapter>> {
   const rows = await db.query<CustomAdapterRow>(`select ${customAdapterColumns} from custom_adapters where company_id = $1`, [companyId]);
-  const secrets = sharedSecretFields(runtime);
+  const secrets = sharedSecretRule(runtime);
   return new Map(rows.map((row) => [row.slug, catalogueEntryOf(definitionOf(row), secrets)]));
 }

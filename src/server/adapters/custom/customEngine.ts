@@ -1,32 +1,20 @@
 import type { CatalogueAdapter } from '../catalogue.js';
+import type { SecretRule } from '../secretRule.js';
 import type { AdapterEngine, EntityKind, FetchContext, FetchedRecord } from '../engine.js';
-import { convertValue, type CustomFieldType } from './fieldTypes.js';
+import type { CustomAdapterDefinition, CustomFieldDefinition } from './customAdapterDefinition.js';
+import { convertValue } from './fieldTypes.js';
 
-export type CustomFieldDefinition = { column: string; type: CustomFieldType; field?: string | null; identifier?: boolean };
-
-/** What a custom adapter reads, as stored in `custom_adapters`. */
-export type CustomAdapterDefinition = {
-  id: number;
-  companyId: number;
-  slug: string;
-  name: string;
-  description: string;
-  categories: string[];
-  entity: EntityKind;
-  fileType: 'csv' | 'xlsx';
-  delimiter: string;
-  fields: CustomFieldDefinition[];
-};
+export type { CustomAdapterDefinition, CustomFieldDefinition } from './customAdapterDefinition.js';
 
 /** The connection schema custom adapters' connections are validated by: the CSV file connection's (source, delimiter, encoding). */
 export const customConnectionSchemaId = 'cartograph:adapters/csvfile/connection';
 
 /** A custom adapter in the catalogue's shape, so connections, uploads and discoveries treat it like any file adapter. */
-export function catalogueEntryOf(definition: CustomAdapterDefinition, secretFields: Set<string>): CatalogueAdapter {
+export function catalogueEntryOf(definition: CustomAdapterDefinition, rule: SecretRule): CatalogueAdapter {
   return {
     name: definition.name, slug: definition.slug, description: definition.description, groups: ['file', 'custom'],
     categories: definition.categories as EntityKind[], engine: 'custom-file', connectionSchemaId: customConnectionSchemaId,
-    secretFields, hasManifest: false, custom: definition,
+    secretFields: rule.secretFields, destinationFields: rule.destinationFields, secretTitles: rule.secretTitles, hasManifest: false, custom: definition,
   };
 }
 

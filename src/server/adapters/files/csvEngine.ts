@@ -18,7 +18,7 @@ export async function* fetchCsv(context: FetchContext, options: FileEngineOption
   const entity = config.entity ?? 'device';
   const hasHeader = config.has_header !== false;
   const skipped = new WarningCounter(context.warn);
-  const opened = await openFileSource(context.config, options, context.signal);
+  const opened = await openFileSource(context.config, options, context.signal, context.outbound);
   let columns: Map<string, string> | null = null;
   let lastSkippedLine = -1;
   let rows = 0;
@@ -61,7 +61,7 @@ export async function* fetchCsv(context: FetchContext, options: FileEngineOption
 export function createCsvEngine(options: FileEngineOptions): AdapterEngine {
   return {
     name: 'csv',
-    test: ({ config, signal }) => checkFileSource(config, options, signal),
+    test: ({ config, signal, outbound }) => checkFileSource(config, options, signal, outbound),
     fetch: (context) => fetchCsv(context, options),
   };
 }

@@ -3,10 +3,11 @@ import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
-import { rootCertificates } from 'node:tls';
 import { pipeline } from 'node:stream/promises';
-import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import { readConfig } from '../../config.js';
+import { OutboundRefusedError, type OutboundPolicy } from '../../outbound/guard.js';
+import { guardedDispatcher, guardedRequest, type GuardedDispatcher } from '../../outbound/http.js';
+import { RedirectRefusedError } from '../../outbound/redirects.js';
 import { classifyHttpStatus, classifyNetworkError } from '../connectivity.js';
 import type { ConnectionConfig, ConnectivityFailureReason, ConnectivityResult } from '../engine.js';
 
@@ -62,11 +63,12 @@ function isInside(root: string, candidate: string): boolean {
   return path !== '' && !path.startsWith('..') && !isAbsolute(path) && !path.split(sep).includes('..');
 }
 
-function dispatcherFor(config: ConnectionConfig): Dispatcher {
-  // A custom CA is trusted in addition to the public authorities, not instead of them.
-  const tls = { rejectUnauthorized: config.verify_ssl !== false, ...(typeof config.custom_ca === 'string' && config.custom_ca && { ca: [...rootCertificates, config.custom_ca] }) };
-  if (typeof config.proxy === 'string' && config.proxy) return new ProxyAgent({ uri: config.proxy, requestTls: tls, proxyTls: tls });
-  return new Agent({ connect: tls });
+function dispatcherFor(config: ConnectionConfig, outbound: OutboundPolicy): GuardedDispatcher {
+  return guardedDispatcher({
+    verifySsl: config.verify_ssl !== false,
+    customCa: typeof config.custom_ca === 'string' && config.custom_ca ? config.custom_ca : undefined,
+    proxy: typeof config.proxy === 'string' && config.proxy ? config.proxy : undefined,
+  }, outbound);
 }
 
 function sourceOf(config: ConnectionConfig): FileSourceConfig {
@@ -108,15 +110,22 @@ function decodeDataUrl(text: string): Buffer {
   return match[1] ? Buffer.from(match[2], 'base64') : Buffer.from(decodeURIComponent(match[2]), 'utf8');
 }
 
-async function download(config: ConnectionConfig, source: Extract<FileSourceConfig, { source_type: 'url' }>, signal: AbortSignal): Promise<Readable> {
-  const dispatcher = dispatcherFor(config);
-  const timeout = AbortSignal.timeout(((config.timeout_seconds as number | undefined) ?? 60) * 1000);
+async function download(config: ConnectionConfig, source: Extract<FileSourceConfig, { source_type: 'url' }>, signal: AbortSignal, outbound: OutboundPolicy): Promise<Readable> {
   const host = new URL(source.file_url).host;
-  const answer = await request(source.file_url, {
-    dispatcher, signal: AbortSignal.any([signal, timeout]), maxRedirections: 5,
+  let dispatcher: GuardedDispatcher;
+  try {
+    dispatcher = dispatcherFor(config, outbound);
+  } catch (error) {
+    throw new FileSourceError((error as Error).message, 'refused');
+  }
+  const timeout = AbortSignal.timeout(((config.timeout_seconds as number | undefined) ?? 60) * 1000);
+  // Redirects are followed the guard's way: each hop checked, the authorization header kept at its origin.
+  const { answer } = await guardedRequest({
+    url: source.file_url, method: 'GET',
     headers: source.authorization_header ? { authorization: source.authorization_header } : {},
-  }).catch((error: unknown) => {
+  }, dispatcher, { signal: AbortSignal.any([signal, timeout]), maxRedirects: 5 }).catch((error: unknown) => {
     void dispatcher.close().catch(() => {});
+    if (error instanceof OutboundRefusedError || error instanceof RedirectRefusedError) throw new FileSourceError(error.message, error instanceof OutboundRefusedError ? 'refused' : 'protocol');
     const failure = classifyNetworkError(error, host) as { reason: ConnectivityFailureReason; detail: string };
     throw new FileSourceError(failure.detail, failure.reason);
   });
@@ -131,7 +140,7 @@ async function download(config: ConnectionConfig, source: Extract<FileSourceConf
 }
 
 /** Opens the configured file as a byte stream; nothing is read into memory beyond the stream's buffer. */
-export async function openFileSource(config: ConnectionConfig, options: FileEngineOptions, signal: AbortSignal): Promise<OpenedSource> {
+export async function openFileSource(config: ConnectionConfig, options: FileEngineOptions, signal: AbortSignal, outbound: OutboundPolicy): Promise<OpenedSource> {
   const source = sourceOf(config);
   const path = await localPathOf(config, options);
   if (path) {
@@ -139,7 +148,7 @@ export async function openFileSource(config: ConnectionConfig, options: FileEngi
     return { label, stream: createReadStream(path, { highWaterMark: 256 * 1024, signal }) };
   }
   if (source.source_type === 'upload') return { label: source.file_name ?? 'the file sent with the form', stream: Readable.from([decodeDataUrl(source.file ?? '')]) };
-  if (source.source_type === 'url') return { label: source.file_url, stream: await download(config, source, signal) };
+  if (source.source_type === 'url') return { label: source.file_url, stream: await download(config, source, signal, outbound) };
   throw new FileSourceError('Unknown file source type.');
 }
 
@@ -147,10 +156,10 @@ export async function openFileSource(config: ConnectionConfig, options: FileEngi
  * A local file holding the source: the file itself when it is local, otherwise a temporary copy streamed to disk
  * (an XLSX must be read from its end, its ZIP directory, before it can be checked and parsed). Call `remove` after use.
  */
-export async function localCopyOf(config: ConnectionConfig, options: FileEngineOptions, signal: AbortSignal): Promise<{ path: string; label: string; remove: () => Promise<void> }> {
+export async function localCopyOf(config: ConnectionConfig, options: FileEngineOptions, signal: AbortSignal, outbound: OutboundPolicy): Promise<{ path: string; label: string; remove: () => Promise<void> }> {
   const path = await localPathOf(config, options);
   if (path) return { path, label: (sourceOf(config) as { file_name?: string }).file_name ?? path, remove: async () => {} };
-  const opened = await openFileSource(config, options, signal);
+  const opened = await openFileSource(config, options, signal, outbound);
   const folder = await mkdtemp(join(tmpdir(), 'cartograph-file-'));
   const remove = () => rm(folder, { recursive: true, force: true });
   try {
@@ -176,9 +185,9 @@ export async function sniffLocal(path: string, length = 8): Promise<Buffer> {
 }
 
 /** The connectivity check of every file engine: the source exists and can be opened (or the URL answers). */
-export async function checkFileSource(config: ConnectionConfig, options: FileEngineOptions, signal: AbortSignal): Promise<ConnectivityResult> {
+export async function checkFileSource(config: ConnectionConfig, options: FileEngineOptions, signal: AbortSignal, outbound: OutboundPolicy): Promise<ConnectivityResult> {
   try {
-    const opened = await openFileSource(config, options, signal);
+    const opened = await openFileSource(config, options, signal, outbound);
     // Only that it opens matters here; closing a download early is an abort the stream reports as an error.
     opened.stream.on('error', () => {});
     opened.stream.destroy();

@@ -19,7 +19,7 @@ export async function* fetchJson(context: FetchContext, options: FileEngineOptio
   const path = (config.records_path ?? '').split('.').map((part) => part.trim()).filter(Boolean);
   const reader = new JsonRecordStream(path);
   const skipped = new WarningCounter(context.warn);
-  const opened = await openFileSource(context.config, options, context.signal);
+  const opened = await openFileSource(context.config, options, context.signal, context.outbound);
   const text = opened.stream.pipe(textDecoder('utf-8', 'JSON', context.warn));
   opened.stream.on('error', (error) => text.destroy(error));
   let position = 0;
@@ -62,7 +62,7 @@ export async function* fetchJson(context: FetchContext, options: FileEngineOptio
 export function createJsonEngine(options: FileEngineOptions): AdapterEngine {
   return {
     name: 'json',
-    test: ({ config, signal }) => checkFileSource(config, options, signal),
+    test: ({ config, signal, outbound }) => checkFileSource(config, options, signal, outbound),
     fetch: (context) => fetchJson(context, options),
   };
 }

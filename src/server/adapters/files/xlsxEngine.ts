@@ -37,7 +37,7 @@ export async function* fetchXlsx(context: FetchContext, options: FileEngineOptio
   const entity = config.entity ?? 'device';
   const headerRow = config.header_row ?? 1;
   const wanted = config.sheet?.trim() || null;
-  const local = await localCopyOf(context.config, options, context.signal);
+  const local = await localCopyOf(context.config, options, context.signal, context.outbound);
   try {
     const head = await sniffLocal(local.path, 4);
     if (!head.equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) throw new FileSourceError(`${local.label} is not an XLSX workbook (an .xlsx file is a ZIP archive, and this file is not one).`);
@@ -96,7 +96,7 @@ async function* sheetRecords(sheet: StreamedSheet, context: FetchContext, entity
 export function createXlsxEngine(options: FileEngineOptions): AdapterEngine {
   return {
     name: 'xlsx',
-    test: ({ config, signal }) => checkFileSource(config, options, signal),
+    test: ({ config, signal, outbound }) => checkFileSource(config, options, signal, outbound),
     fetch: (context) => fetchXlsx(context, options),
   };
 }

@@ -12,8 +12,15 @@ import { ConfigurationError, HttpSession, HttpStatusError, transportOptionsFor }
 import { render, TemplateError, toText, truthy, type Scope } from './template.js';
 import { TransportError } from './transport.js';
 
-/** The records of one children page, the parent record they were fetched for (none for batches), the page's size. */
-type ChildPage = { records: unknown[]; parent: unknown; bytes: number };
+/**
+ * The records of one children page, the parent record they were fetched for (none for batches), the records above
+ * that parent (nested chains, outermost first) and the page's size.
+ */
+type ChildPage = { records: unknown[]; parent: unknown; ancestors: unknown[]; bytes: number };
+
+function ancestorsOf(scope: Scope): unknown[] {
+  return Array.isArray(scope.ancestors) ? scope.ancestors : [];
+}
 
 /** Records of a children chain for one page of parents: per parent, or per batch of `batch_size` parents. */
 async function* childPages(session: HttpSession, children: ChildrenSpec, parents: unknown[], label: string, extra: Scope): AsyncGenerator<ChildPage> {
@@ -26,8 +33,10 @@ async function* childPages(session: HttpSession, children: ChildrenSpec, parents
   } else for (const parent of parents) groups.push({ scope: { ...extra, parent }, parent });
   for (const group of groups) {
     for await (const page of pages(session, children, session.scope(group.scope), `${label} → children`)) {
-      if (children.children) yield* childPages(session, children.children, page.records, `${label} → children`, extra);
-      else yield { records: page.records, parent: group.parent, bytes: page.response.bytes };
+      // A nested chain's templates see the records above its parent as `ancestors` (outermost first): Nessus' host
+      // detail needs the scan id of the scan its host came from.
+      if (children.children) yield* childPages(session, children.children, page.records, `${label} → children`, { ...extra, ancestors: [...ancestorsOf(extra), group.parent ?? group.scope.batch] });
+      else yield { records: page.records, parent: group.parent, ancestors: ancestorsOf(extra), bytes: page.response.bytes };
     }
   }
 }
@@ -50,7 +59,8 @@ async function joinedPage(session: HttpSession, stream: StreamSpec, lookups: Str
 async function* streamPages(session: HttpSession, stream: StreamSpec, lookups: StreamLookups, extra: Scope, label: string): AsyncGenerator<FetchedRecord[]> {
   for await (const page of pages(session, stream, session.scope(extra), label)) {
     if (stream.children) {
-      for await (const children of childPages(session, stream.children, page.records, label, extra)) yield await joinedPage(session, stream, lookups, children.records, children.parent, children.bytes, extra, label);
+      // The mapping of a nested chain sees `ancestors` too (phpIPAM's section name above a subnet's addresses).
+      for await (const children of childPages(session, stream.children, page.records, label, extra)) yield await joinedPage(session, stream, lookups, children.records, children.parent, children.bytes, children.ancestors.length ? { ...extra, ancestors: children.ancestors } : extra, label);
     } else yield await joinedPage(session, stream, lookups, page.records, undefined, page.response.bytes, extra, label);
   }
 }
@@ -76,6 +86,7 @@ export function classifyFailure(error: unknown, target: string): ConnectivityRes
   if (error instanceof TransportError) {
     if (error.kind === 'timeout') return { ok: false, reason: 'timeout', detail: `${target} did not answer in time (${error.message}).` };
     if (error.kind === 'network') return classifyNetworkError(error.cause, target);
+    if (error.kind === 'refused') return { ok: false, reason: 'refused', detail: error.message };
     return { ok: false, reason: 'protocol', detail: error.message };
   }
   if (error instanceof ConfigurationError || error instanceof TemplateError) return { ok: false, reason: 'invalid_config', detail: error.message };
@@ -96,7 +107,7 @@ export async function testManifest(manifest: Manifest, context: Omit<FetchContex
   let session: HttpSession | null = null;
   try {
     // One attempt: an administrator testing a connection wants the precise failure now, not after back-offs.
-    const options = { ...transportOptionsFor(manifest, context.config), maxAttempts: 1 };
+    const options = { ...transportOptionsFor(manifest, context.config, context.outbound), maxAttempts: 1 };
     session = new HttpSession(manifest, context.config, context.signal, () => undefined, options);
     const response = await session.call(manifest.check.request, session.scope(), 'connectivity check');
     const detail = manifest.check.detail ? toText(render(manifest.check.detail, session.scope({ response }))) : '';
@@ -110,7 +121,7 @@ export async function testManifest(manifest: Manifest, context: Omit<FetchContex
 
 /** Every enabled stream of a manifest in order, page by page; the session ends when the pages do (or are abandoned). */
 async function* manifestPages(manifest: Manifest, context: FetchContext): AsyncGenerator<FetchedRecord[]> {
-  const session = new HttpSession(manifest, context.config, context.signal, context.warn);
+  const session = new HttpSession(manifest, context.config, context.signal, context.warn, transportOptionsFor(manifest, context.config, context.outbound));
   try {
     for (const stream of manifest.streams) {
       if (stream.when !== undefined && !truthy(render(stream.when, { config: context.config }))) continue;

@@ -14,13 +14,18 @@ export type RequestSpec = {
   headers?: TemplateMap;
   query?: TemplateMap;
   body?: unknown;
-  body_format?: 'json' | 'form';
+  /** `xml`: the body is one template text (a SOAP envelope), sent as text/xml; values in it go through `| xml`. */
+  body_format?: 'json' | 'form' | 'xml';
   basic?: { username: string; password: string };
   response_format?: 'json' | 'text' | 'xml';
   xml_lists?: string[];
+  /** Text before the JSON body that is not JSON (Trellix ePO's `OK:` line), removed before parsing. */
+  json_prefix?: string;
   success_statuses?: number[];
   empty_statuses?: number[];
   error_when?: { condition: string; message: string }[];
+  /** OAuth2 scope of the token this request carries, when it differs from the authenticator's (Azure: ARM and Graph). */
+  token_scope?: string;
   /** AWS SigV4 scope of this request (aws_sigv4 authenticator). */
   signing?: { region?: string; service?: string };
 };
@@ -55,9 +60,39 @@ export type AuthenticatorSpec = { when?: string } & (
       expires_in?: string;
       headers?: TemplateMap;
     }
-  | { type: 'session'; login: RequestSpec; token: string; expires_in?: string; headers?: TemplateMap; logout?: RequestSpec }
+  | { type: 'session'; login: RequestSpec; exchange?: RequestSpec | RequestSpec[]; token: string; expires_in?: string; headers?: TemplateMap; values?: TemplateMap; logout?: RequestSpec }
   | AwsSigV4Spec
+  /** Absolute Secure Endpoint: every request described in a JWS signed with the API token (absoluteJws.ts). */
+  | { type: 'absolute_jws'; token_id: string; secret_key: string }
+  | { type: 'duo_hmac'; integration_key: string; secret_key: string; algorithm?: 'sha512' | 'sha1' }
+  | { type: 'chef_signature'; client_name: string; private_key: string; server_api_version?: string }
+  /** Zscaler ZIA: POST <base URL>/authenticatedSession with the obfuscated API key, then its JSESSIONID cookie (zscalerApiKey.ts). */
+  | { type: 'zscaler_api_key'; username: string; password: string; api_key: string }
+  /** Oracle Cloud Infrastructure: every request signed with the user's API key (ociSignature.ts). */
+  | { type: 'oci_signature'; tenancy_ocid: string; user_ocid: string; fingerprint: string; private_key: string }
+  /** Alibaba Cloud RPC APIs: every request's query signed with HMAC-SHA1 (alibabaSignature.ts). */
+  | { type: 'alibaba_rpc_signature'; access_key_id: string; access_key_secret: string }
+  | {
+      type: 'oauth2_jwt_bearer';
+      token_url: string;
+      issuer: string;
+      private_key: string;
+      subject?: string;
+      scope?: string;
+      audience?: string;
+      key_id?: string;
+      success_statuses?: number[];
+      token?: string;
+      expires_in?: string;
+      headers?: TemplateMap;
+    }
 );
+
+/** Every kind of authenticator the engine knows (tests iterate it: a new kind is covered by the credential tests). */
+export const authenticatorTypes = ['none', 'bearer', 'basic', 'header', 'oauth2_client_credentials', 'session', 'aws_sigv4', 'absolute_jws', 'duo_hmac', 'chef_signature', 'oauth2_jwt_bearer', 'zscaler_api_key', 'oci_signature', 'alibaba_rpc_signature'] as const;
+// A kind added to AuthenticatorSpec but not to the list above fails to compile here.
+const everyAuthenticatorListed: Record<AuthenticatorSpec['type'], true> = Object.fromEntries(authenticatorTypes.map((type) => [type, true])) as Record<(typeof authenticatorTypes)[number], true>;
+void everyAuthenticatorListed;
 
 /** What to do when the vendor says a cursor expired: start the chain again, skipping records already handed over. */
 export type RestartSpec = { when: string; key: string; checkpoint?: string; max_restarts?: number };

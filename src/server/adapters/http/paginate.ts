@@ -1,5 +1,6 @@
 // Walks the pages of one request chain: asks for a page, hands its records over, then decides from the answer
 // whether and how to ask for the next one. Only one page is held at a time.
+import { sameOrigin } from '../../outbound/redirects.js';
 import { CursorRestarts } from './cursorRestart.js';
 import type { PaginatorSpec, RetrieverSpec } from './manifest.js';
 import type { ResponseScope } from './response.js';
@@ -120,7 +121,7 @@ export async function* pages(session: HttpSession, retriever: RetrieverSpec, bas
         if (!raw) return;
         const next = new URL(raw, response.url);
         // A next URL on another origin would receive our credentials: refuse it.
-        if (next.origin !== new URL(response.url).origin) throw new Error(`${label}: the next-page URL after page ${index} points to another origin (${next.origin}); not followed`);
+        if (!sameOrigin(next, response.url)) throw new Error(`${label}: the next-page URL after page ${index} points to another origin (${next.origin}); not followed`);
         if (seen.has(next.href) || next.href === response.url) {
           session.warn(`${label}: the vendor sent the same next-page URL again after page ${index}; stopped to avoid a loop (${received} records fetched)`);
           return;

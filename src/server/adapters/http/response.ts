@@ -13,6 +13,8 @@ export type ResponseScope = {
   links: Record<string, string>;
   content_range: { start?: number; end?: number; total?: number };
   cookies: Record<string, string>;
+  /** Every cookie the answer set, as one Cookie header value (`a=1; b=2`): a session spread over several cookies. */
+  cookie_header: string;
 };
 
 /** A body that is not what the manifest expects (truncated or invalid JSON): names the request and page. */
@@ -55,22 +57,29 @@ function parseCookies(setCookies: string[]): Record<string, string> {
 
 export type BodyFormat = 'json' | 'text' | 'xml';
 
-function parseBody(text: string, format: BodyFormat, xmlLists: readonly string[]): unknown {
+/** How a body is read beyond its format: XML elements that are always lists, text written before the JSON. */
+export type BodyOptions = { xmlLists?: readonly string[]; jsonPrefix?: string };
+
+function parseBody(text: string, format: BodyFormat, options: BodyOptions): unknown {
   if (format === 'text') return text;
   if (text.trim() === '') return null;
-  return format === 'xml' ? parseXmlBody(text, xmlLists) : JSON.parse(text);
+  if (format === 'xml') return parseXmlBody(text, options.xmlLists ?? []);
+  const start = text.trimStart();
+  const json = options.jsonPrefix && start.startsWith(options.jsonPrefix) ? start.slice(options.jsonPrefix.length) : text;
+  return json.trim() === '' ? null : JSON.parse(json);
 }
 
 /** Parses the body as JSON or XML (or keeps text); `label` names the request and page in the error. */
-export function toResponseScope(raw: RawResponse, format: BodyFormat, label: string, xmlLists: readonly string[] = []): ResponseScope {
+export function toResponseScope(raw: RawResponse, format: BodyFormat, label: string, options: BodyOptions = {}): ResponseScope {
   let body: unknown;
   try {
-    body = parseBody(raw.body.toString('utf8'), format, xmlLists);
+    body = parseBody(raw.body.toString('utf8'), format, options);
   } catch (error) {
     const where = `the answer to ${label} (${raw.body.length} bytes, status ${raw.status})`;
     if (error instanceof XmlBodyError) throw new ResponseParseError(`${where}: ${error.message}`);
     throw new ResponseParseError(`invalid or truncated JSON in ${where}: ${(error as Error).message}`);
   }
+  const cookies = parseCookies(raw.setCookies);
   return {
     url: raw.url,
     status: raw.status,
@@ -79,7 +88,10 @@ export function toResponseScope(raw: RawResponse, format: BodyFormat, label: str
     body,
     links: parseLinkHeader(raw.headers.link),
     content_range: parseContentRange(raw.headers['content-range']),
-    cookies: parseCookies(raw.setCookies),
+    cookies,
+    cookie_header: Object.entries(cookies)
+      .map(([name, value]) => `${name}=${value}`)
+      .join('; '),
   };
 }
 

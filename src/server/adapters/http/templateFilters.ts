@@ -93,10 +93,12 @@ function macAddress(value: unknown): unknown {
 
 const isoUtc = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
 const epochDigits = /^\d{9,13}(\.\d+)?$/;
+const compactDate = /^((?:19|20)\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])$/;
 
 /**
  * A vendor timestamp as ISO 8601 UTC: ISO text (with or without zone), `YYYY-MM-DD HH:MM:SS` (taken as UTC),
- * epoch seconds or milliseconds (numbers or digit strings). Unparseable values are left as they are.
+ * epoch seconds or milliseconds (numbers or digit strings), and `YYYYMMDD` text (the Windows uninstall key's
+ * InstallDate, which osquery and System Insights pass on). Unparseable values are left as they are.
  * Before: `1710417600`; after: `"2024-03-14T12:00:00.000Z"`.
  */
 function isoDate(value: unknown): unknown {
@@ -104,7 +106,9 @@ function isoDate(value: unknown): unknown {
   // Already ISO 8601 UTC (the common case): only the milliseconds may be missing.
   if (typeof value === 'string' && isoUtc.test(value)) return value.length === 20 ? `${value.slice(0, 19)}.000Z` : value;
   let date: Date;
-  if (typeof value === 'number' || (typeof value === 'string' && epochDigits.test(value))) {
+  const compact = typeof value === 'string' ? compactDate.exec(value) : null;
+  if (compact) date = new Date(`${compact[1]}-${compact[2]}-${compact[3]}T00:00:00Z`);
+  else if (typeof value === 'number' || (typeof value === 'string' && epochDigits.test(value))) {
     const number = Number(value);
     date = new Date(number > 1e11 ? number : number * 1000);
   } else if (typeof value === 'string') {
@@ -134,17 +138,39 @@ export const filters: Record<string, Filter> = Object.assign(Object.create(null)
   last: (value: unknown) => (Array.isArray(value) ? value[value.length - 1] : value),
   length: (value: unknown) => (Array.isArray(value) || typeof value === 'string' ? value.length : isEmpty(value) ? 0 : Object.keys(value as object).length),
   pluck: (value: unknown, path: unknown) => asList(value).map((item) => pathValue(item, path)),
-  where: (value: unknown, path: unknown, expected: unknown) => asList(value).filter((item) => pathValue(item, path) === expected || String(pathValue(item, path)) === String(expected)),
+  // where('path', value) keeps the items whose path equals value; where('path') those whose path is present and not false
+  // (Salt answers `false` for a minion that did not reply, beside the others' grains).
+  where: (value: unknown, path: unknown, ...expected: unknown[]) =>
+    expected.length ? asList(value).filter((item) => pathValue(item, path) === expected[0] || String(pathValue(item, path)) === String(expected[0])) : asList(value).filter((item) => !isEmpty(pathValue(item, path)) && pathValue(item, path) !== false),
+  within: (value: unknown, path: unknown, allowed: unknown) => {
+    const wanted = new Set(asList(allowed).map((item) => text(item)));
+    return asList(value).filter((item) => wanted.has(text(pathValue(item, path))));
+  },
   contains: (value: unknown, needle: unknown) => (Array.isArray(value) ? value.some((item) => text(item) === text(needle)) : text(value).toLowerCase().includes(text(needle).toLowerCase())),
   split: (value: unknown, separator: unknown = ',') => (isEmpty(value) ? [] : text(value).split(text(separator)).slice(0, maximumListLength)),
   replace: (value: unknown, search: unknown, replacement: unknown = '') => each(value, (item) => (typeof item === 'string' ? item.split(text(search)).join(text(replacement)) : item)),
   mac: (value: unknown) => each(value, macAddress),
   date: (value: unknown) => each(value, isoDate),
+  // A date in the layout a vendor's query wants (Forcepoint DLP: 'DD/MM/YYYY HH:mm:ss'), in UTC; tokens YYYY MM DD HH mm ss.
+  date_format: (value: unknown, layout: unknown) => each(value, (item) => {
+    const iso = isoDate(item);
+    if (typeof iso !== 'string' || !/^\d{4}-\d{2}-\d{2}T/.test(iso)) return undefined;
+    const parts: Record<string, string> = { YYYY: iso.slice(0, 4), MM: iso.slice(5, 7), DD: iso.slice(8, 10), HH: iso.slice(11, 13), mm: iso.slice(14, 16), ss: iso.slice(17, 19) };
+    return text(layout).replace(/YYYY|MM|DD|HH|mm|ss/g, (token) => parts[token]);
+  }),
+  // A search window ending now (Sumo Logic's search jobs take absolute from/to only): epoch milliseconds of now minus
+  // the given seconds, undefined for a value that is no number.
+  ago: (value: unknown) => {
+    const seconds = isEmpty(value) ? Number.NaN : Number(value);
+    return Number.isFinite(seconds) ? Date.now() - Math.round(seconds * 1000) : undefined;
+  },
   base64: (value: unknown) => Buffer.from(text(value), 'utf8').toString('base64'),
   flatten: (value: unknown) => asList(value).flat(4),
   compact: (value: unknown) => asList(value).filter((item) => !isEmpty(item)),
   keys: (value: unknown) => (value && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : []),
   values: (value: unknown) => (value && typeof value === 'object' ? Object.values(value) : []),
+  // Text placed inside an XML request body (a SOAP envelope): a password holding `<` or `&` stays one value.
+  xml: (value: unknown) => text(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;'),
   json: (value: unknown) => JSON.stringify(value ?? null),
   from_json: (value: unknown) => (isEmpty(value) ? undefined : typeof value === 'string' ? JSON.parse(value.slice(0, maximumJsonLength)) : value),
 });

@@ -1,8 +1,10 @@
 // Sends one HTTP request for the engine: TLS options, proxy, per-request timeout, cancellation, retries with back-off
-// (429 honouring Retry-After, 5xx, network errors), a cap on the body size, and same-scheme redirects only.
-import { rootCertificates } from 'node:tls';
+// (429 honouring Retry-After, 5xx, network errors), a cap on the body size, and redirects the outbound guard's way
+// (same scheme only, no credentials to another origin, each hop's address checked).
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import { OutboundRefusedError, type OutboundPolicy } from '../../outbound/guard.js';
+import { guardedDispatcher, guardedRequest, type GuardedDispatcher } from '../../outbound/http.js';
+import { RedirectRefusedError } from '../../outbound/redirects.js';
 
 export type TransportOptions = {
   verifySsl: boolean;
@@ -15,6 +17,8 @@ export type TransportOptions = {
   baseDelayMs: number;
   maxDelaySeconds: number;
   resetHeader?: string;
+  /** Where this company's calls may go (the outbound guard's policy). */
+  outbound: OutboundPolicy;
 };
 
 export type OutgoingRequest = { method: string; url: string; headers: Record<string, string>; body?: string };
@@ -25,7 +29,7 @@ export type RawResponse = { url: string; status: number; headers: Record<string,
 export class TransportError extends Error {
   constructor(
     message: string,
-    readonly kind: 'network' | 'timeout' | 'too_large' | 'redirect' | 'cancelled',
+    readonly kind: 'network' | 'timeout' | 'too_large' | 'redirect' | 'refused' | 'cancelled',
     options?: { cause?: unknown },
   ) {
     super(message, options);
@@ -34,12 +38,9 @@ export class TransportError extends Error {
 
 const maximumRedirects = 5;
 
-/** The undici dispatcher for a connection's TLS and proxy settings; close it when the fetch ends. */
-export function createDispatcher(options: Pick<TransportOptions, 'verifySsl' | 'customCa' | 'proxy'>): Dispatcher {
-  // A custom CA is trusted in addition to the public authorities, not instead of them.
-  const tls = { rejectUnauthorized: options.verifySsl, ca: options.customCa ? [...rootCertificates, options.customCa] : undefined };
-  if (options.proxy) return new ProxyAgent({ uri: options.proxy, requestTls: tls, proxyTls: tls });
-  return new Agent({ connect: tls, keepAliveTimeout: 10_000 });
+/** The guarded undici dispatcher for a connection's TLS and proxy settings; close it when the fetch ends. */
+export function createDispatcher(options: Pick<TransportOptions, 'verifySsl' | 'customCa' | 'proxy' | 'outbound'>): GuardedDispatcher {
+  return guardedDispatcher(options, options.outbound, { keepAliveTimeout: 10_000 });
 }
 
 /** Seconds to wait before retrying: Retry-After (seconds or HTTP date), else the rate-limit reset header, else null. */
@@ -72,7 +73,7 @@ function isAbort(error: unknown): boolean {
   return name === 'AbortError' || name === 'TimeoutError';
 }
 
-async function sendOnce(outgoing: OutgoingRequest, dispatcher: Dispatcher, options: TransportOptions, signal: AbortSignal): Promise<RawResponse> {
+async function sendOnce(outgoing: OutgoingRequest, dispatcher: GuardedDispatcher, options: TransportOptions, signal: AbortSignal): Promise<RawResponse> {
   // One controller per request, aborted by the fetch's signal or the per-request timer; both are released in
   // `finally` so a long discovery does not pile up listeners on its signal.
   const controller = new AbortController();
@@ -84,41 +85,33 @@ async function sendOnce(outgoing: OutgoingRequest, dispatcher: Dispatcher, optio
   const cancel = () => controller.abort();
   if (signal.aborted) controller.abort();
   else signal.addEventListener('abort', cancel, { once: true });
-  const combined = controller.signal;
   let url = outgoing.url;
   try {
-    for (let redirects = 0; ; redirects += 1) {
-      const answer = await request(url, { method: outgoing.method as Dispatcher.HttpMethod, headers: outgoing.headers, body: outgoing.body, dispatcher, signal: combined, maxRedirections: 0 });
-      const { headers, setCookies } = flattenHeaders(answer.headers);
-      const location = headers.location;
-      if (answer.statusCode >= 300 && answer.statusCode < 400 && location && answer.statusCode !== 304) {
-        await answer.body.dump();
-        const next = new URL(location, url);
-        // Never follow a redirect to another scheme (https → http would leak credentials in clear text).
-        if (next.protocol !== new URL(url).protocol) throw new TransportError(`${new URL(url).pathname} redirected to another scheme (${next.protocol}); not followed`, 'redirect');
-        if (redirects >= maximumRedirects) throw new TransportError(`${new URL(url).pathname} redirected more than ${maximumRedirects} times`, 'redirect');
-        url = next.href;
-        continue;
-      }
-      const declared = Number(headers['content-length']);
-      if (Number.isFinite(declared) && declared > options.maxResponseBytes) {
-        discard(answer.body);
-        throw new TransportError(`the answer of ${new URL(url).pathname} is ${declared} bytes, over the ${options.maxResponseBytes}-byte cap`, 'too_large');
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of answer.body) {
-        size += (chunk as Buffer).length;
-        if (size > options.maxResponseBytes) {
-          discard(answer.body);
-          throw new TransportError(`the answer of ${new URL(url).pathname} exceeds the ${options.maxResponseBytes}-byte cap`, 'too_large');
-        }
-        chunks.push(chunk as Buffer);
-      }
-      return { url, status: answer.statusCode, headers, setCookies, body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks) };
+    const guarded = await guardedRequest(outgoing, dispatcher, { signal: controller.signal, maxRedirects: maximumRedirects });
+    const answer = guarded.answer;
+    url = guarded.url;
+    const { headers, setCookies } = flattenHeaders(answer.headers);
+    const declared = Number(headers['content-length']);
+    if (Number.isFinite(declared) && declared > options.maxResponseBytes) {
+      discard(answer.body);
+      throw new TransportError(`the answer of ${new URL(url).pathname} is ${declared} bytes, over the ${options.maxResponseBytes}-byte cap`, 'too_large');
     }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of answer.body) {
+      size += (chunk as Buffer).length;
+      if (size > options.maxResponseBytes) {
+        discard(answer.body);
+        throw new TransportError(`the answer of ${new URL(url).pathname} exceeds the ${options.maxResponseBytes}-byte cap`, 'too_large');
+      }
+      chunks.push(chunk as Buffer);
+    }
+    return { url, status: answer.statusCode, headers, setCookies, body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks) };
   } catch (error) {
     if (error instanceof TransportError) throw error;
+    if (error instanceof RedirectRefusedError) throw new TransportError(error.message, 'redirect', { cause: error });
+    const refusal = refusalIn(error);
+    if (refusal) throw new TransportError(refusal.message, 'refused', { cause: refusal });
     const path = safePath(url);
     if (signal.aborted) throw new TransportError(`the fetch was cancelled during ${path}`, 'cancelled', { cause: error });
     if (timedOut || isAbort(error)) throw new TransportError(`${path} did not answer within ${options.timeoutMs / 1000} s`, 'timeout', { cause: error });
@@ -127,6 +120,12 @@ async function sendOnce(outgoing: OutgoingRequest, dispatcher: Dispatcher, optio
     clearTimeout(timer);
     signal.removeEventListener('abort', cancel);
   }
+}
+
+/** The guard's refusal behind a failed request (undici hands the connector's error back, sometimes as a cause). */
+function refusalIn(error: unknown): OutboundRefusedError | null {
+  for (let current = error; current; current = (current as { cause?: unknown }).cause) if (current instanceof OutboundRefusedError) return current;
+  return null;
 }
 
 /** Drops a body we refuse to read; destroying emits an abort error nobody else listens to. */
@@ -147,7 +146,7 @@ function safePath(url: string): string {
  * Sends a request, retrying 429, the configured 5xx statuses and network errors or timeouts with exponential
  * back-off (Retry-After wins when present), up to `maxAttempts`. The last answer is returned whatever its status.
  */
-export async function send(outgoing: OutgoingRequest, dispatcher: Dispatcher, options: TransportOptions, signal: AbortSignal, warn?: (message: string) => void): Promise<RawResponse> {
+export async function send(outgoing: OutgoingRequest, dispatcher: GuardedDispatcher, options: TransportOptions, signal: AbortSignal, warn?: (message: string) => void): Promise<RawResponse> {
   for (let attempt = 1; ; attempt += 1) {
     let delaySeconds: number;
     try {

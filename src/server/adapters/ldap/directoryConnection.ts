@@ -1,3 +1,4 @@
+import { checkDestination, OutboundRefusedError, type OutboundPolicy } from '../../outbound/guard.js';
 import { rootCertificates, type ConnectionOptions } from 'node:tls';
 import { isIP } from 'node:net';
 import { Client, ResultCodeError } from 'ldapts';
@@ -66,11 +67,20 @@ export function directoryUrl(settings: LdapSettings, host: string): string {
   return `${settings.security === 'ldaps' ? 'ldaps' : 'ldap'}://${name}:${settings.port}`;
 }
 
-async function bindTo(settings: LdapSettings, host: string): Promise<Client> {
+async function bindTo(settings: LdapSettings, host: string, outbound: OutboundPolicy | undefined): Promise<Client> {
   const tlsOptions = tlsOptionsFor(settings, host);
+  // Through the outbound guard, the client connects to the address it checked; TLS still verifies the host's name.
+  let address = host;
+  if (outbound) {
+    try {
+      address = await checkDestination(host, outbound);
+    } catch (error) {
+      throw new DirectoryError(error instanceof OutboundRefusedError ? { ok: false, reason: 'refused', detail: error.message } : classifyDirectoryError(error, `${host}:${settings.port}`));
+    }
+  }
   // ldapts speaks TLS from the first byte whenever tlsOptions is set, so plain and StartTLS must not pass it.
   const client = new Client({
-    url: directoryUrl(settings, host), timeout: settings.timeoutMs, connectTimeout: settings.timeoutMs, strictDN: false,
+    url: directoryUrl(settings, address), timeout: settings.timeoutMs, connectTimeout: settings.timeoutMs, strictDN: false,
     tlsOptions: settings.security === 'ldaps' ? tlsOptions : undefined,
   });
   try {
@@ -90,13 +100,13 @@ const tryNextHost = new Set(['dns', 'refused', 'timeout', 'tls', 'protocol']);
  * A bound client on the first configured host that answers. Throws DirectoryError with the last host's
  * failure when none does, naming every host tried.
  */
-export async function openDirectory(settings: LdapSettings, signal: AbortSignal): Promise<{ client: Client; host: string }> {
+export async function openDirectory(settings: LdapSettings, signal: AbortSignal, outbound?: OutboundPolicy): Promise<{ client: Client; host: string }> {
   const failures: string[] = [];
   let last: Failure | null = null;
   for (const host of settings.hosts) {
     if (signal.aborted) throw new DirectoryError({ ok: false, reason: 'timeout', detail: 'The fetch was cancelled.' });
     try {
-      return { client: await bindTo(settings, host), host };
+      return { client: await bindTo(settings, host, outbound), host };
     } catch (error) {
       last = classifyDirectoryError(error, host);
       if (!tryNextHost.has(last.reason)) throw new DirectoryError(last);

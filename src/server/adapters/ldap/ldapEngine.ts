@@ -47,11 +47,11 @@ function settingsOrFailure(adapter: string, config: FetchContext['config']): { s
 export const ldapEngine: AdapterEngine = {
   name: 'ldap',
 
-  async test({ adapter, config, signal }) {
+  async test({ adapter, config, signal, outbound }) {
     const { settings, failure } = settingsOrFailure(adapter, config);
     if (!settings) return failure;
     try {
-      const { client, host } = await openDirectory(settings, signal);
+      const { client, host } = await openDirectory(settings, signal, outbound);
       try {
         // Reading the base entry proves the base DN exists and that the bind user can see it.
         await client.search(settings.baseDn, { scope: 'base', filter: '(objectClass=*)', attributes: ['1.1'] });
@@ -69,7 +69,7 @@ export const ldapEngine: AdapterEngine = {
   async *fetch(context) {
     const { settings, failure } = settingsOrFailure(context.adapter, context.config);
     if (!settings) throw new DirectoryError(failure);
-    const { client, host } = await openDirectory(settings, context.signal);
+    const { client, host } = await openDirectory(settings, context.signal, context.outbound);
     try {
       for (const search of searchesFor(settings)) {
         let count = 0;

@@ -6,7 +6,7 @@ import type { MergedAsset } from '../mergeAssets.js';
 import { writeAssets, writeBehind } from '../snapshotWriter.js';
 import type { DeviceLinks } from '../software/deviceLinks.js';
 import { firstText, inventoryAssetId, observations, type ObservationWarnings } from '../software/observations.js';
-import { customCertificateSightings } from './customCertificateSource.js';
+import { customCertificateSightings, type CertificateSighting } from './customCertificateSource.js';
 
 // The certificate inventory of a snapshot. Every source's certificate records (the TLS scanner's chains, certificate
 // managers' lists, uploaded custom certificates) are sightings of certificates: the same certificate is one asset,
@@ -21,8 +21,7 @@ const rowsPerWrite = 1000;
 const keptEndpoints = 200;
 const keptHostnames = 200;
 
-/** One record of the certificate stream as the stage reads it (a snapshot record, or a custom certificate). */
-export type CertificateSighting = { key: string; connectionId: number; adapter: string; fields: Record<string, unknown[]> };
+export type { CertificateSighting } from './customCertificateSource.js';
 
 type Entry = {
   facts: CertificateFacts;

@@ -1,10 +1,12 @@
 import { X509Certificate } from 'node:crypto';
 import { orderChain } from '../../certificates/chains.js';
 import type { Queryable } from '../../db/database.js';
-import type { CertificateSighting } from './certificateStage.js';
 
 /** The adapter custom certificates are reported under: the built-in certificate pseudo-adapter. */
 export const customCertificateAdapter = 'cartograph-certificate';
+
+/** One record of the certificate stream as the certificate stage reads it (a snapshot record, or a custom certificate). */
+export type CertificateSighting = { key: string; connectionId: number; adapter: string; fields: Record<string, unknown[]> };
 
 const pemBlocks = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
 

@@ -14,7 +14,7 @@ import { amountOf, isoDateOf, maximumCost, maximumSeats, namesOf } from './licen
 type Entitlement = { seats: number | null; reportedUsed: number | null; cost: number | null };
 
 /** What the discovery gathers of one license while it reads the records. */
-type LicenseEntry = {
+export type LicenseEntry = {
   name: string;
   vendor: string | null;
   softwareName: string | null;
@@ -86,13 +86,43 @@ async function userIndex(db: Queryable, discoveryId: number) {
   return { byName, bySku };
 }
 
-/** The license asset of an entry, its use counted. */
-function licenseAsset(id: string, entry: LicenseEntry, software: { asset_id: string; installs: number | null } | null, assignedUsers: number): MergedAsset {
+/** What a seat is, from the source's metric: per user, per device, or not said ("named user" → user, "per node" → device). */
+export function seatTypeOf(metric: string | null): 'user' | 'device' | null {
+  if (!metric) return null;
+  if (/user|named|person|subscri|mailbox|seat/.test(metric)) return 'user';
+  if (/device|machine|computer|node|endpoint|host|server|install|workstation/.test(metric)) return 'device';
+  return null;
+}
+
+type SeatCount = { by: 'reported' | 'assigned_users' | 'installed_devices'; count: number };
+
+/**
+ * Which count the seats in use are, and why in words: the seat type decides what may count (users for a per-user
+ * license, devices for a per-device one, any otherwise); of those, the largest, the source's own report winning a tie.
+ */
+export function seatsUsed(seatType: 'user' | 'device' | null, reportedUsed: number | null, assignedUsers: number, installedDevices: number): SeatCount & { reason: string } {
+  const counts: SeatCount[] = [
+    ...(reportedUsed !== null ? [{ by: 'reported' as const, count: reportedUsed }] : []),
+    ...(seatType !== 'device' ? [{ by: 'assigned_users' as const, count: assignedUsers }] : []),
+    ...(seatType !== 'user' ? [{ by: 'installed_devices' as const, count: installedDevices }] : []),
+  ];
+  const chosen = counts.reduce((best, next) => (next.count > best.count ? next : best));
+  const what = { reported: 'the count its source reports', assigned_users: 'the users it is assigned to', installed_devices: 'the devices that have its software installed' }[chosen.by];
+  const rule = seatType === 'user' ? 'A seat is a user' : seatType === 'device' ? 'A seat is a device' : 'The seat type is not known';
+  const others = counts.filter((count) => count !== chosen).map((count) => `${count.count.toLocaleString('en')} ${{ reported: 'reported', assigned_users: 'assigned users', installed_devices: 'devices with the software' }[count.by]}`);
+  return { ...chosen, reason: `${rule}: seats used are ${what} (${chosen.count.toLocaleString('en')})${others.length ? `, the largest against ${others.join(' and ')}` : ''}.` };
+}
+
+/** The license asset of an entry, its use counted; an expired license (at `now`) has no seat free. */
+export function licenseAsset(id: string, entry: LicenseEntry, software: { asset_id: string; installs: number | null } | null, assignedUsers: number, now = new Date()): MergedAsset {
   const seats = largest(entry, (entitlement) => entitlement.seats);
   const reportedUsed = largest(entry, (entitlement) => entitlement.reportedUsed);
   const cost = largest(entry, (entitlement) => entitlement.cost);
   const installed = software?.installs ?? 0;
-  const used = Math.max(reportedUsed ?? 0, assignedUsers, installed);
+  const seatType = seatTypeOf(entry.metric);
+  const use = seatsUsed(seatType, reportedUsed, assignedUsers, installed);
+  const used = use.count;
+  const expired = entry.expiration !== null && entry.expiration < now.toISOString();
   const adapters = [...entry.adapters].sort();
   const fields: MergedAsset['fields'] = {
     Name: [entry.name],
@@ -101,8 +131,12 @@ function licenseAsset(id: string, entry: LicenseEntry, software: { asset_id: str
     ...(software && { SoftwareId: [software.asset_id] }),
     ...(entry.skus.size && { Sku: [...entry.skus] }),
     ...(entry.metric && { Metric: [entry.metric] }),
-    ...(seats !== null && { SeatsPurchased: [seats], SeatsFree: [Math.max(seats - used, 0)], OverUse: [Math.max(used - seats, 0)], OverUsed: [used > seats] }),
+    ...(seatType && { SeatType: [seatType] }),
+    ...(seats !== null && { SeatsPurchased: [seats], SeatsFree: [expired ? 0 : Math.max(seats - used, 0)], OverUse: [Math.max(used - seats, 0)], OverUsed: [used > seats] }),
     SeatsUsed: [used],
+    SeatsUsedBy: [use.by],
+    SeatsUsedReason: [use.reason],
+    Expired: [expired],
     ...(reportedUsed !== null && { ReportedUsed: [reportedUsed] }),
     AssignedUsers: [assignedUsers],
     InstalledDevices: [installed],

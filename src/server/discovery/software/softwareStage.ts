@@ -4,6 +4,7 @@ import type { Queryable } from '../../db/database.js';
 import type { MergedAsset } from '../mergeAssets.js';
 import { writeAssets, writeBehind } from '../snapshotWriter.js';
 import type { DeviceLinks } from './deviceLinks.js';
+import type { AffectedSoftware } from './vulnerabilityStage.js';
 import { firstText, inventoryAssetId, observations, type ObservationWarnings } from './observations.js';
 
 /** The stream entities of installed software: `software` (the contract's name) and `application` (the file adapters'). */
@@ -66,6 +67,25 @@ function softwareAsset(key: string, entry: SoftwareEntry, installCount: number, 
   return { id, fields, specifics: {}, preferred: {}, recordKeys: [], adapters, reasons: [] };
 }
 
+function addTo(map: Map<string, Set<string>>, key: string, value: string): void {
+  let values = map.get(key);
+  if (!values) map.set(key, (values = new Set()));
+  values.add(value);
+}
+
+/**
+ * The vulnerabilities of each software entry (by its key): those naming the product as any source reported it
+ * ("curl" names every vendor's curl), and those whose vendorless product folds into the entry.
+ */
+function vulnerabilityLinks(entries: Map<string, SoftwareEntry>, affected: AffectedSoftware[], vulnerableKeys: Map<string, Set<string>>, folded: Map<string, string>): Map<string, Set<string>> {
+  const byName = new Map<string, Set<string>>();
+  for (const { vulnerability, names } of affected) for (const name of names) addTo(byName, name.toLowerCase(), vulnerability);
+  const links = new Map<string, Set<string>>();
+  for (const [key, vulnerabilities] of vulnerableKeys) for (const vulnerability of vulnerabilities) if (entries.has(folded.get(key) ?? key)) addTo(links, folded.get(key) ?? key, vulnerability);
+  for (const [key, entry] of entries) for (const name of entry.names.keys()) for (const vulnerability of byName.get(name.toLowerCase()) ?? []) addTo(links, key, vulnerability);
+  return links;
+}
+
 const installationColumns = ['discovery_id', 'device_asset', 'software_asset', 'software_name', 'vendor', 'version', 'install_date', 'install_path', 'adapter', 'connection_id'];
 
 // A fleet's installations are millions of rows (40 a device): they are appended with COPY, far cheaper than inserts.
@@ -75,10 +95,10 @@ const writeInstallations = (db: Queryable, rows: unknown[][]) => db.copyRows('sn
  * Builds the software inventory of a snapshot from its software records: each installation linked to its merged
  * device and written as it is read, the records folded into software entries (vendor aliases, editions,
  * architectures set aside), a vendorless entry joining the one vendor's entry of the same product, and one software
- * asset written per entry with its install count. `vulnerableSoftware` counts the vulnerabilities naming each
- * software (by name and vendor as reported). Answers how many software assets it wrote.
+ * asset written per entry with its install count, and linked to the vulnerabilities naming it (`affected`): their
+ * links are written, and their number is the software's VulnerabilityCount. Answers how many software assets it wrote.
  */
-export async function buildSoftwareInventory(db: Queryable, discoveryId: number, devices: DeviceLinks, warnings: ObservationWarnings, vulnerableSoftware: Map<string, number>): Promise<number> {
+export async function buildSoftwareInventory(db: Queryable, discoveryId: number, devices: DeviceLinks, warnings: ObservationWarnings, affected: AffectedSoftware[]): Promise<number> {
   const entries = new Map<string, SoftwareEntry>();
   const writer = writeBehind();
   let batch: unknown[][] = [];
@@ -120,8 +140,17 @@ export async function buildSoftwareInventory(db: Queryable, discoveryId: number,
   if (batch.length) await writer.push(() => writeInstallations(db, batch));
   await writer.drain();
 
+  // The vulnerabilities naming a product without its vendor, by the product's folding key.
+  const vulnerableKeys = new Map<string, Set<string>>();
+  for (const { vulnerability, names } of affected) {
+    for (const name of names) {
+      const key = softwareIdentity(name, null)?.key;
+      if (key) addTo(vulnerableKeys, key, vulnerability);
+    }
+  }
+
   // Vendorless entries join the one vendor's entry of their product; their installations follow.
-  const folded = foldVendorless([...entries.keys(), ...vulnerableSoftware.keys()]);
+  const folded = foldVendorless([...entries.keys(), ...vulnerableKeys.keys()]);
   for (const [key, target] of folded) {
     const entry = entries.get(key);
     if (target === key || !entry) continue;
@@ -131,15 +160,18 @@ export async function buildSoftwareInventory(db: Queryable, discoveryId: number,
     entries.delete(key);
     await db.query('update snapshot_installations set software_asset = $3 where discovery_id = $1 and software_asset = $2', [discoveryId, inventoryAssetId('software', key), inventoryAssetId('software', target)]);
   }
-  const vulnerabilities = new Map<string, number>();
-  for (const [key, count] of vulnerableSoftware) vulnerabilities.set(folded.get(key) ?? key, (vulnerabilities.get(folded.get(key) ?? key) ?? 0) + count);
+  const links = vulnerabilityLinks(entries, affected, vulnerableKeys, folded);
   const installCounts = new Map(
     (await db.query<{ software_asset: string; devices: number }>(
       'select software_asset, count(distinct device_asset)::int as devices from snapshot_installations where discovery_id = $1 group by software_asset',
       [discoveryId],
     )).map((row) => [row.software_asset, row.devices]),
   );
-  const assets = [...entries].map(([key, entry]) => softwareAsset(key, entry, installCounts.get(inventoryAssetId('software', key)) ?? 0, vulnerabilities.get(key) ?? 0));
+  const assets = [...entries].map(([key, entry]) => softwareAsset(key, entry, installCounts.get(inventoryAssetId('software', key)) ?? 0, links.get(key)?.size ?? 0));
   await writeAssets(db, discoveryId, 'software', assets);
+  const linkRows = [...links].flatMap(([key, vulnerabilities]) => [...vulnerabilities].map((vulnerability) => [discoveryId, inventoryAssetId('software', key), vulnerability]));
+  for (let start = 0; start < linkRows.length; start += rowsPerWrite) {
+    await db.copyRows('snapshot_software_vulnerabilities', ['discovery_id', 'software_asset', 'vulnerability_asset'], linkRows.slice(start, start + rowsPerWrite));
+  }
   return assets.length;
 }

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { hashPassword, passwordPolicyErrors, verifyPassword } from '../../auth/passwords.js';
 import type { AppContext } from '../../context.js';
+import { loadApiTokenSettings, saveApiTokenSettings, tokenExpiry, type ApiTokenSettings, type TokenLifetimeRequest } from '../../auth/apiTokenLifetime.js';
 import { issueAccess } from '../../identity/accessIssuer.js';
 import { newOtpEnrolment, sealOtpSecret, verifyOtpCode } from '../../identity/otp.js';
+import { issueRecoveryCodes, recoveryCodesLeft, removeSecondFactor } from '../../identity/recoveryCodes.js';
 import { describeUser, userById } from '../../identity/users.js';
 import { detailError, fieldError, notFound } from '../errors.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
@@ -51,7 +53,11 @@ export function registerAccountRoutes(routes: RouteCatalogue, context: AppContex
 
   routes.add({
     method: 'GET', url: '/api/otp', name: 'otp.read', summary: 'Whether one-time passwords are on', access: 'account',
-    handler: async (request) => ({ enabled: (await credentialsOf(callerOf(request).userId)).otp_secret !== null }),
+    handler: async (request) => {
+      const { userId } = callerOf(request);
+      const enabled = (await credentialsOf(userId)).otp_secret !== null;
+      return { enabled, recovery_codes_left: enabled ? await recoveryCodesLeft(db, userId) : 0 };
+    },
   });
   routes.add({
     method: 'POST', url: '/api/otp/setup', name: 'otp.setup', summary: 'Start enrolling an authenticator app', access: 'account',
@@ -63,6 +69,13 @@ export function registerAccountRoutes(routes: RouteCatalogue, context: AppContex
     },
   });
   routes.add({
+    method: 'POST', url: '/api/otp/cancel', name: 'otp.cancel', summary: 'Abandon an enrolment that was started', access: 'account',
+    handler: async (request) => {
+      await db.query('update users set otp_pending_secret = null where id = $1', [callerOf(request).userId]);
+      return { enabled: (await credentialsOf(callerOf(request).userId)).otp_secret !== null };
+    },
+  });
+  routes.add({
     method: 'POST', url: '/api/otp/confirm', name: 'otp.confirm', summary: 'Finish enrolment with a code from the app', access: 'account',
     body: 'cartograph:api/otp-confirm',
     handler: async (request) => {
@@ -71,8 +84,12 @@ export function registerAccountRoutes(routes: RouteCatalogue, context: AppContex
       if (!otp_pending_secret) throw detailError(400, 'Start the enrolment first.', 'otp_not_started');
       const { code } = request.body as { code: string };
       if (!(await verifyOtpCode(context.keys.secretsKey, otp_pending_secret, code))) throw fieldError('code', 'Invalid one-time password.');
-      await db.query('update users set otp_secret = otp_pending_secret, otp_pending_secret = null where id = $1', [caller.userId]);
-      return { enabled: true };
+      // The recovery codes are answered here only: shown once, kept as digests.
+      const recoveryCodes = await db.transaction(async (transaction) => {
+        await transaction.query('update users set otp_secret = otp_pending_secret, otp_pending_secret = null where id = $1', [caller.userId]);
+        return issueRecoveryCodes(transaction, caller.userId);
+      });
+      return { enabled: true, recovery_codes: recoveryCodes };
     },
   });
   routes.add({
@@ -82,7 +99,7 @@ export function registerAccountRoutes(routes: RouteCatalogue, context: AppContex
       const caller = callerOf(request);
       const { password } = request.body as { password: string };
       if (!(await verifyPassword((await credentialsOf(caller.userId)).password_hash, password))) throw fieldError('password', 'Wrong password.');
-      await db.query('update users set otp_secret = null, otp_pending_secret = null where id = $1', [caller.userId]);
+      await db.transaction((transaction) => removeSecondFactor(transaction, caller.userId));
       return { enabled: false };
     },
   });
@@ -96,12 +113,14 @@ export function registerAccountRoutes(routes: RouteCatalogue, context: AppContex
     method: 'POST', url: '/api/tokens', name: 'api_tokens.create', summary: 'Create an API token (shown once)', access: 'authtoken.add_token',
     body: 'cartograph:api/api-token-create', status: 201,
     handler: async (request) => {
-      const { name, expires_in_days } = request.body as { name: string; expires_in_days?: number };
+      const { name, ...lifetime } = request.body as { name: string } & TokenLifetimeRequest;
+      const caller = callerOf(request);
+      const expiresAt = tokenExpiry(lifetime, await loadApiTokenSettings(db, caller.companyId));
       const token = `cgt_${randomBytes(32).toString('base64url')}`;
       const [row] = await db.query<TokenRow>(
-        `insert into api_tokens (user_id, name, token_hash, expires_at) values ($1, $2, $3, case when $4::int is null then null else now() + make_interval(days => $4::int) end)
+        `insert into api_tokens (user_id, name, token_hash, expires_at) values ($1, $2, $3, $4)
          returning id, name, created_at, expires_at, last_used_at`,
-        [callerOf(request).userId, name, hashApiToken(token), expires_in_days ?? null],
+        [caller.userId, name, hashApiToken(token), expiresAt],
       );
       return { ...row, token };
     },
@@ -114,5 +133,15 @@ export function registerAccountRoutes(routes: RouteCatalogue, context: AppContex
       const deleted = await db.query('delete from api_tokens where id = $1 and user_id = $2 returning id', [id, callerOf(request).userId]);
       if (!deleted.length) throw notFound();
     },
+  });
+  routes.add({
+    method: 'GET', url: '/configurations/api-tokens', name: 'api_token_settings.read', summary: "The company's maximum API token lifetime",
+    access: 'configurations.view_companysettings',
+    handler: async (request) => loadApiTokenSettings(db, callerOf(request).companyId),
+  });
+  routes.add({
+    method: 'PUT', url: '/configurations/api-tokens', name: 'api_token_settings.update', summary: "Change the company's maximum API token lifetime",
+    access: 'configurations.change_companysettings', body: 'cartograph:settings/api-tokens',
+    handler: async (request) => saveApiTokenSettings(db, callerOf(request).companyId, request.body as ApiTokenSettings),
   });
 }

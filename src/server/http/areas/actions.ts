@@ -2,16 +2,18 @@ import type { AppContext } from '../../context.js';
 import { actionRunners } from '../../actions/actionRunners.js';
 import { queueActionRun } from '../../actions/actionJobs.js';
 import { actionSettingsKind, defaultActionSettings, loadActionSettings } from '../../actions/actionSettings.js';
-import { actionKind, loadAction, secretParametersOf, type ActionDocument } from '../../actions/actionStore.js';
+import { actionKind, loadAction, secretRuleOfParameters, type ActionDocument, type ActionScope } from '../../actions/actionStore.js';
 import { parameterSchemaOf } from '../../actions/actionTypes.js';
 import { ticketAdapters } from '../../actions/runners/ticketRunner.js';
 import { sshCredentialKind } from '../../actions/sshCredentials.js';
 import { jsonTemplateProblem } from '../../actions/template.js';
 import { createRun } from '../../actions/runs.js';
-import { scopeQuery } from '../../actions/targets.js';
-import { saveSettingsDocument } from '../../discovery/settings.js';
+import { previewScope, scopeQuery } from '../../actions/targets.js';
+import { saveSettingsDocument } from '../../settings/settingsStore.js';
 import type { Caller } from '../../identity/callers.js';
 import { queryCondition } from '../../inventory/search.js';
+import { resolveSnapshot } from '../../inventory/snapshots.js';
+import { DomainError } from '../../errors.js';
 import { detailError, fieldErrorsFromAjv, HttpError, notFound } from '../errors.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
 import { validatorFor } from '../validators.js';
@@ -20,6 +22,11 @@ import { registerSealedDocuments } from './sealedDocuments.js';
 export const sshCommandPermission = 'workflows.run_sshcommand';
 
 /** `{url: ["..."]}` → `{"parameters.url": ["..."]}`: a type's errors named under the action's field. */
+// A run as the API answers it, with its attempt ("taken over once"); the lease's worker host and pid and its
+// heartbeat stay the server's own.
+const runColumns = `id, company_id, action_id, trigger, discovery_id, slot, dry_run, rerun_of, status, attempt, started_by, started_by_name,
+  targets, succeeded, failed, skipped, error, created_at, started_at, finished_at`;
+
 const underParameters = (errors: Record<string, string[]>) => Object.fromEntries(Object.entries(errors).map(([field, messages]) => [`parameters.${field}`, messages]));
 
 /** The checks an action's schema cannot make: its type's parameters, its query, and what its parameters name. */
@@ -38,9 +45,11 @@ async function checkAction(context: AppContext, caller: Caller, document: Action
     if (!found.length) errors['parameters.credential'] = [`Invalid pk "${parameters.credential}" - object does not exist.`];
   }
   if (document.type === 'ticket') {
-    const found = await context.db.query('select 1 from connections where company_id = $1 and id = $2 and adapter = any($3::text[])', [caller.companyId, parameters.connection, ticketAdapters]);
-    if (!found.length) errors['parameters.connection'] = ['Choose a Jira or ServiceNow connection of this company.'];
-    const [connection] = await context.db.query<{ adapter: string }>('select adapter from connections where id = $1', [parameters.connection]);
+    // One lookup, within the company: another company's connection is not found, and nothing about it (its adapter) is told.
+    const [connection] = await context.db.query<{ adapter: string }>(
+      'select adapter from connections where company_id = $1 and id = $2 and adapter = any($3::text[])', [caller.companyId, parameters.connection, ticketAdapters],
+    );
+    if (!connection) errors['parameters.connection'] = ['Choose a Jira or ServiceNow connection of this company.'];
     if (connection?.adapter === 'jira' && !parameters.project_key) errors['parameters.project_key'] = ['A Jira ticket needs the project key.'];
   }
   if (document.trigger === 'schedule') {
@@ -51,9 +60,9 @@ async function checkAction(context: AppContext, caller: Caller, document: Action
     }
   }
   try {
-    await queryCondition(context.db, caller.companyId, scopeQuery(document.scope), 1);
+    await queryCondition(context.db, caller, scopeQuery(document.scope), 1);
   } catch (error) {
-    if (!(error instanceof HttpError)) throw error;
+    if (!(error instanceof DomainError)) throw error;
     errors['scope.query'] = (error.body as Record<string, string[]>).query ?? ['The query cannot be read.'];
   }
   if (Object.keys(errors).length) throw new HttpError(400, errors);
@@ -69,8 +78,8 @@ export function registerActionRoutes(routes: RouteCatalogue, context: AppContext
     permissions: { view: 'workflows.view_workflow', add: 'workflows.add_workflow', change: 'workflows.change_workflow', delete: 'workflows.delete_workflow' },
     search: ['name', 'description', 'type'],
     defaults: { description: '', enabled: true },
-    // The secrets are the type's `x-secret` parameters; a document of an unknown type never reaches here (the schema's enum).
-    secretFields: (document) => (typeof document.type === 'string' && document.type in actionRunners ? secretParametersOf(document.type) : new Set()),
+    // The secrets are the type's `x-secret` parameters, held to its URL; a document of an unknown type never reaches here (the schema's enum).
+    secretRule: (document) => (typeof document.type === 'string' && document.type in actionRunners ? secretRuleOfParameters(document.type) : { secretFields: new Set(), destinationFields: new Map() }),
     check: (caller, document) => checkAction(context, caller, document as unknown as ActionDocument),
     extra: async (rows) => {
       const latest = await db.query<RunRow>(
@@ -79,6 +88,16 @@ export function registerActionRoutes(routes: RouteCatalogue, context: AppContext
         [rows.map((row) => row.id)],
       );
       return new Map(rows.map((row) => [row.id, { last_run: latest.find((run) => run.action_id === row.id) ?? null }]));
+    },
+  });
+
+  routes.add({
+    method: 'POST', url: '/actions/scope-preview', name: 'action.scope_preview', summary: 'How many assets of the latest snapshot a scope matches, before the action is saved',
+    access: 'workflows.view_workflow', body: 'cartograph:api/action-scope-preview',
+    handler: async (request) => {
+      const caller = callerOf(request);
+      // The preview reads as the person typing: `Query is <id>` expands the saved queries they may read.
+      return previewScope(db, { companyId: caller.companyId, userId: caller.userId }, await resolveSnapshot(db, caller.companyId, null), request.body as ActionScope);
     },
   });
 
@@ -97,12 +116,16 @@ export function registerActionRoutes(routes: RouteCatalogue, context: AppContext
         const [earlier] = await db.query('select 1 from action_runs where id = $1 and action_id = $2', [body.rerun_of, action.id]);
         if (!earlier) throw new HttpError(400, { rerun_of: [`Invalid pk "${body.rerun_of}" - object does not exist.`] });
       }
-      const runId = await createRun(db, {
-        companyId: caller.companyId, actionId: action.id, trigger: body.rerun_of ? 'rerun' : 'manual', dryRun: Boolean(body.dry_run),
-        rerunOf: body.rerun_of ?? null, userId: caller.userId, username: caller.username,
+      // The run and its job are written together: no run is left queued without a job to take it.
+      const runId = await db.transaction(async (transaction) => {
+        const created = await createRun(transaction, {
+          companyId: caller.companyId, actionId: action.id, trigger: body.rerun_of ? 'rerun' : 'manual', dryRun: Boolean(body.dry_run),
+          rerunOf: body.rerun_of ?? null, userId: caller.userId, username: caller.username,
+        });
+        await queueActionRun(context.jobs.send, created!, transaction);
+        return created;
       });
-      await queueActionRun(context.discoveries.sendJob, runId!);
-      const [run] = await db.query('select * from action_runs where id = $1', [runId]);
+      const [run] = await db.query(`select ${runColumns} from action_runs where id = $1`, [runId]);
       return run;
     },
   });
@@ -116,14 +139,14 @@ export function registerActionRoutes(routes: RouteCatalogue, context: AppContext
       const offset = ((query.page ?? 1) - 1) * size;
       const filter = 'company_id = $1 and ($2::int is null or action_id = $2)';
       const [{ count }] = await db.query<{ count: number }>(`select count(*)::int as count from action_runs where ${filter}`, [caller.companyId, query.action ?? null]);
-      const results = await db.query(`select * from action_runs where ${filter} order by id desc limit $3 offset $4`, [caller.companyId, query.action ?? null, size, offset]);
+      const results = await db.query(`select ${runColumns} from action_runs where ${filter} order by id desc limit $3 offset $4`, [caller.companyId, query.action ?? null, size, offset]);
       return { count, next: null, previous: null, results };
     },
   });
   routes.add({
     method: 'GET', url: '/actions/runs/:id', name: 'action_run.read', summary: 'One run with its counts', access: 'workflows.view_workflow', params: 'cartograph:api/id-params',
     handler: async (request) => {
-      const [run] = await db.query('select * from action_runs where id = $1 and company_id = $2', [(request.params as { id: number }).id, callerOf(request).companyId]);
+      const [run] = await db.query(`select ${runColumns} from action_runs where id = $1 and company_id = $2`, [(request.params as { id: number }).id, callerOf(request).companyId]);
       if (!run) throw notFound();
       return run;
     },

@@ -1,8 +1,7 @@
-import type { FastifyRequest } from 'fastify';
 import { loadActivityRetention, saveActivityRetention, type ActivityRetention } from '../../activities/activityRetention.js';
 import type { AppContext } from '../../context.js';
 import { csvField, neutralizeFormula } from '../../inventory/exports.js';
-import { detailError, notFound } from '../errors.js';
+import { notFound, requireProvider } from '../errors.js';
 import { likePattern, pageWindow, paginated, type ListQuery } from '../pagination.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
 
@@ -36,12 +35,6 @@ function systemFilter(query: ActivityQuery): { where: string; params: unknown[] 
   if (query.to) add('created_at < ?::timestamptz', query.to);
   if (query.search) add('(event ilike ? or message ilike $S)'.replaceAll('$S', `$${params.length + 1}`), likePattern(query.search));
   return { where: clauses.join(' and '), params };
-}
-
-/** The system log is the installation's, not a tenant's: only the provider company's users read it. */
-async function requireProvider(context: AppContext, request: FastifyRequest): Promise<void> {
-  const [company] = await context.db.query<{ is_constant: boolean }>('select is_constant from companies where id = $1', [callerOf(request).companyId]);
-  if (!company?.is_constant) throw detailError(403, 'The system log belongs to the provider company.', 'permission_denied');
 }
 
 /**
@@ -94,7 +87,8 @@ export function registerActivityRoutes(routes: RouteCatalogue, context: AppConte
   routes.add({
     method: 'GET', url: '/activities/system', name: 'activities.system', summary: 'The system log: start-ups, discoveries, jobs, lockouts and errors', access: 'activities.view_system_log', query: 'cartograph:api/activity-list-query',
     handler: async (request) => {
-      await requireProvider(context, request);
+      // The system log is the installation's, not a tenant's: only the provider company's users read it.
+      requireProvider(callerOf(request), 'The system log belongs to the provider company.');
       const query = request.query as ActivityQuery;
       const { limit, offset } = pageWindow(query);
       const { where, params } = systemFilter(query);

@@ -23,6 +23,7 @@ function statusFrom(connectionStatuses: number[]): number {
 
 /** Adapters as the reference API answers them: `{id, name, slug, description, groups, beta, status, categories}`. */
 export function describeAdapter(context: AppContext, adapter: CatalogueAdapter, connectionStatuses: number[]) {
+  const canFetch = context.adapters.engineFor(adapter) !== null;
   return {
     id: adapter.slug,
     name: adapter.name,
@@ -38,7 +39,11 @@ export function describeAdapter(context: AppContext, adapter: CatalogueAdapter, 
     vendor: adapter.vendor ?? null,
     docs_url: adapter.docs_url ?? null,
     engine: adapter.engine,
-    can_fetch: context.adapters.engineFor(adapter) !== null,
+    can_fetch: canFetch,
+    // What the adapter fetches; nothing while it cannot fetch, so the catalogue never promises data it cannot bring.
+    entities: canFetch ? (adapter.entities ?? adapter.categories) : [],
+    // An HTTP adapter is verified by its replay fixture (tests/conformance); a code engine by its own tests.
+    verified_by_replay: canFetch && !adapter.custom && (adapter.engine !== 'http' || Boolean(adapter.hasReplayFixture)),
   };
 }
 
@@ -63,7 +68,7 @@ export function registerAdapterRoutes(routes: RouteCatalogue, context: AppContex
       const statuses = await connectionStatuses(context, caller.companyId);
       const builtins = pseudoAdapters
         .filter((adapter) => matches(adapter.name, adapter.slug))
-        .map((adapter) => ({ ...adapter, description: '', groups: [], beta: false, custom: false, status: adapterStatus.builtin }));
+        .map((adapter) => ({ ...adapter, description: '', groups: [], beta: false, custom: false, status: adapterStatus.builtin, can_fetch: true, entities: adapter.categories, verified_by_replay: false }));
       const adapters = [...context.adapters.catalogue.values()]
         .filter((adapter) => mayUseAdapter(caller, adapter.slug) && matches(adapter.name, adapter.slug))
         .map((adapter) => describeAdapter(context, adapter, statuses.get(adapter.slug) ?? []));

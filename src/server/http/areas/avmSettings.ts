@@ -5,8 +5,8 @@ import {
 import { defaultFeedDownloads, feedDownloadsKind, loadFeedDownloads, providerCompanyId, type FeedDownloadsDocument } from '../../avm/feedDownloads.js';
 import type { AppContext } from '../../context.js';
 import { nextRunsOf, scheduleProblem } from '../../jobs/scheduler.js';
-import { loadSettingsDocument, saveSettingsDocument } from '../../discovery/settings.js';
-import { detailError, fieldError } from '../errors.js';
+import { loadSettingsDocument, saveSettingsDocument } from '../../settings/settingsStore.js';
+import { fieldError, requireProvider } from '../errors.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
 
 /**
@@ -59,7 +59,7 @@ export function registerAvmSettingsRoutes(routes: RouteCatalogue, context: AppCo
     access: 'configurations.change_advancedconfiguration', body: 'cartograph:settings/avm-feed-downloads',
     handler: async (request) => {
       // The feeds every company shares come from these addresses: only the provider company sets them.
-      if (!callerOf(request).isProvider) throw detailError(403, 'The feeds are shared by every company: only the provider company sets their downloads.', 'permission_denied');
+      requireProvider(callerOf(request), 'The feeds are shared by every company: only the provider company sets their downloads.');
       const { next_runs: _ignored, ...body } = request.body as FeedDownloadsDocument & { next_runs?: unknown };
       const document: FeedDownloadsDocument = { ...defaultFeedDownloads, ...body };
       const problem = scheduleProblem(document);

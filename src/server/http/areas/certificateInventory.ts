@@ -71,7 +71,7 @@ export function registerCertificateRoutes(routes: RouteCatalogue, context: AppCo
   const { db } = context;
   routes.add({
     method: 'POST', url: '/certificates/certificates', name: 'certificates.search', summary: 'Search the certificate inventory', access: 'users.view_certificates', body: 'cartograph:api/inventory-search',
-    handler: (request) => searchInventory(db, callerOf(request).companyId, 'certificate', request.body as InventorySearch),
+    handler: (request) => searchInventory(db, callerOf(request), 'certificate', request.body as InventorySearch),
   });
   routes.add({
     method: 'POST', url: '/certificates/certificates/:id', name: 'certificates.detail', summary: 'One certificate with its chain, the places it is served and the devices serving it',
@@ -106,7 +106,7 @@ export function registerCertificateRoutes(routes: RouteCatalogue, context: AppCo
     access: 'users.view_certificates', body: 'cartograph:api/inventory-export',
     handler: async (request, reply) => {
       const body = request.body as InventoryExport;
-      const stream = await exportInventory(db, callerOf(request).companyId, 'certificate', body);
+      const stream = await exportInventory(db, callerOf(request), 'certificate', body);
       reply.header('content-type', contentTypes[body.format]);
       reply.header('content-disposition', `attachment; filename="certificates-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-')}.${body.format}"`);
       reply.header('cache-control', 'no-store');

@@ -1,26 +1,25 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
-import type { Database, Queryable } from '../../db/database.js';
+import type { Queryable } from '../../db/database.js';
 import { dropCompanyFindings } from '../../discovery/software/findingsPartitions.js';
 import type { Caller } from '../../identity/callers.js';
+import { grantsOfGroups, refuseGrantsBeyondCaller } from '../../identity/grantLimits.js';
 import { builtinGroupId, companyColumns, createCompany, type CompanyRow } from '../../identity/companies.js';
 import { describeUser, userById, userColumns, type UserRow } from '../../identity/users.js';
 import { createUser, type UserBody } from './users.js';
-import { detailError, fieldError, notFound } from '../errors.js';
+import { detailError, fieldError, notFound, requireProvider } from '../errors.js';
 import { likePattern, orderByClause, pageWindow, paginated, type ListQuery } from '../pagination.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
 
 type CompanyBody = { name?: string; is_active?: boolean };
-type DomainBody = { domain?: string; tenant?: number; is_primary?: boolean };
-type DomainRow = { id: number; domain: string; tenant: number; tenant_name: string; is_primary: boolean };
 
 // The provider company (created at first start) administers every company; any other sees only itself.
-const visibleCompanies = '($1::boolean or c.id = $2)';
-const visibility = (caller: Caller) => [caller.isProvider, caller.companyId];
+export const visibleCompanies = '($1::boolean or c.id = $2)';
+export const visibility = (caller: Caller) => [caller.isProvider, caller.companyId];
 
 const describeCompany = (row: CompanyRow) => ({ id: row.id, name: row.name, domain: row.domain, is_active: row.is_active, is_constant: row.is_constant });
 
-async function companyById(db: Queryable, caller: Caller, id: number): Promise<CompanyRow> {
+export async function companyById(db: Queryable, caller: Caller, id: number): Promise<CompanyRow> {
   const [row] = await db.query<CompanyRow>(`select ${companyColumns} from companies c where c.id = $3 and ${visibleCompanies}`, [...visibility(caller), id]);
   if (!row) throw notFound();
   return row;
@@ -32,42 +31,12 @@ async function checkCompanyName(db: Queryable, name: string | undefined, company
   if (taken.length) throw fieldError('name', 'A company with that name already exists.');
 }
 
-const domainSelect = `select d.id, d.domain, d.company_id as tenant, c.name as tenant_name, d.is_primary from domains d join companies c on c.id = d.company_id`;
-
-async function domainById(db: Queryable, caller: Caller, id: number): Promise<DomainRow> {
-  const [row] = await db.query<DomainRow>(`${domainSelect} where d.id = $3 and ${visibleCompanies}`, [...visibility(caller), id]);
-  if (!row) throw notFound();
-  return row;
-}
-
-/** Saves a domain: its company must be visible, its name unique, and one primary domain per company. */
-async function saveDomain(db: Database, caller: Caller, body: DomainBody, existing: DomainRow | null): Promise<number> {
-  const tenant = body.tenant ?? existing?.tenant;
-  if (tenant === undefined) throw fieldError('tenant', 'This field is required.');
-  await companyById(db, caller, tenant).catch(() => {
-    throw fieldError('tenant', `Invalid pk "${tenant}" - object does not exist.`);
-  });
-  const domain = (body.domain ?? existing?.domain ?? '').toLowerCase().replace(/\.$/, '');
-  const taken = await db.query('select 1 from domains where lower(domain) = $1 and id <> coalesce($2::int, 0)', [domain, existing?.id ?? null]);
-  if (taken.length) throw fieldError('domain', 'This domain already belongs to a company.');
-  const isPrimary = body.is_primary ?? existing?.is_primary ?? false;
-  return db.transaction(async (connection) => {
-    if (isPrimary) await connection.query('update domains set is_primary = false where company_id = $1', [tenant]);
-    if (existing) {
-      await connection.query('update domains set domain = $2, company_id = $3, is_primary = $4 where id = $1', [existing.id, domain, tenant, isPrimary]);
-      return existing.id;
-    }
-    const [row] = await connection.query<{ id: number }>('insert into domains (domain, company_id, is_primary) values ($1, $2, $3) returning id', [domain, tenant, isPrimary]);
-    return row.id;
-  });
-}
-
-function listQuery(request: FastifyRequest) {
+export function listQuery(request: FastifyRequest) {
   const query = request.query as ListQuery & { tenant?: number };
   return { query, ...pageWindow(query), search: query.search ? likePattern(query.search) : null };
 }
 
-/** Companies (tenants) and their domains, plus the caller's own company and the companies it administers. */
+/** Companies (tenants), plus the caller's own company and the companies it administers. */
 export function registerCompanyRoutes(routes: RouteCatalogue, context: AppContext): void {
   const { db } = context;
   routes.add({
@@ -107,7 +76,7 @@ export function registerCompanyRoutes(routes: RouteCatalogue, context: AppContex
     body: 'cartograph:entities/company', status: 201,
     handler: async (request) => {
       const caller = callerOf(request);
-      if (!caller.isProvider) throw detailError(403, 'Only the provider company can create companies.', 'permission_denied');
+      requireProvider(caller, 'Only the provider company can create companies.');
       const body = request.body as Required<Pick<CompanyBody, 'name'>> & CompanyBody;
       await checkCompanyName(db, body.name, null);
       const id = await db.transaction((connection) => createCompany(connection, body));
@@ -162,51 +131,14 @@ export function registerCompanyRoutes(routes: RouteCatalogue, context: AppContex
     method: 'POST', url: '/companies/companies/:id/administrators', name: 'companies.add_administrator', summary: 'Create an administrator for the company',
     access: 'companies.change_company', params: 'cartograph:api/id-params', body: 'cartograph:api/company-administrator', status: 201,
     handler: async (request) => {
-      const company = await companyById(db, callerOf(request), (request.params as { id: number }).id);
-      const body = request.body as UserBody;
-      const id = await createUser(db, company.id, { ...body, group_ids: [await builtinGroupId(db, company.id, 'Administrators')] });
-      return describeUser(await userById(db, company.id, id));
-    },
-  });
-
-  routes.add({
-    method: 'GET', url: '/companies/domains', name: 'domains.list', summary: 'List domains', access: 'companies.view_domain', query: 'cartograph:api/domain-list-query',
-    handler: async (request) => {
       const caller = callerOf(request);
-      const { query, limit, offset, search } = listQuery(request);
-      const filter = `${visibleCompanies} and ($3::text is null or d.domain ilike $3) and ($4::int is null or d.company_id = $4)`;
-      const params = [...visibility(caller), search, query.tenant ?? null];
-      const [{ count }] = await db.query<{ count: number }>(`select count(*)::int as count from domains d join companies c on c.id = d.company_id where ${filter}`, params);
-      const order = orderByClause(query.ordering, { id: 'd.id', domain: 'd.domain' }, 'd.id');
-      const rows = await db.query<DomainRow>(`${domainSelect} where ${filter} order by ${order} limit $5 offset $6`, [...params, limit, offset]);
-      return paginated(request, query, count, rows);
-    },
-  });
-  routes.add({
-    method: 'POST', url: '/companies/domains', name: 'domains.create', summary: 'Add a domain to a company', access: 'companies.add_domain',
-    body: 'cartograph:entities/domain', status: 201,
-    handler: async (request) => domainById(db, callerOf(request), await saveDomain(db, callerOf(request), request.body as DomainBody, null)),
-  });
-  routes.add({
-    method: 'GET', url: '/companies/domains/:id', name: 'domains.read', summary: 'Read a domain', access: 'companies.view_domain', params: 'cartograph:api/id-params',
-    handler: async (request) => domainById(db, callerOf(request), (request.params as { id: number }).id),
-  });
-  for (const method of ['PUT', 'PATCH'] as const) {
-    routes.add({
-      method, url: '/companies/domains/:id', name: method === 'PUT' ? 'domains.update' : 'domains.partial_update', summary: 'Change a domain',
-      access: 'companies.change_domain', params: 'cartograph:api/id-params', body: method === 'PUT' ? 'cartograph:entities/domain' : 'cartograph:entities/domain-patch',
-      handler: async (request) => {
-        const caller = callerOf(request);
-        const existing = await domainById(db, caller, (request.params as { id: number }).id);
-        return domainById(db, caller, await saveDomain(db, caller, request.body as DomainBody, existing));
-      },
-    });
-  }
-  routes.add({
-    method: 'DELETE', url: '/companies/domains/:id', name: 'domains.delete', summary: 'Remove a domain', access: 'companies.delete_domain', params: 'cartograph:api/id-params',
-    handler: async (request) => {
-      const domain = await domainById(db, callerOf(request), (request.params as { id: number }).id);
-      await db.query('delete from domains where id = $1', [domain.id]);
+      const company = await companyById(db, caller, (request.params as { id: number }).id);
+      const body = request.body as UserBody;
+      const administrators = await builtinGroupId(db, company.id, 'Administrators');
+      // An administrator holds everything: only someone who holds everything may make one (and know its password).
+      refuseGrantsBeyondCaller(caller, await grantsOfGroups(db, [administrators]), context.adapters.catalogue, "You cannot create a company's administrator with more than you hold.");
+      const id = await createUser(db, company.id, { ...body, group_ids: [administrators] });
+      return describeUser(await userById(db, company.id, id));
     },
   });
 }

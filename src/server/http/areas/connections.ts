@@ -1,5 +1,7 @@
+import { outboundPolicyFor } from '../../outbound/policy.js';
 import type { CatalogueAdapter } from '../../adapters/catalogue.js';
 import { adapterForCompany, customAdaptersOf } from '../../adapters/custom/customCatalogue.js';
+import { exportedFromOf } from '../../adapters/exportedFrom.js';
 import { removeUpload } from '../../adapters/files/fileSource.js';
 import { keepUnchangedSecrets, maskSecrets, openSecrets, sealSecrets } from '../../adapters/secretFields.js';
 import { testOnConnector, type RemoteTestResult } from '../../connectors/remoteTest.js';
@@ -49,12 +51,18 @@ export function registerConnectionRoutes(routes: RouteCatalogue, context: AppCon
     if (!row || !mayUseAdapter(caller, row.adapter)) throw notFound();
     return row;
   };
-  /** The plain config from the options, with kept secrets, validated by the adapter's own connection schema and its form's rules. */
-  const configFrom = async (adapter: CatalogueAdapter, options: Option[], stored: Record<string, unknown> | null) => {
-    const config = keepUnchangedSecrets(Object.fromEntries(options.map((option) => [option.name, option.typed_value])), stored, adapter.secretFields);
+  /**
+   * The plain config from the options, with kept secrets, validated by the adapter's own connection schema and its
+   * form's rules. A secret sent masked is kept only while the config goes where the stored one went, from the same
+   * connector (`movedElsewhere` when another would run it): else 400, type it again.
+   */
+  const configFrom = async (adapter: CatalogueAdapter, options: Option[], stored: Record<string, unknown> | null, movedElsewhere = false) => {
+    const config = keepUnchangedSecrets(Object.fromEntries(options.map((option) => [option.name, option.typed_value])), stored, adapter, { movedElsewhere });
     const validate = validatorFor(adapter.connectionSchemaId);
     if (!validate(config)) throw new HttpError(400, fieldErrorsFromAjv(validate.errors ?? []));
     await enforceFormRules(adapter.connectionSchemaId, config);
+    const exportedFrom = exportedFromOf(context.adapters.catalogue, config.exported_from);
+    if (exportedFrom?.error) throw fieldError('exported_from', exportedFrom.error);
     return config;
   };
   // `connection` names the saved connection an unsaved test starts from; saving takes it from the URL.
@@ -76,7 +84,7 @@ export function registerConnectionRoutes(routes: RouteCatalogue, context: AppCon
     if (!engine) return { ok: false, reason: 'invalid_config', detail: `${adapter.name} has no fetch engine yet.` };
     const [connector] = await db.query<{ is_default: boolean }>('select is_default from connectors where id = $1 and company_id = $2', [connectorId, caller.companyId]);
     if (connector && !connector.is_default) return testOnConnector(context, { companyId: caller.companyId, connectorId, adapter, config, connectionId });
-    return engine.test({ adapter: adapter.slug, config, signal: AbortSignal.timeout(60_000) });
+    return engine.test({ adapter: adapter.slug, config, signal: AbortSignal.timeout(60_000), outbound: await outboundPolicyFor(db, context.config, caller.companyId) });
   };
 
   routes.add({
@@ -132,12 +140,16 @@ export function registerConnectionRoutes(routes: RouteCatalogue, context: AppCon
         if (body.adapter !== undefined && body.adapter !== existing.adapter) throw fieldError('adapter', 'A connection cannot change its adapter.');
         const adapter = await usableAdapter(caller, existing.adapter);
         const stored = openSecrets(context.keys.secretsKey, existing.config, adapter.secretFields);
-        const config = body.option_connections ? await configFrom(adapter, body.option_connections, stored) : stored;
+        const connectorId = body.connector === undefined ? existing.connector_id : await connectorFor(caller, body.connector);
+        // Another connector receives the secrets with its fetches: moving there needs them typed again, options sent or not.
+        const movedElsewhere = connectorId !== existing.connector_id;
+        const config = body.option_connections ? await configFrom(adapter, body.option_connections, stored, movedElsewhere)
+          : movedElsewhere ? keepUnchangedSecrets(maskSecrets(stored, adapter.secretFields), stored, adapter, { movedElsewhere }) : stored;
         const name = body.name ?? existing.name;
         await checkName(caller, adapter.slug, name, existing.id);
         await db.query(
           `update connections set name = $2, description = $3, connector_id = $4, enabled = $5, config = $6, updated_at = now() where id = $1`,
-          [existing.id, name, body.description ?? existing.description, body.connector === undefined ? existing.connector_id : await connectorFor(caller, body.connector),
+          [existing.id, name, body.description ?? existing.description, connectorId,
             body.enabled ?? existing.enabled, JSON.stringify(sealSecrets(context.keys.secretsKey, config, adapter.secretFields))],
         );
         return describeConnection(adapter, await load(caller, existing.id));
@@ -168,14 +180,14 @@ export function registerConnectionRoutes(routes: RouteCatalogue, context: AppCon
       return { success: result.ok, ...(result.ok ? {} : { reason: result.reason }), detail: result.detail };
     },
   });
-  /** The stored config (secrets open) of the saved connection an edit is tested from; the caller must be able to change it. */
+  /** The saved connection an edit is tested from (its config with secrets open); the caller must be able to change it. */
   const storedForTest = async (caller: Caller, adapter: CatalogueAdapter, id: number) => {
     if (!caller.permissions.has('adapters.change_connection')) throw detailError(403, 'You do not have permission to perform this action.', 'permission_denied');
     const existing = await load(caller, id).catch(() => {
       throw fieldError('connection', `Invalid pk "${id}" - object does not exist.`);
     });
     if (existing.adapter !== adapter.slug) throw fieldError('connection', `That connection belongs to the adapter ${existing.adapter}, not ${adapter.slug}.`);
-    return openSecrets(context.keys.secretsKey, existing.config, adapter.secretFields);
+    return { config: openSecrets(context.keys.secretsKey, existing.config, adapter.secretFields), connectorId: existing.connector_id };
   };
   routes.add({
     method: 'POST', url: '/adapters/test', name: 'connections.test_unsaved',
@@ -186,9 +198,11 @@ export function registerConnectionRoutes(routes: RouteCatalogue, context: AppCon
       const body = request.body as Required<Pick<ConnectionBody, 'adapter' | 'option_connections'>> & ConnectionBody;
       const adapter = await usableAdapter(caller, body.adapter);
       const stored = body.connection === undefined ? null : await storedForTest(caller, adapter, body.connection);
-      const config = await configFrom(adapter, body.option_connections, stored);
-      // Settings not saved yet are tested where they would run: on the connector the form names.
-      const result = await runCheck(caller, adapter, config, await connectorFor(caller, body.connector), body.connection ?? null);
+      // Settings not saved yet are tested where they would run: on the connector the form names, else the saved
+      // connection's own (as saving the edit would keep it), else the default one.
+      const connectorId = body.connector === undefined && stored ? stored.connectorId : await connectorFor(caller, body.connector);
+      const config = await configFrom(adapter, body.option_connections, stored?.config ?? null, Boolean(stored) && connectorId !== stored?.connectorId);
+      const result = await runCheck(caller, adapter, config, connectorId, body.connection ?? null);
       return { success: result.ok, ...(result.ok ? {} : { reason: result.reason }), detail: result.detail };
     },
   });

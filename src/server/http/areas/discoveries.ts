@@ -1,19 +1,21 @@
 import type { AppContext } from '../../context.js';
 import {
-  advancedConfigurationKind, defaultAdvancedDocument, defaultScheduleDocument, defaultSettingsDocument, discoveryScheduleKind, discoverySettingsKind, loadSettingsDocument,
-  saveSettingsDocument, unknownOrderingConnections, type AdvancedConfigurationDocument, type DiscoveryScheduleDocument, type DiscoverySettingsDocument,
+  advancedConfigurationKind, defaultAdvancedDocument, defaultScheduleDocument, defaultSettingsDocument, discoveryScheduleKind, discoverySettingsKind, unknownOrderingConnections,
+  type AdvancedConfigurationDocument, type DiscoveryScheduleDocument, type DiscoverySettingsDocument,
 } from '../../discovery/settings.js';
+import { loadSettingsDocument, saveSettingsDocument } from '../../settings/settingsStore.js';
 import { nextRunsOf, scheduleProblem } from '../../jobs/scheduler.js';
 import { demoAvailable, loadDemoDataset } from '../../demo/demoDataset.js';
 import { fieldError, notFound } from '../errors.js';
 import { pageWindow, paginated } from '../pagination.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
 
-type DiscoveryRow = { id: number; status: 'running' | 'done' | 'error'; trigger: string; start_time: Date; end_time: Date | null; progress: object; error: string };
+// `pruned_at`: when a published snapshot's rows were pruned (null while they are kept); its summary stays.
+type DiscoveryRow = { id: number; status: 'running' | 'done' | 'error'; trigger: string; start_time: Date; end_time: Date | null; progress: object; error: string; pruned_at: Date | null };
 
 // The last-discovery endpoint answers the numeric task status of spec §4.
 const numericStatus = { running: 1, done: 2, error: 3 } as const;
-const discoverySelect = 'select id, status, trigger, start_time, end_time, progress, error from discoveries';
+const discoverySelect = 'select id, status, trigger, start_time, end_time, progress, error, pruned_at from discoveries';
 
 /** Discoveries: start one, list them, follow one's progress (reference API `/discoveries/...`). */
 export function registerDiscoveryRoutes(routes: RouteCatalogue, context: AppContext): void {

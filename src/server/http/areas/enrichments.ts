@@ -5,7 +5,7 @@ import { FeedBusyError, importFeed, type FeedSlug } from '../../avm/feedImport.j
 import { downloadFeedsNow } from '../../avm/feedSchedule.js';
 import { FeedError } from '../../avm/feedText.js';
 import type { AppContext } from '../../context.js';
-import { detailError, fieldError } from '../errors.js';
+import { detailError, fieldError, requireProvider } from '../errors.js';
 import { likePattern, orderByClause, pageWindow, paginated, type ListQuery } from '../pagination.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
 import type { FastifyRequest } from 'fastify';
@@ -19,7 +19,7 @@ const columns = 'slug, name, description, status, status_detail, record_count, l
 
 /** The feeds are public data every company shares: only the provider company's administrators replace them. */
 function checkProvider(request: FastifyRequest): void {
-  if (!callerOf(request).isProvider) throw detailError(403, 'The feeds are shared by every company: only the provider company imports them.', 'permission_denied');
+  requireProvider(callerOf(request), 'The feeds are shared by every company: only the provider company imports them.');
 }
 
 /** Runs an import and answers its enrichment row; a broken feed is a 400 naming where it broke. */
@@ -36,13 +36,14 @@ async function runImport(context: AppContext, slug: FeedSlug, source: string, by
 }
 
 /**
- * `GET /avm/enrichments`: the public feeds Cartograph's own vulnerability management imports (NVD CVE, CISA KEV,
- * FIRST EPSS), with when each was last imported, how many records it holds, its status (`never_imported` until its
- * first import) and the last error. Imports come as an upload or as a file of the server's allowed import folders.
+ * `GET /avm/enrichments`: the public feeds Cartograph imports (its vulnerability management's NVD CVE, CISA KEV,
+ * FIRST EPSS and NVD CPE dictionary, and the endoflife.date OS lifecycle feed), with when each was last imported,
+ * how many records it holds, its status (`never_imported` until its first import) and the last error. Imports come as
+ * an upload or as a file of the server's allowed import folders.
  */
 export function registerEnrichmentRoutes(routes: RouteCatalogue, context: AppContext): void {
   routes.add({
-    method: 'GET', url: '/avm/enrichments', name: 'enrichments.list', summary: 'List the vulnerability enrichment feeds and their imports',
+    method: 'GET', url: '/avm/enrichments', name: 'enrichments.list', summary: 'List the vulnerability enrichment feeds and the OS lifecycle feed, with their imports',
     access: 'avm.view_vulnerabilityenrichment', query: 'cartograph:api/list-query',
     handler: async (request) => {
       const query = request.query as ListQuery;
@@ -98,7 +99,7 @@ export function registerEnrichmentRoutes(routes: RouteCatalogue, context: AppCon
     access: 'avm.change_vulnerabilityenrichment', status: 202,
     handler: async (request) => {
       checkProvider(request);
-      return { queued: await downloadFeedsNow(context.discoveries.sendJob) };
+      return { queued: await downloadFeedsNow(context.jobs.send) };
     },
   });
 }

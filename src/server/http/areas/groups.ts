@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/database.js';
+import { addedGrants, permissionsByIds, refuseGrantsBeyondCaller, type Grants } from '../../identity/grantLimits.js';
 import { fieldError, HttpError, detailError, notFound } from '../errors.js';
 import { likePattern, orderByClause, pageWindow, paginated, type ListQuery } from '../pagination.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
@@ -44,6 +45,25 @@ async function checkGroupBody(db: Queryable, body: GroupBody, companyId: number,
   if (Object.keys(errors).length) throw new HttpError(400, errors);
 }
 
+const noGrants: Grants = { permissions: [], adapters: [] };
+
+/**
+ * What saving the body gives someone: a member who joins gets everything the group will grant; the members it
+ * already has get only what the change adds (renaming, keeping or narrowing a group gives nobody anything).
+ */
+async function grantsGivenBy(db: Queryable, group: GroupRow | null, body: GroupBody): Promise<Grants> {
+  const before = group ? { permissions: group.hr_permissions.map((permission) => `${permission.app}.${permission.codename}`), adapters: group.adapters } : noGrants;
+  const after = {
+    permissions: body.permissions !== undefined ? await permissionsByIds(db, body.permissions) : before.permissions,
+    adapters: body.adapters ?? before.adapters,
+  };
+  const members = group ? (await db.query<{ user_id: number }>('select user_id from user_groups where group_id = $1', [group.id])).map((row) => row.user_id) : [];
+  const joining = (body.user_ids ?? []).filter((id) => !members.includes(id));
+  return joining.length ? after : addedGrants(before, after);
+}
+
+const beyondGroupLead = 'You can give a group, and anyone you add to it, only what you hold yourself.';
+
 async function writeGroup(db: Queryable, groupId: number, body: GroupBody): Promise<void> {
   if (body.name !== undefined) await db.query('update groups set name = $2 where id = $1', [groupId, body.name]);
   if (body.adapters !== undefined) await db.query('update groups set adapters = $2 where id = $1', [groupId, body.adapters]);
@@ -80,6 +100,7 @@ export function registerGroupRoutes(routes: RouteCatalogue, context: AppContext)
       const caller = callerOf(request);
       const body = request.body as GroupBody;
       await checkGroupBody(db, body, caller.companyId, null);
+      refuseGrantsBeyondCaller(caller, await grantsGivenBy(db, null, body), context.adapters.catalogue, beyondGroupLead);
       const id = await db.transaction(async (connection) => {
         const [row] = await connection.query<{ id: number }>('insert into groups (company_id, name) values ($1, $2) returning id', [caller.companyId, body.name]);
         await writeGroup(connection, row.id, body);
@@ -107,6 +128,7 @@ export function registerGroupRoutes(routes: RouteCatalogue, context: AppContext)
           throw fieldError('permissions', 'The Administrators group always has every permission and adapter.');
         }
         await checkGroupBody(db, body, caller.companyId, id);
+        refuseGrantsBeyondCaller(caller, await grantsGivenBy(db, group, body), context.adapters.catalogue, beyondGroupLead);
         await db.transaction((connection) => writeGroup(connection, id, body));
         return describeGroup(await groupById(db, caller.companyId, id));
       },

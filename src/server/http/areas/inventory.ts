@@ -21,7 +21,7 @@ export function registerInventoryRoutes(routes: RouteCatalogue, context: AppCont
   for (const inventory of inventories) {
     routes.add({
       method: 'POST', url: inventory.path, name: `${inventory.name}.search`, summary: `Search the ${inventory.entity} inventory`, access: inventory.list, body: 'cartograph:api/inventory-search',
-      handler: (request) => searchInventory(context.db, callerOf(request).companyId, inventory.entity, request.body as InventorySearch),
+      handler: (request) => searchInventory(context.db, callerOf(request), inventory.entity, request.body as InventorySearch),
     });
     routes.add({
       method: 'POST', url: `${inventory.path}/:id`, name: `${inventory.name}.detail`, summary: `One ${inventory.entity} with every source's record`, access: inventory.detail,

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { exportInventory, type InventoryExport } from '../../inventory/exports.js';
+import { fieldValues, type FieldValuesQuery } from '../../inventory/fieldValues.js';
 import { resolveSnapshot } from '../../inventory/snapshots.js';
 import { pageWindow, paginated, type ListQuery } from '../pagination.js';
 import { callerOf, type Access, type RouteCatalogue } from '../routes.js';
@@ -14,6 +15,11 @@ const exportsOf: { path: string; entity: string; name: string; access: Access }[
   { path: '/avm/export', entity: 'vulnerability', name: 'vulnerabilities.export', access: 'users.view_avm_vulnerabilities' },
 ];
 
+const valuesOf: { path: string; entity: string; name: string; access: Access }[] = [
+  { path: '/devices/values', entity: 'device', name: 'devices.values', access: 'users.view_devices' },
+  { path: '/userinventory/values', entity: 'user', name: 'user_inventory.values', access: 'users.view_user_inventory' },
+];
+
 const contentTypes = { csv: 'text/csv; charset=utf-8', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } as const;
 
 /** Exports of the inventories (CSV and XLSX of exactly a list's view) and the device relations list. */
@@ -25,13 +31,20 @@ export function registerInventoryExtraRoutes(routes: RouteCatalogue, context: Ap
       access: target.access, body: 'cartograph:api/inventory-export',
       handler: async (request, reply) => {
         const body = request.body as InventoryExport;
-        const stream = await exportInventory(db, callerOf(request).companyId, target.entity, body);
+        const stream = await exportInventory(db, callerOf(request), target.entity, body);
         const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
         reply.header('content-type', contentTypes[body.format]);
         reply.header('content-disposition', `attachment; filename="${target.entity === 'vulnerability' ? 'vulnerabilities' : `${target.entity}s`}-${stamp}.${body.format}"`);
         reply.header('cache-control', 'no-store');
         return stream;
       },
+    });
+  }
+  for (const target of valuesOf) {
+    routes.add({
+      method: 'GET', url: target.path, name: target.name, summary: `The most frequent values of a ${target.entity} field, for the query bar's suggestions`,
+      access: target.access, query: 'cartograph:api/field-values-query',
+      handler: (request) => fieldValues(db, callerOf(request).companyId, target.entity, request.query as FieldValuesQuery),
     });
   }
   routes.add({

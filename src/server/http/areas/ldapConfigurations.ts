@@ -2,10 +2,11 @@ import { noteChange } from '../../activities/activityChanges.js';
 import type { AppContext } from '../../context.js';
 import { classifyDirectoryError } from '../../adapters/ldap/directoryConnection.js';
 import { bindServiceAccount, findDirectoryUser, mappedGroupIds } from '../../identity/ldap/directoryUsers.js';
+import { outboundPolicyFor } from '../../outbound/policy.js';
 import {
   deleteLdapConfiguration, listLdapConfigurations, maskLdapConfiguration, readLdapConfiguration, saveLdapConfiguration, type LdapConfiguration,
 } from '../../identity/ldap/ldapConfigurations.js';
-import { detailError, fieldError, HttpError, notFound } from '../errors.js';
+import { detailError, fieldError, HttpError, notFound, refusalAnswer } from '../errors.js';
 import { pageWindow, paginated, type ListQuery } from '../pagination.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
 
@@ -89,7 +90,7 @@ export function registerLdapConfigurationRoutes(routes: RouteCatalogue, context:
       const { username } = request.body as { username?: string };
       let client;
       try {
-        client = await bindServiceAccount(configuration);
+        client = await bindServiceAccount(configuration, await outboundPolicyFor(db, context.config, callerOf(request).companyId));
       } catch (error) {
         throw detailError(400, `The bind failed: ${classifyDirectoryError(error, configuration.url).detail}`, 'ldap_bind_failed');
       }
@@ -98,7 +99,7 @@ export function registerLdapConfigurationRoutes(routes: RouteCatalogue, context:
         if (!user) throw detailError(400, username ? `The bind worked, but no single user matches "${username}" under ${configuration.user_search_base}.` : `The bind worked, but the filter finds no user under ${configuration.user_search_base}.`, 'ldap_user_not_found');
         return { bind: true, user: { dn: user.dn, username: user.username, email: user.email, first_name: user.firstName, last_name: user.lastName, groups: user.groups, mapped_group_ids: mappedGroupIds(configuration, user) } };
       } catch (error) {
-        if (error instanceof HttpError) throw error;
+        if (refusalAnswer(error)) throw error;
         throw detailError(400, `The bind worked, but the user lookup failed: ${classifyDirectoryError(error, configuration.url).detail}`, 'ldap_lookup_failed');
       } finally {
         await client.unbind().catch(() => undefined);

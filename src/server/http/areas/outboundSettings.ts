@@ -1,9 +1,11 @@
+import { loadOutboundPolicyDocument, outboundPolicyFor, outboundPolicyKind, type OutboundPolicyDocument } from '../../outbound/policy.js';
+import { saveSettingsDocument } from '../../settings/settingsStore.js';
 import { activityForwarderOf } from '../../activities/activityForwarder.js';
 import { loadSyslogSettings, saveSyslogSettings, syslogTargetOf, type SyslogSettings } from '../../activities/syslogSettings.js';
 import type { AppContext } from '../../context.js';
 import { loadSmtpSettings, maskSmtpSettings, saveSmtpSettings, sendMail, type SmtpSettings } from '../../outbound/smtp.js';
 import { sendSyslog } from '../../outbound/syslog.js';
-import { detailError, fieldError } from '../errors.js';
+import { detailError, fieldError, requireProvider } from '../errors.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
 
 const failureText = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 500);
@@ -50,12 +52,30 @@ export function registerOutboundSettingsRoutes(routes: RouteCatalogue, context: 
         const receipt = await sendMail(settings, {
           to: [to], subject: 'Cartograph test e-mail',
           text: `This is a test e-mail from Cartograph, sent by ${caller.username} to check the SMTP configuration.\n\nIf you can read this, reports and notifications can reach you.`,
-        });
+        }, await outboundPolicyFor(db, context.config, caller.companyId));
         if (!receipt.accepted.length) throw new Error(`The server did not accept ${to}.`);
         return { sent: true, to, message_id: receipt.messageId };
       } catch (error) {
         throw detailError(400, `The test e-mail could not be sent: ${failureText(error)}`, 'smtp_test_failed');
       }
+    },
+  });
+
+  // The outbound policy belongs to the installation: every company reads it, only the provider company changes it.
+  routes.add({
+    method: 'GET', url: '/configurations/outbound-policy', name: 'outbound_policy.read', summary: 'Where outbound calls may go: whether other companies may reach private addresses, and whether this installation allows loopback',
+    access: 'configurations.view_advancedconfiguration',
+    handler: async () => ({ ...(await loadOutboundPolicyDocument(db)), loopback_allowed: context.config.outboundAllowLoopback }),
+  });
+  routes.add({
+    method: 'PUT', url: '/configurations/outbound-policy', name: 'outbound_policy.update', summary: 'Change whether other companies may reach private addresses (provider company only)',
+    access: 'configurations.change_advancedconfiguration', body: 'cartograph:settings/outbound-policy',
+    handler: async (request) => {
+      const caller = callerOf(request);
+      requireProvider(caller, 'Where outbound calls may go is the installation\'s policy: only the provider company sets it.');
+      const document: OutboundPolicyDocument = { tenants_reach_private_ranges: (request.body as OutboundPolicyDocument).tenants_reach_private_ranges };
+      await saveSettingsDocument(db, caller.companyId, outboundPolicyKind, document);
+      return { ...document, loopback_allowed: context.config.outboundAllowLoopback };
     },
   });
 
@@ -87,7 +107,7 @@ export function registerOutboundSettingsRoutes(routes: RouteCatalogue, context: 
         await sendSyslog(syslogTargetOf(settings), [{
           severity: 6, eventId: 'syslog.test', message: `Cartograph syslog test sent by ${caller.username}`,
           fields: { user: caller.username, company_id: caller.companyId },
-        }]);
+        }], await outboundPolicyFor(db, context.config, caller.companyId));
         return { sent: true, transport: settings.transport, format: settings.format };
       } catch (error) {
         throw detailError(400, `The test event could not be sent: ${failureText(error)}`, 'syslog_test_failed');

@@ -1,7 +1,7 @@
 import type { ReportSchedule } from '../../../generated/types.js';
 import type { AppContext } from '../../context.js';
 import type { Caller } from '../../identity/callers.js';
-import { saveSettingsDocument } from '../../discovery/settings.js';
+import { saveSettingsDocument } from '../../settings/settingsStore.js';
 import { loadVisibleReport, reportScheduleKind, type ScheduleDocument } from '../../reports/reportDocuments.js';
 import { loadReportSettings, reportSettingsKind, type ReportSettings } from '../../reports/reportRuns.js';
 import { nextRunOf, scheduleTimingErrors } from '../../reports/scheduleTimes.js';

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
 import type { Caller } from '../../identity/callers.js';
+import { isPrunedSnapshot } from '../../inventory/snapshots.js';
 import { checkReportSections, type ReportBody } from '../../reports/reportChecks.js';
 import { loadVisibleReport, reportDocumentOf, reportKind, reportVisibleTo, type ReportFormat, type StoredReport } from '../../reports/reportDocuments.js';
 import { queueRun } from '../../reports/reportJobs.js';
@@ -58,7 +59,9 @@ export function registerReportRoutes(routes: RouteCatalogue, context: AppContext
     const document = reportDocumentOf(body, { owner_id: existing?.document.owner_id ?? caller.userId, user_full_name: existing?.document.user_full_name ?? (await ownerName(caller)) });
     const taken = await db.query(`select 1 from resources where ${reportVisibleTo('$2', '$3')} and lower(document->>'name') = lower($1) and id <> coalesce($4::int, 0)`, [document.name, caller.companyId, caller.userId, existing?.id ?? null]);
     if (taken.length) throw fieldError('name', 'A report with this name already exists.');
-    await checkReportSections(db, caller.companyId, document);
+    // A report may pin a snapshot of its own company only (runs read within the company anyway; it must not even be saved).
+    if (document.index_id && !(await reportSnapshot(db, caller.companyId, document.index_id))) throw fieldError('index_id', `No published snapshot ${document.index_id}.`);
+    await checkReportSections(db, caller, document);
     const [row] = existing
       ? await db.query<StoredReport>('update resources set document = $2, updated_at = now() where id = $1 returning id, document, created_at, updated_at', [existing.id, JSON.stringify(document)])
       : await db.query<StoredReport>('insert into resources (kind, company_id, document) values ($1, $2, $3) returning id, document, created_at, updated_at', [reportKind, caller.companyId, JSON.stringify(document)]);
@@ -123,7 +126,7 @@ export function registerReportRoutes(routes: RouteCatalogue, context: AppContext
   });
   routes.add({
     method: 'POST', url: '/reports/preview', name: 'report.preview', summary: 'Compute a report definition for the builder’s preview (first rows of each table)', access: 'reports.view_report', body: reportKind,
-    handler: async (request) => previewReport(db, callerOf(request).companyId, reportDocumentOf(request.body as ReportBody)),
+    handler: async (request) => previewReport(db, callerOf(request), reportDocumentOf(request.body as ReportBody)),
   });
   routes.add({
     method: 'POST', url: `${path}/:id/run`, name: 'report.run', summary: 'Run a report now (a job; poll the run)', access: 'reports.download_report', params: 'cartograph:api/id-params', body: 'cartograph:api/report-run', status: 202,
@@ -131,12 +134,14 @@ export function registerReportRoutes(routes: RouteCatalogue, context: AppContext
       const caller = callerOf(request);
       const report = await load(caller, (request.params as { id: number }).id, false);
       const body = request.body as { formats?: ReportFormat[]; index_id?: number | null };
-      if (body.index_id && !(await reportSnapshot(db, caller.companyId, body.index_id))) throw fieldError('index_id', `No published snapshot ${body.index_id}.`);
+      if (body.index_id && !(await reportSnapshot(db, caller.companyId, body.index_id))) {
+        throw fieldError('index_id', (await isPrunedSnapshot(db, caller.companyId, body.index_id)) ? `Snapshot ${body.index_id}'s data was pruned: choose a snapshot that is kept.` : `No published snapshot ${body.index_id}.`);
+      }
       const run = await createRun(db, {
         companyId: caller.companyId, reportId: report.id, reportName: report.document.name, scheduleId: null, formats: body.formats ?? [report.document.format],
         indexId: body.index_id ?? null, userId: caller.userId, userName: await ownerName(caller),
       });
-      await queueRun(context.discoveries.sendJob, run.id);
+      await queueRun(context.jobs.send, run.id);
       return describeRun(run, []);
     },
   });

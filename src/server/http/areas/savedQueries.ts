@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { checkSavedQueryText, savedQueryKind, visibleToCaller, type SavedQueryDocument } from '../../query/savedQueryStore.js';
-import { fieldError, HttpError, notFound } from '../errors.js';
+import { describeUsers, savedQueryUsers } from '../../query/savedQueryUsers.js';
+import { detailError, fieldError, HttpError, notFound } from '../errors.js';
 import { likePattern, pageWindow, paginated, type ListQuery } from '../pagination.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
 import type { Caller } from '../../identity/callers.js';
@@ -45,7 +46,7 @@ export function registerSavedQueryRoutes(routes: RouteCatalogue, context: AppCon
       owner_id: existing ? existing.document.owner_id ?? caller.userId : caller.userId, user_full_name: existing?.document.user_full_name ?? (await ownerName(caller)),
     };
     await checkName(caller, document.name, existing?.id ?? null);
-    await checkSavedQueryText(db, caller.companyId, document.text, existing?.id ?? null);
+    await checkSavedQueryText(db, caller, document.text, existing?.id ?? null);
     const [row] = existing
       ? await db.query<Row>('update resources set document = $2, updated_at = now() where id = $1 returning id, document, created_at, updated_at', [existing.id, JSON.stringify(document)])
       : await db.query<Row>('insert into resources (kind, company_id, document) values ($1, $2, $3) returning id, document, created_at, updated_at', [savedQueryKind, caller.companyId, JSON.stringify(document)]);
@@ -95,15 +96,19 @@ export function registerSavedQueryRoutes(routes: RouteCatalogue, context: AppCon
     });
   }
   routes.add({
-    method: 'DELETE', url: `${path}/:id`, name: 'saved_query.delete', summary: 'Delete a saved query (its owner only)', access: 'queries.delete_query', params: 'cartograph:api/id-params',
+    method: 'DELETE', url: `${path}/:id`, name: 'saved_query.delete', summary: 'Delete a saved query (its owner only; one in use only with force=true)',
+    access: 'queries.delete_query', params: 'cartograph:api/id-params', query: 'cartograph:api/saved-query-delete-query',
     handler: async (request) => {
       const caller = callerOf(request);
       const existing = await load(caller, (request.params as { id: number }).id, true);
-      const usedBy = await db.query<{ id: number; name: string }>(
-        `select id, document->>'name' as name from resources where kind = $1 and company_id = $2 and id <> $3 and document->>'text' ~* $4 limit 5`,
-        [savedQueryKind, caller.companyId, existing.id, `query\\s+is\\s+${existing.id}([^0-9]|$)`],
-      );
-      if (usedBy.length) throw fieldError('id', `Used by saved queries: ${usedBy.map((row) => `${row.name} (${row.id})`).join(', ')}.`);
+      // What uses the query fails once it is gone: the caller deletes it only knowing what, and saying so.
+      if (!(request.query as { force?: boolean }).force) {
+        const { users, hidden } = await savedQueryUsers(db, caller.companyId, caller.userId, existing.id);
+        if (users.length || hidden) {
+          const detail = `This saved query is used by ${describeUsers(users, hidden)}: change them first, or delete it anyway with force=true (they then fail until changed).`;
+          throw detailError(409, detail, 'saved_query_in_use');
+        }
+      }
       await db.query('delete from resources where id = $1', [existing.id]);
     },
   });

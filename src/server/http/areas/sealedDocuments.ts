@@ -1,6 +1,6 @@
 import { noteChange } from '../../activities/activityChanges.js';
 import type { AppContext } from '../../context.js';
-import { keepUnchangedSecrets, maskedSecret, maskSecrets, openSecrets, sealSecrets } from '../../adapters/secretFields.js';
+import { keepUnchangedSecrets, maskedSecret, maskSecrets, openSecrets, sealSecrets, type SecretRule } from '../../adapters/secretFields.js';
 import type { Caller } from '../../identity/callers.js';
 import { HttpError, notFound } from '../errors.js';
 import { likePattern, pageWindow, paginated, type ListQuery } from '../pagination.js';
@@ -8,7 +8,9 @@ import { callerOf, type Access, type RouteCatalogue } from '../routes.js';
 
 type Document = Record<string, unknown>;
 // Answered by the server, ignored when a client sends them back.
-const serverOwned = new Set(['id', 'created_at', 'updated_at', 'last_run']);
+// `owner_id` is the user who last saved the document: what runs it without a caller (a scheduled action) expands the
+// saved queries that user may read, the ones its check was made with (savedQueryStore.ts).
+const serverOwned = new Set(['id', 'created_at', 'updated_at', 'last_run', 'owner_id']);
 type Row = { id: number; document: Document; created_at: Date; updated_at: Date };
 
 /**
@@ -24,7 +26,8 @@ export type SealedDocuments = {
   permissions: Record<'view' | 'add' | 'change' | 'delete', Access>;
   search: string[];
   defaults: Document;
-  secretFields: (document: Document) => Set<string>;
+  /** The document's secrets and the fields that say where they are sent (a masked secret may not follow a change of those). */
+  secretRule: (document: Document) => SecretRule;
   /** Checks beyond the schema (field errors), given the document with its stored secrets put back (opened). */
   check: (caller: Caller, document: Document, id: number | null) => Promise<void>;
   /** Extra fields of the answer (e.g. the latest run). */
@@ -50,7 +53,10 @@ export function registerSealedDocuments(routes: RouteCatalogue, context: AppCont
   };
   const describe = async (rows: Row[]) => {
     const extras = resource.extra ? await resource.extra(rows) : new Map<number, Document>();
-    return rows.map((row) => ({ id: row.id, ...maskSecrets(row.document, resource.secretFields(row.document)), ...extras.get(row.id), created_at: row.created_at, updated_at: row.updated_at }));
+    return rows.map((row) => {
+      const { owner_id: _owner, ...document } = row.document;
+      return { id: row.id, ...maskSecrets(document, resource.secretRule(document).secretFields), ...extras.get(row.id), created_at: row.created_at, updated_at: row.updated_at };
+    });
   };
   const checkUniqueName = async (caller: Caller, document: Document, id: number | null) => {
     const taken = await db.query("select 1 from resources where kind = $1 and company_id = $2 and lower(document->>'name') = lower($3) and id <> coalesce($4::int, 0)", [kind, caller.companyId, document.name, id]);
@@ -58,14 +64,15 @@ export function registerSealedDocuments(routes: RouteCatalogue, context: AppCont
   };
   /** What is stored: defaults, the body, secrets sent back masked replaced by the stored ones, then sealed. */
   const prepare = async (caller: Caller, body: Document, stored: Row | null) => {
-    const opened = stored ? openSecrets(keys.secretsKey, stored.document, resource.secretFields(stored.document)) : null;
+    const opened = stored ? openSecrets(keys.secretsKey, stored.document, resource.secretRule(stored.document).secretFields) : null;
     // An edit form sends what changed (and the required fields): what it leaves out keeps its stored value.
     const submitted = Object.fromEntries(Object.entries({ ...resource.defaults, ...opened, ...body }).filter(([key]) => !serverOwned.has(key)));
     // An edit's empty secret ("Leave empty to keep", or a default the validator filled in) keeps the stored one.
-    const document = keepUnchangedSecrets(stored ? blankSecretsAsMasked(submitted, resource.secretFields(submitted)) : submitted, opened, resource.secretFields(submitted));
+    const rule = resource.secretRule(submitted);
+    const document = keepUnchangedSecrets(stored ? blankSecretsAsMasked(submitted, rule.secretFields) : submitted, opened, rule);
     await checkUniqueName(caller, document, stored?.id ?? null);
     await resource.check(caller, document, stored?.id ?? null);
-    return sealSecrets(keys.secretsKey, document, resource.secretFields(document));
+    return sealSecrets(keys.secretsKey, { ...document, owner_id: caller.userId }, resource.secretRule(document).secretFields);
   };
 
   routes.add({

@@ -30,7 +30,7 @@ export function registerServiceLicenseRoutes(routes: RouteCatalogue, context: Ap
     const plural = `${inventory.entity}s`;
     routes.add({
       method: 'POST', url: inventory.path, name: `${plural}.search`, summary: `Search the ${inventory.entity} inventory`, access: inventory.list, body: 'cartograph:api/inventory-search',
-      handler: (request) => searchInventory(db, callerOf(request).companyId, inventory.entity, request.body as InventorySearch),
+      handler: (request) => searchInventory(db, callerOf(request), inventory.entity, request.body as InventorySearch),
     });
     routes.add({
       method: 'POST', url: `${inventory.path}/:id`, name: `${plural}.detail`, summary: `One ${inventory.entity} of a snapshot, by id or name`, access: inventory.detail,
@@ -60,7 +60,7 @@ export function registerServiceLicenseRoutes(routes: RouteCatalogue, context: Ap
       access: inventory.list, body: 'cartograph:api/inventory-export',
       handler: async (request, reply) => {
         const body = request.body as InventoryExport;
-        const stream = await exportInventory(db, callerOf(request).companyId, inventory.entity, body);
+        const stream = await exportInventory(db, callerOf(request), inventory.entity, body);
         const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
         reply.header('content-type', contentTypes[body.format]);
         reply.header('content-disposition', `attachment; filename="${plural}-${stamp}.${body.format}"`);

@@ -39,7 +39,7 @@ export function registerSoftwareInventoryRoutes(routes: RouteCatalogue, context:
   for (const inventory of searches) {
     routes.add({
       method: 'POST', url: inventory.path, name: `${inventory.name}.search`, summary: `Search the ${inventory.entity} inventory`, access: inventory.access, body: 'cartograph:api/inventory-search',
-      handler: (request) => searchInventory(db, callerOf(request).companyId, inventory.entity, request.body as InventorySearch),
+      handler: (request) => searchInventory(db, callerOf(request), inventory.entity, request.body as InventorySearch),
     });
   }
   // The installations and findings of a snapshot, filtered and paged the same way.
@@ -61,13 +61,14 @@ export function registerSoftwareInventoryRoutes(routes: RouteCatalogue, context:
     handler: async (request) => {
       const discoveryId = await resolveSnapshot(db, callerOf(request).companyId, (request.body as { index_id?: number | null } | undefined)?.index_id);
       const asset = await readAsset(db, discoveryId, 'software', 'Name', (request.params as { id: string }).id);
-      const names = [...(asset.fields.ReportedNames ?? []), ...(asset.fields.Name ?? [])].map((name) => String(name).toLowerCase());
+      // The links the publish wrote, which the software's VulnerabilityCount counts.
       const vulnerabilities = await db.query<{ id: string; cve_id: string | null; title: string | null; severity: string | null; score: number | null }>(
-        `select asset_id as id, fields->'CveId'->>0 as cve_id, fields->'Title'->>0 as title, fields->'Severity'->>0 as severity, (fields->'Score'->>0)::float8 as score
-           from snapshot_assets where discovery_id = $1 and entity = 'vulnerability'
-            and exists (select 1 from jsonb_array_elements_text(coalesce(fields->'AffectedSoftware', '[]'::jsonb)) as affected(name) where lower(affected.name) = any($2::text[]))
-          order by (fields->'SeverityLevel'->>0)::int desc nulls last, asset_id limit 500`,
-        [discoveryId, names],
+        `select v.asset_id as id, v.fields->'CveId'->>0 as cve_id, v.fields->'Title'->>0 as title, v.fields->'Severity'->>0 as severity, (v.fields->'Score'->>0)::float8 as score
+           from snapshot_software_vulnerabilities l
+           join snapshot_assets v on v.discovery_id = l.discovery_id and v.entity = 'vulnerability' and v.asset_id = l.vulnerability_asset
+          where l.discovery_id = $1 and l.software_asset = $2
+          order by (v.fields->'SeverityLevel'->>0)::int desc nulls last, v.asset_id limit 500`,
+        [discoveryId, asset.asset_id],
       );
       return { ...asset.fields, PrimaryKey: [asset.asset_id], index_id: discoveryId, versions: await softwareVersions(db, discoveryId, asset.asset_id), vulnerabilities };
     },
@@ -85,7 +86,7 @@ export function registerSoftwareInventoryRoutes(routes: RouteCatalogue, context:
       const members = [group.document.query?.trim() ? `(${group.document.query})` : '', ...(group.document.software ?? []).map((id) => `PrimaryKey = "${id}"`)].filter(Boolean);
       const search = request.body as InventorySearch;
       const held = members.length ? members.join(' OR ') : 'PrimaryKey = none';
-      return searchInventory(db, caller.companyId, 'software', { ...search, query: search.query?.trim() ? `(${held}) AND (${search.query})` : held });
+      return searchInventory(db, caller, 'software', { ...search, query: search.query?.trim() ? `(${held}) AND (${search.query})` : held });
     },
   });
 

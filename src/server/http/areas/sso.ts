@@ -6,7 +6,7 @@ import { generateServiceProviderMetadata } from '@node-saml/node-saml';
 import { samlCallbackPath, samlMetadataPath, samlSettingsProblem, spEntityIdOf } from '../../sso/samlClient.js';
 import { callbackPath, finishSamlSignIn, finishSsoSignIn, redeemHandoff, startSsoSignIn } from '../../sso/ssoFlow.js';
 import { companiesWithSso, readSsoSettings, writeSsoSettings, type SsoSettings } from '../../sso/ssoSettings.js';
-import { detailError, fieldError } from '../errors.js';
+import { detailError, fieldError, refusalAnswer } from '../errors.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
 
 /** The origin the browser reached this server at; the provider's callback URL is built on it. */
@@ -58,7 +58,7 @@ export function registerSsoRoutes(routes: RouteCatalogue, context: AppContext): 
       try {
         return await startSsoSignIn(context, request.body as { domain?: string; redirect?: string }, originOf(request));
       } catch (error) {
-        if ((error as { status?: number }).status) throw error;
+        if (refusalAnswer(error) || (error as { status?: number }).status) throw error;
         request.log.warn({ err: error }, 'single sign-on: the identity provider could not be reached');
         throw detailError(502, 'The identity provider could not be reached. Try again later or sign in with a password.', 'sso_provider_unreachable');
       }

@@ -97,7 +97,7 @@ export function registerTagRoutes(routes: RouteCatalogue, context: AppContext): 
       const discoveryId = await resolveSnapshot(db, caller.companyId, body.index_id);
       const tags = await resolveTags(caller, body.tags, body.action === 'add');
       const assets = await withStatementTimeout(db, async (connection) => {
-        const plan = await planSnapshotQuery(connection, caller.companyId, discoveryId, 'device', body.query);
+        const plan = await planSnapshotQuery(connection, caller, discoveryId, 'device', body.query);
         const chosen = plan.params.length + 1;
         const rows = await connection.query<{ asset_id: string }>(
           `select asset_id from ${plan.table} where ${plan.where} and ($${chosen}::text[] is null or asset_id = any($${chosen}::text[]))`,

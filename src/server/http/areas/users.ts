@@ -4,7 +4,8 @@ import { hashPassword, passwordPolicyErrors } from '../../auth/passwords.js';
 import type { AppContext } from '../../context.js';
 import type { Database, Queryable } from '../../db/database.js';
 import { queueAccountMail } from '../../identity/accountMail.js';
-import type { Caller } from '../../identity/callers.js';
+import { grantsOf, type Caller } from '../../identity/callers.js';
+import { grantsOfGroups, refuseGrantsBeyondCaller, type AdapterNames } from '../../identity/grantLimits.js';
 import { describeUser, userById, userColumns, type UserRow } from '../../identity/users.js';
 import { detailError, fieldError, HttpError, notFound } from '../errors.js';
 import { likePattern, orderByClause, pageWindow, paginated, type ListQuery } from '../pagination.js';
@@ -66,6 +67,21 @@ export async function createUser(db: Database, companyId: number, body: UserBody
   });
 }
 
+/**
+ * Refuses a change that would give the user more than the caller holds: groups they join (the caller's own
+ * groups included) must grant nothing beyond the caller, and a password is only set for a user who holds nothing
+ * beyond the caller (setting it would hand the caller that account).
+ */
+export async function refuseUserEscalation(db: Queryable, caller: Caller, adapterNames: AdapterNames, body: UserBody, current: UserRow | null): Promise<void> {
+  const joining = (body.group_ids ?? []).filter((groupId) => !current?.groups.some((group) => group.id === groupId));
+  if (joining.length) {
+    refuseGrantsBeyondCaller(caller, await grantsOfGroups(db, joining), adapterNames, 'You cannot put a user, yourself included, in a group that grants more than you hold.');
+  }
+  if (current && body.password !== undefined && current.id !== caller.userId) {
+    refuseGrantsBeyondCaller(caller, await grantsOf(db, current.id), adapterNames, 'You cannot set the password of a user who holds more than you do.');
+  }
+}
+
 /** A user as the activity log keeps them: a password set by the change shows as set, never its value. */
 const withPasswordNoted = (user: ReturnType<typeof describeUser>, body: UserBody) => (body.password === undefined ? user : { ...user, password: redactedValue });
 
@@ -95,10 +111,12 @@ export function registerUserRoutes(routes: RouteCatalogue, context: AppContext):
     handler: async (request) => {
       const caller = callerOf(request);
       const body = request.body as UserBody;
+      await checkUserBody(db, body, caller.companyId, null);
+      await refuseUserEscalation(db, caller, context.adapters.catalogue, body, null);
       const id = await createUser(db, caller.companyId, body);
       const created = describeUser(await userById(db, caller.companyId, id));
       noteChange(request, { targetId: id, before: null, after: withPasswordNoted(created, body) });
-      await queueAccountMail(context.discoveries.sendJob, { companyId: caller.companyId, userId: id, kind: 'account_created', by: caller.username, email: created.email })
+      await queueAccountMail(context.jobs.send, { companyId: caller.companyId, userId: id, kind: 'account_created', by: caller.username, email: created.email })
         .catch((error) => request.log.error({ err: error }, 'could not queue the account notice'));
       return created;
     },
@@ -115,15 +133,17 @@ export function registerUserRoutes(routes: RouteCatalogue, context: AppContext):
         const caller = callerOf(request);
         const { id } = request.params as { id: number };
         const body = request.body as UserBody;
-        const before = describeUser(await userById(db, caller.companyId, id));
+        const current = await userById(db, caller.companyId, id);
+        const before = describeUser(current);
         if (id === caller.userId && body.is_active === false) throw fieldError('is_active', 'You cannot deactivate your own account.');
         await checkUserBody(db, body, caller.companyId, id);
+        await refuseUserEscalation(db, caller, context.adapters.catalogue, body, current);
         await db.transaction((connection) => writeUser(connection, id, body));
         const after = await read(caller, id);
         noteChange(request, { before, after: withPasswordNoted(after, body) });
         // An administrator setting someone else's password: that person hears of it (the password is not in the mail).
         if (body.password !== undefined && id !== caller.userId) {
-          await queueAccountMail(context.discoveries.sendJob, { companyId: caller.companyId, userId: id, kind: 'password_changed', by: caller.username, email: after.email })
+          await queueAccountMail(context.jobs.send, { companyId: caller.companyId, userId: id, kind: 'password_changed', by: caller.username, email: after.email })
             .catch((error) => request.log.error({ err: error }, 'could not queue the account notice'));
         }
         return after;

@@ -1,5 +1,6 @@
 import type { Client, Entry } from 'ldapts';
 import { DirectoryError, openDirectory } from '../../adapters/ldap/directoryConnection.js';
+import type { OutboundPolicy } from '../../outbound/guard.js';
 import { directorySettingsOf, type LdapConfiguration } from './ldapConfigurations.js';
 
 /** A user as the directory describes them, with the DNs of their groups. */
@@ -27,9 +28,9 @@ const all = (entry: Entry, attribute: string): string[] => {
 
 const noSignal = () => new AbortController().signal;
 
-/** A client bound with the service account; throws DirectoryError with what to fix. */
-export async function bindServiceAccount(configuration: LdapConfiguration): Promise<Client> {
-  return (await openDirectory(directorySettingsOf(configuration, configuration.bind_dn, configuration.bind_password), noSignal())).client;
+/** A client bound with the service account, through the outbound guard's policy; throws DirectoryError with what to fix. */
+export async function bindServiceAccount(configuration: LdapConfiguration, outbound: OutboundPolicy): Promise<Client> {
+  return (await openDirectory(directorySettingsOf(configuration, configuration.bind_dn, configuration.bind_password), noSignal(), outbound)).client;
 }
 
 /**
@@ -57,10 +58,10 @@ export async function findDirectoryUser(client: Client, configuration: LdapConfi
 }
 
 /** Whether the directory accepts the user's password: a bind as their DN (an empty password is never tried). */
-export async function passwordMatches(configuration: LdapConfiguration, userDn: string, password: string): Promise<boolean> {
+export async function passwordMatches(configuration: LdapConfiguration, userDn: string, password: string, outbound: OutboundPolicy): Promise<boolean> {
   if (!password) return false;
   try {
-    const { client } = await openDirectory(directorySettingsOf(configuration, userDn, password), noSignal());
+    const { client } = await openDirectory(directorySettingsOf(configuration, userDn, password), noSignal(), outbound);
     await client.unbind().catch(() => undefined);
     return true;
   } catch (error) {

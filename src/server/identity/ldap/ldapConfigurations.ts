@@ -1,5 +1,7 @@
 import type { Queryable } from '../../db/database.js';
 import { keepUnchangedSecrets, maskSecrets, openSecrets, sealSecrets } from '../../adapters/secretFields.js';
+import { secretRuleOf } from '../../adapters/secretRule.js';
+import { schemaById } from '../../http/validators.js';
 import type { LdapSettings } from '../../adapters/ldap/settings.js';
 
 /** LDAP sign-in directories, several per company, stored as rows of the resources table under this kind. */
@@ -15,7 +17,9 @@ export type LdapConfiguration = {
 
 export type StoredLdapConfiguration = LdapConfiguration & { id: number; company_id: number };
 
-const secretFields = new Set(['bind_password']);
+// The bind password, held to the directory it was saved for (its URL and STARTTLS: see secretRule.ts).
+const secretRule = secretRuleOf(schemaById(ldapConfigurationKind));
+const secretFields = secretRule.secretFields;
 const lookupTimeoutMs = 10_000;
 
 type Row = { id: number; company_id: number; document: LdapConfiguration };
@@ -45,7 +49,7 @@ export async function saveLdapConfiguration(db: Queryable, secretsKey: Buffer, c
   const stored = id === null ? null : await readLdapConfiguration(db, secretsKey, companyId, id);
   if (id !== null && !stored) return null;
   const { id: _id, company_id: _company, ...plain } = { ...submitted, id: 0, company_id: 0 };
-  const document = keepUnchangedSecrets({ ...plain, bind_password: plain.bind_password ?? '' }, stored, secretFields) as LdapConfiguration;
+  const document = keepUnchangedSecrets({ ...plain, bind_password: plain.bind_password ?? '' }, stored, secretRule) as LdapConfiguration;
   const sealed = JSON.stringify(sealSecrets(secretsKey, document, secretFields));
   const [row] = id === null
     ? await db.query<{ id: number }>('insert into resources (kind, company_id, document) values ($1, $2, $3) returning id', [ldapConfigurationKind, companyId, sealed])

@@ -1,40 +1,49 @@
 import type { AppContext } from '../../context.js';
 import { classifyDirectoryError } from '../../adapters/ldap/directoryConnection.js';
-import { detailError } from '../../http/errors.js';
+import { detailBody, Invalid, Unavailable } from '../../errors.js';
+import type { OutboundPolicy } from '../../outbound/guard.js';
+import { outboundPolicyFor } from '../../outbound/policy.js';
 import { issueAccess, type AccessAnswer } from '../accessIssuer.js';
-import { verifyOtpCode } from '../otp.js';
-import { failSignIn, invalidCredentials, lockedAnswer, lockoutThreshold, recentFailures } from '../signIn.js';
+import { verifySecondFactor } from '../otp.js';
+import { invalidCredentials, invalidOtp } from '../signIn.js';
+import { asCountedAttempt, failSignIn, succeedSignIn } from '../signInLockout.js';
 import { bindServiceAccount, findDirectoryUser, mappedGroupIds, passwordMatches, type DirectoryUser } from './directoryUsers.js';
 import { listLdapConfigurations, type StoredLdapConfiguration } from './ldapConfigurations.js';
+import { companyForDirectorySignIn, splitQualifiedName } from './signInCompany.js';
 
 type Credentials = { username: string; password: string; otp?: string };
 
-export const ldapNotConfigured = () => detailError(400, 'LDAP sign-in is not configured. An administrator can set it up under Settings → LDAP configuration.', 'ldap_not_configured');
+export const ldapNotConfigured = () => new Invalid(detailBody('LDAP sign-in is not configured. An administrator can set it up under Settings → LDAP configuration.', 'ldap_not_configured'));
 
 /** Whether any company has a directory users may sign in with (the login page offers LDAP then). */
 export async function ldapSignInOffered(context: AppContext): Promise<boolean> {
   return (await listLdapConfigurations(context.db, context.keys.secretsKey, null)).some((configuration) => configuration.enabled);
 }
 
-/** The directory that knows the user and accepts the password, or null. Unreachable directories are skipped, then reported. */
-async function authenticate(configurations: StoredLdapConfiguration[], credentials: Credentials): Promise<{ configuration: StoredLdapConfiguration; user: DirectoryUser } | null> {
+/**
+ * The directory that knows the user and accepts the password, or null. Unreachable directories are skipped, then
+ * reported. A name with a domain (`alice@corp.example`, `CORP\alice`) is looked up as typed (a filter on
+ * userPrincipalName finds it so), then as the bare account name.
+ */
+async function authenticate(configurations: StoredLdapConfiguration[], credentials: Credentials, outbound: OutboundPolicy): Promise<{ configuration: StoredLdapConfiguration; user: DirectoryUser } | null> {
   const unreachable: string[] = [];
+  const names = [...new Set([credentials.username, splitQualifiedName(credentials.username).account])];
   for (const configuration of configurations) {
     try {
-      const client = await bindServiceAccount(configuration);
-      let user: DirectoryUser | null;
+      const client = await bindServiceAccount(configuration, outbound);
+      let user: DirectoryUser | null = null;
       try {
-        user = await findDirectoryUser(client, configuration, credentials.username);
+        for (const name of names) user ??= await findDirectoryUser(client, configuration, name);
       } finally {
         await client.unbind().catch(() => undefined);
       }
-      if (user && (await passwordMatches(configuration, user.dn, credentials.password))) return { configuration, user };
+      if (user && (await passwordMatches(configuration, user.dn, credentials.password, outbound))) return { configuration, user };
     } catch (error) {
       unreachable.push(`${configuration.name}: ${classifyDirectoryError(error, configuration.url).detail}`);
     }
   }
   if (unreachable.length === configurations.length) {
-    throw detailError(503, 'The directory cannot be reached right now; try again later or sign in with a password.', 'ldap_unavailable');
+    throw new Unavailable(detailBody('The directory cannot be reached right now; try again later or sign in with a password.', 'ldap_unavailable'));
   }
   return null;
 }
@@ -66,22 +75,28 @@ async function provisionUser(context: AppContext, configuration: StoredLdapConfi
   });
 }
 
-/** `POST /api/token/ldap`: the directory checks the password; lockout, one-time passwords and answers as for passwords. */
+/**
+ * `POST /api/token/ldap`: the directories of one company check the password (signInCompany.ts says which); lockout,
+ * one-time passwords and answers as for passwords. A name no directory may be asked about is a failed sign-in like
+ * any other, so the answer does not tell whether, or where, the name exists.
+ */
 export async function signInWithLdap(context: AppContext, credentials: Credentials, sourceIp: string): Promise<AccessAnswer | { otp_required: true }> {
-  const configurations = (await listLdapConfigurations(context.db, context.keys.secretsKey, null)).filter((configuration) => configuration.enabled);
-  if (!configurations.length) throw ldapNotConfigured();
-  if ((await recentFailures(context, credentials.username)) >= lockoutThreshold) throw lockedAnswer();
-  const found = await authenticate(configurations, credentials);
-  const user = found && (await provisionUser(context, found.configuration, found.user));
-  const [company] = user ? await context.db.query<{ is_active: boolean }>('select is_active from companies where id = $1', [found!.configuration.company_id]) : [];
-  // The console sends a refused LDAP sign-in once more (spec §7): the same attempt again counts once toward lockout.
-  if (!found || !user || !user.active || !company?.is_active) return failSignIn(context, credentials.username, sourceIp, invalidCredentials, `password:${credentials.password}`);
-  if (user.otp_secret) {
-    if (!credentials.otp) return { otp_required: true };
-    if (!(await verifyOtpCode(context.keys.secretsKey, user.otp_secret, credentials.otp))) {
-      return failSignIn(context, credentials.username, sourceIp, () => detailError(401, 'Invalid one-time password.', 'invalid_otp'), `otp:${credentials.otp}`);
+  const enabled = (await listLdapConfigurations(context.db, context.keys.secretsKey, null)).filter((configuration) => configuration.enabled);
+  if (!enabled.length) throw ldapNotConfigured();
+  return asCountedAttempt(context, credentials.username, sourceIp, async (attempt) => {
+    const companyId = await companyForDirectorySignIn(context.db, credentials.username, [...new Set(enabled.map((configuration) => configuration.company_id))]);
+    const configurations = enabled.filter((configuration) => configuration.company_id === companyId);
+    // The directories are the chosen company's, so its outbound policy holds for them.
+    const found = configurations.length && companyId !== null ? await authenticate(configurations, credentials, await outboundPolicyFor(context.db, context.config, companyId)) : null;
+    const user = found && (await provisionUser(context, found.configuration, found.user));
+    const [company] = user ? await context.db.query<{ is_active: boolean }>('select is_active from companies where id = $1', [found!.configuration.company_id]) : [];
+    // The console sends a refused LDAP sign-in once more (spec §7): the same attempt again counts once toward lockout.
+    if (!found || !user || !user.active || !company?.is_active) return failSignIn(context, attempt, invalidCredentials, `password:${credentials.password}`);
+    if (user.otp_secret) {
+      if (!credentials.otp) return { otp_required: true as const };
+      if (!(await verifySecondFactor(context.db, context.keys.secretsKey, { id: user.id, otp_secret: user.otp_secret }, credentials.otp))) return failSignIn(context, attempt, invalidOtp, `otp:${credentials.otp}`);
     }
-  }
-  await context.db.query('delete from sign_in_failures where lower(username) = lower($1)', [credentials.username]);
-  return issueAccess(context, user.id);
+    await succeedSignIn(context, attempt);
+    return issueAccess(context, user.id);
+  });
 }

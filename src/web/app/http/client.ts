@@ -2,8 +2,8 @@ import { t } from '../i18n/messages';
 import { goToLogin, currentFullPath } from '../navigation';
 import { lifetimes, notify } from '../notifications/notifications';
 import { getSession, logout } from '../session/session';
-import { errorText, fieldErrorsOf } from './errorText';
-import { currentRoutePath, setFieldErrors, type FieldErrors } from './fieldErrors';
+import { errorText, fieldErrorsOf, notificationText } from './errorText';
+import { currentRoutePath, isFieldShown, setFieldErrors, type FieldErrors } from './fieldErrors';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type QueryValue = string | number | boolean | undefined | null;
@@ -44,8 +44,11 @@ async function parseBody(response: Response): Promise<unknown> {
   }
 }
 
-/** The error handling of spec §8 that follows a failed call. */
-function reportFailure(status: number, body: unknown, silent: boolean): void {
+/**
+ * The error handling of spec §8 that follows a failed call. A 4xx notification leaves out the messages a form on the
+ * page lists under their fields (`isShown`): it says once to fix them instead.
+ */
+function reportFailure(status: number, body: unknown, silent: boolean, isShown: (field: string) => boolean): void {
   if (status === 401) {
     const onLogin = currentRoutePath() === '/login';
     logout();
@@ -54,7 +57,7 @@ function reportFailure(status: number, body: unknown, silent: boolean): void {
   }
   if (status === 403 || silent) return;
   if (status === 500) notify('error', errorText(body), { title: t('error.internalServerError') });
-  else if (status >= 400 && status < 500) notify('error', errorText(body), { lifetime: status === 400 ? lifetimes.extremeLong : lifetimes.short });
+  else if (status >= 400 && status < 500) notify('error', notificationText(body, isShown), { lifetime: status === 400 ? lifetimes.extremeLong : lifetimes.short });
 }
 
 /**
@@ -88,7 +91,7 @@ function failedCall(status: number, body: unknown, routePath: string, callPath: 
   const carriesData = typeof body === 'object' && body !== null && typeof (body as { data?: unknown }).data === 'object';
   const fieldErrors = status === 400 || carriesData ? fieldErrorsOf(body) : {};
   setFieldErrors(routePath, callPath, fieldErrors);
-  reportFailure(status, body, silent);
+  reportFailure(status, body, silent, (field) => field in fieldErrors && isFieldShown(routePath, callPath, field));
   throw new ApiError(status, body, fieldErrors);
 }
 

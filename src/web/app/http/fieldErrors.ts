@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 import { currentFullPath } from '../navigation';
 
 /** Field-level messages of one failed call: field name → messages. */
@@ -31,8 +31,44 @@ export function fieldErrorsFor(routePath: string, callPath: string, field: strin
   return store[keyOf(routePath, callPath)]?.[field] ?? [];
 }
 
-/** The field errors of a call made from the current route; a form lists them under each field. */
-export function useFieldErrors(callPath: string, routePath: string = currentRoutePath()): FieldErrors {
+// Issue 36: a message listed under its field is not repeated in the notification. Mounted forms tell which fields of
+// a call they list under the field itself (route path and call path → field → how many forms list it).
+const shownFields = new Map<string, Map<string, number>>();
+
+/**
+ * Whether a form mounted on the route lists the messages of `field` under the field itself. A shown name ending in
+ * `.*` covers the fields below it: `ordering.*` covers `ordering.Hostname`.
+ */
+export function isFieldShown(routePath: string, callPath: string, field: string): boolean {
+  const counts = shownFields.get(keyOf(routePath, callPath));
+  if (!counts) return false;
+  return counts.has(field) || [...counts.keys()].some((name) => name.endsWith('.*') && field.startsWith(name.slice(0, -1)));
+}
+
+function countShown(key: string, names: readonly string[], by: 1 | -1): void {
+  const counts = shownFields.get(key) ?? new Map<string, number>();
+  for (const name of names) {
+    const count = (counts.get(name) ?? 0) + by;
+    if (count > 0) counts.set(name, count);
+    else counts.delete(name);
+  }
+  if (counts.size) shownFields.set(key, counts);
+  else shownFields.delete(key);
+}
+
+/**
+ * The field errors of a call made from the current route; a form lists them under each field. `shown` names the
+ * fields this form lists under themselves while it is mounted, so the failed call's notification leaves them out.
+ */
+export function useFieldErrors(callPath: string, shown: readonly string[] = [], routePath: string = currentRoutePath()): FieldErrors {
+  const signature = shown.join('\n');
+  useEffect(() => {
+    if (!signature) return undefined;
+    const key = keyOf(routePath, callPath);
+    const names = signature.split('\n');
+    countShown(key, names, 1);
+    return () => countShown(key, names, -1);
+  }, [routePath, callPath, signature]);
   return useSyncExternalStore(
     (listener) => {
       listeners.add(listener);

@@ -1,3 +1,3 @@
 export { apiFetch, apiUpload, ApiError, retriedStatuses, type HttpMethod, type RequestOptions } from './client';
-export { errorText, fieldErrorsOf } from './errorText';
-export { clearFieldErrors, fieldErrorsFor, setFieldErrors, useFieldErrors, type FieldErrors } from './fieldErrors';
+export { errorText, fieldErrorsOf, notificationText } from './errorText';
+export { clearFieldErrors, fieldErrorsFor, isFieldShown, setFieldErrors, useFieldErrors, type FieldErrors } from './fieldErrors';

@@ -20,6 +20,11 @@ export function t(key: string, values: Record<string, string | number> = {}, fal
   return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
 }
 
+/** The console's messages whose keys start with `prefix`, as [rest of the key, text] (the activity actions a filter offers). */
+export function messagesUnder(prefix: string): [string, string][] {
+  return Object.entries(installed.console).filter(([key]) => key.startsWith(prefix)).map(([key, text]) => [key.slice(prefix.length), text]);
+}
+
 /** Installs a message file (the console does it once before mounting; tests do it from the file on disk). */
 export function installMessages(messages: Messages, part: MessagePart = 'console'): void {
   installed[part] = messages;

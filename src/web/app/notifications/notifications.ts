@@ -31,12 +31,18 @@ export function dismissAll(): void {
   emit();
 }
 
-/** Shows a notification at the top right; it closes itself after its lifetime unless sticky (0). */
+/** Closes the error notifications: a later success or another page makes them stale (they would cover the header). */
+export function dismissErrors(): void {
+  for (const notification of notifications) if (notification.kind === 'error') dismiss(notification.id);
+}
+
+/** Shows a notification at the top right; it closes itself after its lifetime unless sticky (0). A success closes the errors. */
 export function notify(kind: NotificationKind, text: string, options: { title?: string; lifetime?: number; action?: NotificationAction } = {}): number {
   const notification: Notification = {
     id: nextId++, kind, text, title: options.title ?? t(`notification.title.${kind}`, {}, defaultTitles[kind]), lifetime: options.lifetime ?? lifetimes.default,
     ...(options.action && { action: options.action }),
   };
+  if (kind === 'success') dismissErrors();
   notifications = [...notifications, notification];
   emit();
   if (notification.lifetime > 0) timers.set(notification.id, setTimeout(() => dismiss(notification.id), notification.lifetime));

@@ -18,7 +18,16 @@ export type CurrentUser = {
 };
 export type Company = { id: number; name: string; domain: string; is_active?: boolean; is_constant?: boolean };
 export type AdminCompany = { id: number; name: string; domain: string };
-export type Adapter = { id: number | string | null; name: string; slug: string; categories: string[]; status: number; custom?: boolean };
+/**
+ * An adapter of the catalogue. `can_fetch` is false while Cartograph has no engine for it (absent on custom adapters,
+ * which always fetch); `entities` is what it fetches; `verified_by_replay` says a replay fixture (or its engine's tests) verifies it.
+ */
+export type Adapter = {
+  id: number | string | null; name: string; slug: string; categories: string[]; status: number; custom?: boolean;
+  can_fetch?: boolean; entities?: string[]; verified_by_replay?: boolean;
+  /** `http` or a code engine's name (`csv`, `sql`, ...); absent on the built-in and custom adapters. */
+  engine?: string | null;
+};
 export type Enrichment = { slug: string; name: string };
 export type Dashboard = { id: number | string } & Record<string, unknown>;
 export type LicenseConfiguration = { modules: string[]; edition?: string; licensee?: string };

@@ -1,10 +1,10 @@
 import { t } from '../i18n/messages';
 import { Link } from '@tanstack/react-router';
-import { useBreadcrumb } from './breadcrumb';
+import { shownTrail, useBreadcrumb, usePageTitleShown } from './breadcrumb';
 
-/** The page's trail in the top bar; empty when the page cleared it. */
-export function Breadcrumb() {
-  const trail = useBreadcrumb();
+/** The page's trail in the top bar, ending with the page's title; empty when the page cleared it and has no title. */
+export function Breadcrumb({ settings = false }: { settings?: boolean }) {
+  const trail = shownTrail(useBreadcrumb(), usePageTitleShown(), settings ? { label: t('shell.settings'), to: '/settings' } : null);
   if (!trail.length) return <span className="breadcrumb" />;
   return (
     <nav className="breadcrumb" aria-label={t('shell.breadcrumb')}>

@@ -91,7 +91,7 @@ export function ConsoleLayout({ children, settings }: { children: ReactNode; set
       </nav>
       <div className="console__main">
         <header className="top-bar">
-          <Breadcrumb />
+          <Breadcrumb settings={settings} />
           <span className="top-bar__spacer" />
           <CommandPaletteButton />
           <ThemeToggle />

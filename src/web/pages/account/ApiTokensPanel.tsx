@@ -6,31 +6,54 @@ import { apiFetch, useFieldErrors } from '../../app/http';
 import { notify } from '../../app/notifications/notifications';
 import { hasPermission } from '../../app/session/session';
 import { useRuleForm } from '../../renderers/form/useRuleForm';
-import { Button, Card, Dialog, EmptyState, Table, TextInput, type TableColumn } from '../../ui';
+import { Badge, Button, Card, Dialog, EmptyState, Select, Table, TextInput, type TableColumn } from '../../ui';
 
 export type ApiToken = { id: number; name: string; created_at: string; expires_at: string | null; last_used_at: string | null };
 const tokensKey = ['/api/tokens'] as const;
 const dateTime = (value: string | null) => formatDate(value);
 
+// Ninety days unless the user picks otherwise; "never" only by choosing it (issue 36).
+const lifetimeChoices = [
+  { value: '30', get label() { return t('account.lifetimeDays', { days: 30 }); } },
+  { value: '90', get label() { return t('account.lifetimeDays', { days: 90 }); } },
+  { value: '365', get label() { return t('account.lifetimeDays', { days: 365 }); } },
+  { value: 'custom', get label() { return t('account.lifetimeCustomDate'); } },
+  { value: 'never', get label() { return t('account.lifetimeNever'); } },
+];
+
+/** The end of a chosen local day, as the instant the server stores. */
+const endOfDay = (date: string) => new Date(`${date}T23:59:59`).toISOString();
+
 function CreateTokenForm({ onCreated }: { onCreated: (token: string) => void }) {
-  const serverErrors = useFieldErrors('/api/tokens');
+  // The lifetime is kept across tokens made one after another, so it lives beside the form's text fields.
+  const [lifetime, setLifetime] = useState('90');
+  const serverErrors = useFieldErrors('/api/tokens', ['name', 'expires_in_days', 'never_expires', ...(lifetime === 'custom' ? ['expires_at'] : [])]);
   const form = useRuleForm(
     {
       name: { label: t('account.name'), rules: 'required|max:100' },
-      expires_in_days: { label: t('account.expiresInDaysField'), rules: 'integer|between:1,3650' },
+      expires_on: { label: t('account.expiresOn'), rules: lifetime === 'custom' ? 'required' : '' },
     },
     serverErrors,
   );
   const create = form.submitWith(async () => {
-    const days = form.values.expires_in_days.trim();
-    const created = await apiFetch<ApiToken & { token: string }>('/api/tokens', { method: 'POST', body: { name: form.values.name, ...(days && { expires_in_days: Number(days) }) } });
+    const choice = lifetime === 'never' ? { never_expires: true }
+      : lifetime === 'custom' ? { expires_at: endOfDay(form.values.expires_on) }
+      : { expires_in_days: Number(lifetime) };
+    const created = await apiFetch<ApiToken & { token: string }>('/api/tokens', { method: 'POST', body: { name: form.values.name, ...choice } });
     form.reset();
     onCreated(created.token);
   });
+  // The server names the field that asked (days, end or never); all of them are this form's lifetime choice.
+  const lifetimeError = [...(serverErrors.expires_in_days ?? []), ...(serverErrors.never_expires ?? [])].join(' ') || undefined;
+  const expiresOn = form.bind('expires_on');
   return (
     <form className="account-form account-form--inline" onSubmit={create} noValidate>
       <TextInput id="account-token-name" label={t('account.tokenName')} placeholder={t('account.nightlyExportScript')} required {...form.bind('name')} />
-      <TextInput id="account-token-days" label={t('account.expiresInDays')} message={t('account.leaveEmptyTokenDoes')} inputMode="numeric" {...form.bind('expires_in_days')} />
+      <Select id="account-token-lifetime" label={t('account.lifetime')} options={lifetimeChoices} value={lifetime} onValueChange={setLifetime} error={lifetimeError}
+        message={lifetime === 'never' ? t('account.neverExpiresWarning') : undefined} />
+      {lifetime === 'custom' ? (
+        <TextInput id="account-token-expires-on" type="date" label={t('account.expiresOn')} required {...expiresOn} error={expiresOn.error ?? serverErrors.expires_at?.join(' ')} />
+      ) : null}
       <div className="account-form__actions">
         <Button type="submit" loading={form.saving}>{t('account.createToken')}</Button>
       </div>
@@ -65,7 +88,7 @@ export function ApiTokensPanel() {
   const columns: TableColumn<ApiToken>[] = [
     { id: 'name', header: t('account.name'), cell: (token) => token.name },
     { id: 'created_at', header: t('account.created'), cell: (token) => dateTime(token.created_at) },
-    { id: 'expires_at', header: t('account.expires'), cell: (token) => (token.expires_at ? dateTime(token.expires_at) : t('account.never')) },
+    { id: 'expires_at', header: t('account.expires'), cell: (token) => (token.expires_at ? dateTime(token.expires_at) : <Badge tone="warning" title={t('account.neverExpiresWarning')}>{t('account.neverExpires')}</Badge>) },
     { id: 'last_used_at', header: t('account.lastUsed'), cell: (token) => dateTime(token.last_used_at) },
     ...(hasPermission('authtoken.delete_token')
       ? [{ id: 'actions', header: t('account.actions'), align: 'end' as const, cell: (token: ApiToken) => <Button variant="danger" size="small" onClick={() => setRevoking(token)}>{t('account.revoke')}</Button> }]

@@ -16,9 +16,29 @@ export async function qrCodeDataUrl(text: string): Promise<string> {
   return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
 }
 
-function EnrolmentStep({ enrolment, onDone }: { enrolment: Enrolment; onDone: () => void }) {
+/** The ten recovery codes, shown this once: each signs in once in place of a code from the app. */
+function RecoveryCodesStep({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+  const file = `data:text/plain;charset=utf-8,${encodeURIComponent(`${codes.join('\n')}\n`)}`;
+  return (
+    <div className="account-form">
+      <p role="status">{t('account.oneTimePasswordsYou')}</p>
+      <h3>{t('account.recoveryCodes')}</h3>
+      <p>{t('account.recoveryCodesOnce')}</p>
+      <ul className="account-otp__recovery" aria-label={t('account.recoveryCodes')}>
+        {codes.map((code) => <li key={code}><code>{code}</code></li>)}
+      </ul>
+      <div className="account-form__actions">
+        <a className="ui-button ui-button--secondary ui-button--medium" href={file} download="cartograph-recovery-codes.txt">{t('account.downloadRecoveryCodes')}</a>
+        <Button onClick={onDone}>{t('account.savedRecoveryCodes')}</Button>
+      </div>
+    </div>
+  );
+}
+
+function EnrolmentStep({ enrolment, onDone, onCancel }: { enrolment: Enrolment; onDone: () => void; onCancel: () => void }) {
+  const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
   const [qrCode, setQrCode] = useState<string | null>(null);
-  const serverErrors = useFieldErrors('/api/otp/confirm');
+  const serverErrors = useFieldErrors('/api/otp/confirm', ['code']);
   const form = useRuleForm({ code: { label: t('account.code'), rules: 'required|digits:6' } }, serverErrors);
   useEffect(() => {
     void qrCodeDataUrl(enrolment.otpauth_url).then(setQrCode);
@@ -26,10 +46,10 @@ function EnrolmentStep({ enrolment, onDone }: { enrolment: Enrolment; onDone: ()
 
   // A wrong code is listed under the field.
   const verify = form.submitWith(async () => {
-    await apiFetch('/api/otp/confirm', { method: 'POST', body: { code: form.values.code } });
-    notify('success', t('account.oneTimePasswordsYou'));
-    onDone();
+    const answer = await apiFetch<{ recovery_codes: string[] }>('/api/otp/confirm', { method: 'POST', body: { code: form.values.code } });
+    setRecoveryCodes(answer.recovery_codes);
   });
+  if (recoveryCodes) return <RecoveryCodesStep codes={recoveryCodes} onDone={onDone} />;
 
   return (
     <form className="account-form" onSubmit={verify} noValidate>
@@ -41,13 +61,14 @@ function EnrolmentStep({ enrolment, onDone }: { enrolment: Enrolment; onDone: ()
       <TextInput id="account-otp-code" label={t('account.codeFromApp')} inputMode="numeric" autoComplete="one-time-code" maxLength={6} required {...form.bind('code')} />
       <div className="account-form__actions">
         <Button type="submit" loading={form.saving}>{t('account.verifyTurn')}</Button>
+        <Button variant="secondary" onClick={onCancel}>{t('account.cancel')}</Button>
       </div>
     </form>
   );
 }
 
 function DisableStep({ onDone }: { onDone: () => void }) {
-  const serverErrors = useFieldErrors('/api/otp/disable');
+  const serverErrors = useFieldErrors('/api/otp/disable', ['password']);
   const form = useRuleForm({ password: { label: t('account.password'), rules: 'required' } }, serverErrors);
   // A wrong password is listed under the field.
   const disable = form.submitWith(async () => {
@@ -68,11 +89,16 @@ function DisableStep({ onDone }: { onDone: () => void }) {
 /** One-time passwords: enrol an authenticator app (QR code, verify) or turn them off. */
 export function OtpPanel() {
   const queryClient = useQueryClient();
-  const status = useQuery({ queryKey: otpKey, queryFn: () => apiFetch<{ enabled: boolean }>('/api/otp') });
+  const status = useQuery({ queryKey: otpKey, queryFn: () => apiFetch<{ enabled: boolean; recovery_codes_left?: number }>('/api/otp') });
   const setup = useMutation({ mutationFn: () => apiFetch<Enrolment>('/api/otp/setup', { method: 'POST' }) });
   const finish = () => {
     setup.reset();
     void queryClient.invalidateQueries({ queryKey: otpKey });
+  };
+  // Cancel forgets the enrolment on the server too, so the secret shown is never turned on later.
+  const cancel = () => {
+    void apiFetch('/api/otp/cancel', { method: 'POST' }).catch(() => undefined);
+    setup.reset();
   };
   const enabled = status.data?.enabled === true;
   return (
@@ -83,6 +109,9 @@ export function OtpPanel() {
     >
       {status.isPending ? <Spinner label={t('account.loading')} /> : null}
       {status.isError ? <p role="alert">{t('account.oneTimePasswordStatus')}</p> : null}
+      {status.data && enabled && status.data.recovery_codes_left !== undefined ? (
+        <p>{t('account.recoveryCodesLeft', { count: status.data.recovery_codes_left })}</p>
+      ) : null}
       {status.data && enabled ? <DisableStep onDone={finish} /> : null}
       {status.data && !enabled && !setup.data ? (
         <>
@@ -90,7 +119,7 @@ export function OtpPanel() {
           <Button loading={setup.isPending} onClick={() => setup.mutate()}>{t('account.setUp')}</Button>
         </>
       ) : null}
-      {status.data && !enabled && setup.data ? <EnrolmentStep enrolment={setup.data} onDone={finish} /> : null}
+      {status.data && !enabled && setup.data ? <EnrolmentStep enrolment={setup.data} onDone={finish} onCancel={cancel} /> : null}
     </Card>
   );
 }

@@ -10,7 +10,7 @@ export const passwordCall = '/api/password';
 
 /** Change password: current one, new one twice. The server answers a fresh token (the old one carries the old password's age). */
 export function PasswordPanel({ isLdap }: { isLdap: boolean }) {
-  const serverErrors = useFieldErrors(passwordCall);
+  const serverErrors = useFieldErrors(passwordCall, ['old_password', 'new_password']);
   const form = useRuleForm(
     {
       old_password: { label: t('account.currentPasswordField'), rules: 'required' },

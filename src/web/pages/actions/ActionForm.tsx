@@ -7,11 +7,14 @@ import { navigateTo } from '../../app/navigation';
 import { notify } from '../../app/notifications/notifications';
 import type { PageProps } from '../../app/pageModules';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
-import { formModelOf, initialValuesOf, type EntitySchema as FormEntitySchema } from '../../renderers/form/formSchema';
+import { formModelOf, initialValuesOf, shownFieldsOf, type EntitySchema as FormEntitySchema } from '../../renderers/form/formSchema';
 import { SchemaForm } from '../../renderers/form/SchemaForm';
 import { entitySchemaQuery } from '../../renderers/schema/entitySchema';
 import { Button, Card, Checkbox, ErrorState, PageHeader, Select, Spinner, TextInput, Textarea } from '../../ui';
-import { actionQuery, type ActionItem } from './actionApi';
+import { LivePreview, useSettled } from '../../renderers/preview/LivePreview';
+import { AssetLink } from '../inventories/assetLinks';
+import { inventoryKindOfEntity } from '../inventories/inventoryKinds';
+import { actionQuery, scopePreviewQuery, type ActionItem, type ScopePreview } from './actionApi';
 import { actionCenterPath, actionTypes, parameterSchemaOf } from './actionPages';
 import './actions.css';
 
@@ -21,7 +24,8 @@ type Values = Record<string, unknown>;
 const maskedSecret = '**********';
 const entities = ['device', 'user', 'software', 'vulnerability', 'certificate', 'service', 'license'].map((value) => ({ value, label: value }));
 const triggers = [{ value: 'manual', get label() { return t('actions.byHand'); } }, { value: 'discovery', get label() { return t('actions.afterEveryDiscovery'); } }, { value: 'schedule', get label() { return t('actions.onASchedule'); } }];
-const blank: General = { name: '', description: '', enabled: true, trigger: 'manual', cron: '0 6 * * *', timezone: 'UTC', scope: { entity: 'device', query: '', only_new: false }, type: 'webhook' };
+// A new action runs by hand, so it starts off; choosing a trigger that runs it by itself turns it on (issue 36).
+const blank: General = { name: '', description: '', enabled: false, trigger: 'manual', cron: '0 6 * * *', timezone: 'UTC', scope: { entity: 'device', query: '', only_new: false }, type: 'webhook' };
 
 /** `{"parameters.url": [...], "name": [...]}` → the type form's errors (`url`) and the general fields' errors. */
 function splitErrors(errors: Record<string, string[]>) {
@@ -34,6 +38,32 @@ function splitErrors(errors: Record<string, string[]>) {
   return { parameters, general };
 }
 
+/** How many assets the scope being typed matches on the latest snapshot, as the security policy editor shows. */
+function ScopePreviewCard({ scope }: { scope: General['scope'] }) {
+  const settled = useSettled(scope);
+  const kind = inventoryKindOfEntity(settled.entity);
+  return (
+    <LivePreview
+      title={t('actions.previewLatestSnapshot')}
+      query={scopePreviewQuery(settled)}
+      idle={null}
+      countingLabel={t('actions.countingAssets')}
+    >
+      {(data) => (
+        <>
+          <p>{t('actions.assetsMatch', { count: data.matching.toLocaleString('en-US') })}</p>
+          {data.sample.length > 0 && kind ? (
+            <>
+              <p className="live-preview__muted">{t('actions.forExample')}</p>
+              <ul>{data.sample.map((asset) => <li key={asset.asset_id}><AssetLink kind={kind} id={asset.asset_id} discoveryId={data.index_id} name={asset.name} /></li>)}</ul>
+            </>
+          ) : null}
+        </>
+      )}
+    </LivePreview>
+  );
+}
+
 function Editor({ stored }: { stored: ActionItem | null }) {
   const [general, setGeneral] = useState<General>(stored ? { ...blank, ...stored } : blank);
   const schemaQuery = useQuery(entitySchemaQuery(parameterSchemaOf(general.type)));
@@ -41,9 +71,12 @@ function Editor({ stored }: { stored: ActionItem | null }) {
   const editingSameType = stored !== null && stored.type === general.type;
   const model = useMemo(() => (schemaQuery.data ? formModelOf(schemaQuery.data as unknown as FormEntitySchema, editingSameType ? 'edit' : 'create') : null), [schemaQuery.data, editingSameType]);
   const callPath = stored ? `/actions/actions/${stored.id}` : '/actions/actions';
-  const errors = splitErrors(useFieldErrors(callPath));
+  const shown = ['name', 'description', 'scope.saved_query', 'scope.query', ...(general.trigger === 'schedule' ? ['cron', 'timezone'] : []), ...(model ? shownFieldsOf(model).map((field) => `parameters.${field}`) : [])];
+  const errors = splitErrors(useFieldErrors(callPath, shown));
   const queryClient = useQueryClient();
   const change = (changes: Partial<General>) => setGeneral((current) => ({ ...current, ...changes }));
+  const [enabledTouched, setEnabledTouched] = useState(stored !== null);
+  const changeTrigger = (trigger: General['trigger']) => change(enabledTouched ? { trigger } : { trigger, enabled: trigger !== 'manual' });
   const changeScope = (changes: Partial<General['scope']>) => setGeneral((current) => ({ ...current, scope: { ...current.scope, ...changes } }));
 
   const save = async (parameters: Values) => {
@@ -70,11 +103,11 @@ function Editor({ stored }: { stored: ActionItem | null }) {
         </div>
         <Textarea label={t('actions.description')} rows={2} value={general.description ?? ''} onValueChange={(description) => change({ description })} error={errors.general.description} />
         <div className="action-form__row">
-          <Select label={t('actions.runs')} value={general.trigger} onValueChange={(trigger) => change({ trigger: trigger as General['trigger'] })} options={triggers} />
+          <Select label={t('actions.runs')} value={general.trigger} onValueChange={(trigger) => changeTrigger(trigger as General['trigger'])} options={triggers} />
           {general.trigger === 'schedule' ? <TextInput label={t('actions.cronExpression')} value={general.cron ?? ''} onValueChange={(cron) => change({ cron })} error={errors.general.cron} message={t('actions.fiveFieldsMinuteHour')} /> : null}
           {general.trigger === 'schedule' ? <TextInput label={t('actions.timeZone')} value={general.timezone ?? 'UTC'} onValueChange={(timezone) => change({ timezone })} error={errors.general.timezone} /> : null}
         </div>
-        <Checkbox label={t('actions.enabledRunsAfterDiscoveries')} checked={general.enabled !== false} onCheckedChange={(enabled) => change({ enabled })} />
+        <Checkbox label={t('actions.enabledRunsAfterDiscoveries')} checked={general.enabled !== false} onCheckedChange={(enabled) => { setEnabledTouched(true); change({ enabled }); }} />
       </Card>
       <Card>
         <div className="action-form__row">
@@ -87,6 +120,7 @@ function Editor({ stored }: { stored: ActionItem | null }) {
           message={t('actions.assetsActsInventoryS')} />
         <Checkbox label={t('actions.onlyAssetsNewSince')} checked={Boolean(general.scope.only_new)} onCheckedChange={(only_new) => changeScope({ only_new })} />
       </Card>
+      <ScopePreviewCard scope={general.scope} />
       <Card>
         <h2 className="actions-page__history-title">{schemaQuery.data?.title ?? t('actions.parameters')}</h2>
         {schemaQuery.data?.description ? <p>{schemaQuery.data.description}</p> : null}

@@ -5,6 +5,8 @@ import { formatDate } from '../../../core/dates';
 import { notify } from '../../app/notifications/notifications';
 import { hasPermission } from '../../app/session/session';
 import { Badge, Button, Card, EmptyState, Select, Spinner, Table, type BadgeTone, type TableColumn } from '../../ui';
+import { AssetLink } from '../inventories/assetLinks';
+import { inventoryKindOfEntity } from '../inventories/inventoryKinds';
 import { runListQuery, runResultsQuery, startRun, type RunSummary, type TargetResultRow } from './actionApi';
 
 const statusTone: Record<string, BadgeTone> = { done: 'success', error: 'danger', running: 'info', queued: 'neutral', succeeded: 'success', failed: 'danger', skipped: 'warning', planned: 'info' };
@@ -12,8 +14,12 @@ export const StatusBadge = ({ status }: { status: string }) => <Badge tone={stat
 
 const countsOf = (run: RunSummary) => `${run.targets} targets · ${run.succeeded} succeeded · ${run.failed} failed · ${run.skipped} skipped`;
 
-const resultColumns: TableColumn<TargetResultRow>[] = [
-  { id: 'name', get header() { return t('actions.asset'); }, cell: (row) => row.name, width: '18%' },
+/** A run's results: each asset's name links to its detail in the snapshot the run targeted. */
+const resultColumns = (entity: string, discoveryId: number | null): TableColumn<TargetResultRow>[] => [
+  { id: 'name', get header() { return t('actions.asset'); }, cell: (row) => {
+    const kind = inventoryKindOfEntity(entity);
+    return kind && discoveryId !== null ? <AssetLink kind={kind} id={row.asset_id} discoveryId={discoveryId} name={row.name} /> : row.name;
+  }, width: '18%' },
   { id: 'status', get header() { return t('actions.result'); }, cell: (row) => <StatusBadge status={row.status} />, width: '10%' },
   { id: 'detail', get header() { return t('actions.detail'); }, cell: (row) => row.detail },
   { id: 'exit', get header() { return t('actions.exitStatus'); }, cell: (row) => (row.exit_code ?? '–'), width: '8%' },
@@ -21,7 +27,7 @@ const resultColumns: TableColumn<TargetResultRow>[] = [
 ];
 
 /** One run's per-target results, filterable by result, with a button to run the failed targets again. */
-function RunResults({ run, actionId }: { run: RunSummary; actionId: number }) {
+function RunResults({ run, actionId, entity }: { run: RunSummary; actionId: number; entity: string }) {
   const [status, setStatus] = useState('');
   const results = useQuery({ ...runResultsQuery(run.id, status), enabled: run.status === 'done' });
   const queryClient = useQueryClient();
@@ -40,13 +46,13 @@ function RunResults({ run, actionId }: { run: RunSummary; actionId: number }) {
         <Select label={t('actions.show')} value={status} onValueChange={setStatus} options={[{ value: '', label: t('actions.everyTarget') }, ...['succeeded', 'failed', 'skipped', 'planned'].map((value) => ({ value, label: value }))]} />
         {run.failed > 0 && !run.dry_run && hasPermission('workflows.run_workflow') ? <Button variant="warning" loading={rerun.isPending} onClick={() => rerun.mutate()}>{t('actions.reRunFailedFailed', { failed: run.failed })}</Button> : null}
       </div>
-      <Table caption={t('actions.resultsRunId', { id: run.id })} columns={resultColumns} rows={results.data?.results ?? []} rowKey={(row) => row.asset_id} loading={results.isPending} empty={t('actions.noTargets')} />
+      <Table caption={t('actions.resultsRunId', { id: run.id })} columns={resultColumns(entity, run.discovery_id)} rows={results.data?.results ?? []} rowKey={(row) => row.asset_id} loading={results.isPending} empty={t('actions.noTargets')} />
     </div>
   );
 }
 
 /** The run history of one action: each run's trigger, who started it, counts, and its results when opened. */
-export function ActionRuns({ actionId }: { actionId: number }) {
+export function ActionRuns({ actionId, entity }: { actionId: number; entity: string }) {
   const runs = useQuery(runListQuery(actionId));
   const [opened, setOpened] = useState<number | null>(null);
   if (runs.isPending) return <Spinner label={t('actions.loadingRuns')} />;
@@ -64,7 +70,7 @@ export function ActionRuns({ actionId }: { actionId: number }) {
           </li>
         ))}
       </ul>
-      <Card>{runs.data.results.filter((run) => run.id === current).map((run) => <RunResults key={run.id} run={run} actionId={actionId} />)}</Card>
+      <Card>{runs.data.results.filter((run) => run.id === current).map((run) => <RunResults key={run.id} run={run} actionId={actionId} entity={entity} />)}</Card>
     </div>
   );
 }

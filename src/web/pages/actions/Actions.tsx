@@ -89,7 +89,7 @@ export function Actions(_props: PageProps) {
       {chosen ? (
         <Card>
           <h2 className="actions-page__history-title">{t('actions.runsOfName', { name: chosen.name })}</h2>
-          <ActionRuns key={chosen.id} actionId={chosen.id} />
+          <ActionRuns key={chosen.id} actionId={chosen.id} entity={chosen.scope.entity} />
         </Card>
       ) : null}
     </section>

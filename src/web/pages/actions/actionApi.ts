@@ -5,6 +5,8 @@ export type RunSummary = {
   id: number; action_id: number; trigger: string; status: 'queued' | 'running' | 'done' | 'error'; dry_run: boolean; rerun_of: number | null;
   started_by_name: string; targets: number; succeeded: number; failed: number; skipped: number; error: string | null;
   created_at: string; finished_at: string | null;
+  /** The snapshot the run's targets came from: results link to the assets in it. */
+  discovery_id: number | null;
 };
 export type ActionItem = {
   id: number; name: string; description?: string; enabled?: boolean; trigger: 'manual' | 'discovery' | 'schedule'; cron?: string; timezone?: string;
@@ -33,3 +35,12 @@ export const runResultsQuery = (runId: number, status: string) => queryOptions({
 });
 
 export const startRun = (actionId: number, body: { dry_run?: boolean; rerun_of?: number }) => apiFetch<RunSummary>(`/actions/actions/${actionId}/run`, { method: 'POST', body });
+
+export type ScopePreview = { index_id: number; matching: number; sample: { asset_id: string; name: string }[] };
+/** Tries an action's scope on the latest snapshot before it is saved; the query's field errors come back as an ApiError. */
+export const scopePreviewQuery = (scope: { entity: string; query?: string; saved_query?: number }) =>
+  queryOptions({
+    queryKey: ['action-scope-preview', scope.entity, scope.query ?? '', scope.saved_query ?? null],
+    queryFn: () => apiFetch<ScopePreview>('/actions/scope-preview', { method: 'POST', body: { entity: scope.entity, query: scope.query ?? '', ...(scope.saved_query && { saved_query: scope.saved_query }) }, silent: true }),
+    retry: false,
+  });

@@ -5,12 +5,13 @@ import { formatDate } from '../../../core/dates/index.js';
 import { apiFetch } from '../../app/http';
 import type { PageProps } from '../../app/pageModules';
 import { Button, ErrorState, PageHeader, Pagination, Select, Table, TextInput, type TableColumn } from '../../ui';
+import { codeText } from './activityActions';
 import type { PageResponse, SystemEvent } from './activityApi';
 import './activities.css';
 
 const columns: TableColumn<SystemEvent>[] = [
   { id: 'created_at', get header() { return t('activities.time'); }, cell: (row) => formatDate(row.created_at) },
-  { id: 'level', get header() { return t('activities.level'); }, cell: (row) => row.level },
+  { id: 'level', get header() { return t('activities.level'); }, cell: (row) => codeText(row.level) },
   { id: 'event', get header() { return t('activities.event'); }, cell: (row) => row.event },
   { id: 'message', get header() { return t('activities.message'); }, cell: (row) => row.message },
 ];

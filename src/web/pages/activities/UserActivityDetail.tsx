@@ -6,6 +6,7 @@ import type { PageProps } from '../../app/pageModules';
 import { routeParams } from '../../renderers/form/routeParams';
 import { Card, ErrorState, PageHeader, Spinner } from '../../ui';
 import { ActivityChange } from './ActivityChange';
+import { actionText, codeText } from './activityActions';
 import type { ActivityDetail } from './activityApi';
 import './activities.css';
 
@@ -17,9 +18,9 @@ export function UserActivityDetail(props: PageProps) {
   if (!item.data) return <Spinner label={t('activities.loading')} />;
   const activity = item.data;
   const rows: [string, string][] = [
-    [t('activities.time'), formatDate(activity.created_at)], [t('activities.user'), activity.username || '—'], [t('activities.action'), activity.action],
+    [t('activities.time'), formatDate(activity.created_at)], [t('activities.user'), activity.username || '—'], [t('activities.action'), actionText(activity.action)], [t('activities.recordedAs'), activity.action],
     [t('activities.object'), activity.target_type], [t('activities.objectId'), activity.target_id || '—'], [t('activities.sourceAddress'), activity.source_ip],
-    [t('activities.result'), activity.result], [t('activities.httpStatus'), String(activity.status_code)],
+    [t('activities.result'), codeText(activity.result)], [t('activities.httpStatus'), String(activity.status_code)],
   ];
   return (
     <section>

@@ -4,6 +4,7 @@ import { t } from '../../app/i18n/messages';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
 import { useSession, type Adapter } from '../../app/session/session';
 import { AdapterStatusBadge, EmptyState, PageHeader, Tabs, TextInput } from '../../ui';
+import { AdapterCapability, canFetch } from './AdapterCapability';
 import { adapterCategories, adapterImage, categoryLabel, fuzzySearch } from './adapterSearch';
 import './adapters.css';
 
@@ -14,12 +15,15 @@ const customAdapterIcon = 'csvfile';
 function AdapterCard({ adapter }: { adapter: Adapter }) {
   // Built-in pseudo-adapters (status 6) have no connections or instructions of their own.
   const builtIn = adapter.status === 6;
+  // An adapter Cartograph cannot fetch from yet offers its instructions only: no connection can be added.
+  const available = canFetch(adapter);
   return (
     <li className="adapter-card">
       <img className="adapter-card__icon" src={adapterImage(adapter.custom ? customAdapterIcon : adapter.slug)} alt="" width={40} height={40} loading="lazy" />
       <div className="adapter-card__body">
         <span className="adapter-card__name">{adapter.name}</span>
-        <AdapterStatusBadge status={adapter.status} />
+        {available ? <AdapterStatusBadge status={adapter.status} /> : null}
+        {builtIn ? null : <AdapterCapability adapter={adapter} />}
         {adapter.custom && (
           // A custom adapter's connections take its data files through the upload page; it has no setup instructions.
           <span className="adapter-card__links">
@@ -29,8 +33,12 @@ function AdapterCard({ adapter }: { adapter: Adapter }) {
         )}
         {!builtIn && !adapter.custom && (
           <span className="adapter-card__links">
-            <Link to="/adapters/connections" search={{ adapter: adapter.slug }}>{t('adapters.connections')}</Link>
-            <Link to="/adapters/connection/create/$id" params={{ id: adapter.slug }}>{t('adapters.addConnection')}</Link>
+            {available ? (
+              <>
+                <Link to="/adapters/connections" search={{ adapter: adapter.slug }}>{t('adapters.connections')}</Link>
+                <Link to="/adapters/connection/create/$id" params={{ id: adapter.slug }}>{t('adapters.addConnection')}</Link>
+              </>
+            ) : null}
             <Link to="/adapters/connections/components/instructions/$tool" params={{ tool: adapter.slug }}>{t('adapters.instructions')}</Link>
           </span>
         )}

@@ -9,21 +9,56 @@ import { hasPermission } from '../../app/session/session';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
 import { AdapterStatusBadge, Button, Card, Dialog, ErrorState, PageHeader, Spinner } from '../../ui';
 import { adapterImage } from './adapterSearch';
+import { connectionSchemaLoader, connectionSchemaQuery } from './connectionForm/connectionFormApi';
 import { connectionQuery, type ConnectivityResponse, type ConnectionResponse } from './connectionsApi';
 import './adapters.css';
 
-function optionText(value: unknown): string {
+type OptionSchema = {
+  title?: string; description?: string; const?: unknown; 'x-enum-labels'?: Record<string, string>;
+  properties?: Record<string, OptionSchema>; oneOf?: { title?: string; properties?: Record<string, OptionSchema> }[];
+};
+
+/**
+ * A setting as the form shows it, never as JSON: a choice by its label, a yes/no, a file source by its kind and
+ * file name (a path on the server is not shown), a mapping as "column → field".
+ */
+function optionText(value: unknown, property: OptionSchema | undefined): string {
   if (value === null || value === undefined || value === '') return '-';
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  if (typeof value === 'boolean') return value ? t('adapters.yes') : t('adapters.no');
+  const labels = property?.['x-enum-labels'];
+  if ((typeof value === 'string' || typeof value === 'number') && labels && Object.hasOwn(labels, String(value))) return labels[String(value)]!;
+  if (Array.isArray(value)) return value.map((item) => optionText(item, undefined)).join(', ') || '-';
+  if (typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    // A choice of several kinds (a file source, a way to sign in) reads as the kind's title, as the form offers it.
+    const branch = property?.oneOf?.find((candidate) => Object.entries(candidate.properties ?? {}).some(([key, child]) => child.const !== undefined && child.const === record[key]));
+    if (branch) {
+      const detail = typeof record.file_name === 'string' ? record.file_name : typeof record.file_url === 'string' ? record.file_url : '';
+      return [branch.title, detail].filter(Boolean).join(': ');
+    }
+    // Nested settings by their titles; a fixed kind (`auth_type: api_token`) by the label its form gives it.
+    if (property?.properties) {
+      return Object.entries(record).map(([key, item]) => {
+        const child = property.properties?.[key];
+        const text = child?.const !== undefined && child.const === item && child.description ? child.description : optionText(item, child);
+        return `${child?.title ?? key}: ${text}`;
+      }).join('; ');
+    }
+    return Object.entries(record).map(([key, item]) => `${key} → ${optionText(item, undefined)}`).join('; ') || '-';
+  }
+  return String(value);
 }
 
+/** The connection's settings labelled by its form's titles (a setting the schema lacks keeps its name). */
 function Settings({ connection }: { connection: ConnectionResponse }) {
+  const schema = useQuery({ ...connectionSchemaQuery(connection.adapter), enabled: Boolean(connectionSchemaLoader(connection.adapter)) });
+  const properties = ((schema.data as { properties?: Record<string, OptionSchema> } | undefined)?.properties) ?? {};
   return (
     <dl className="connection-settings">
       {connection.option_connections.map((option) => (
         <div key={option.name}>
-          <dt>{option.name}</dt>
-          <dd>{optionText(option.typed_value)}</dd>
+          <dt>{properties[option.name]?.title ?? option.name}</dt>
+          <dd>{optionText(option.typed_value, properties[option.name])}</dd>
         </div>
       ))}
     </dl>

@@ -1,10 +1,10 @@
 import { t } from '../../app/i18n/messages';
 import { useQuery } from '@tanstack/react-query';
-import { useParams } from '@tanstack/react-router';
+import { Link, useParams } from '@tanstack/react-router';
 import { useEffect, useMemo } from 'react';
 import type { PageProps } from '../../app/pageModules';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
-import { ErrorState, PageHeader, Spinner } from '../../ui';
+import { Badge, ErrorState, PageHeader, Spinner } from '../../ui';
 import { adapterImage } from './adapterSearch';
 import { ConnectionEditor } from './connectionForm/ConnectionEditor';
 import { adapterQuery, connectionSchemaLoader, connectionSchemaQuery } from './connectionForm/connectionFormApi';
@@ -13,6 +13,18 @@ import { connectionQuery } from './connectionsApi';
 import './adapters.css';
 
 const editPath = '/adapters/connection/edit/{id}';
+
+function UnavailableAdapter({ name, slug, description }: { name: string; slug: string; description: string }) {
+  return (
+    <section className="adapters-page">
+      <PageHeader title={<span className="connection-adapter"><img src={adapterImage(slug)} alt="" width={28} height={28} />{name}</span>} description={description} />
+      <div className="adapter-unavailable" role="note">
+        <Badge tone="warning">{t('adapters.notAvailableYet')}</Badge>{' '}{t('adapters.cannotFetchYetSeeInstructions', { name })}{' '}
+        <Link to="/adapters/connections/components/instructions/$tool" params={{ tool: slug }}>{t('adapters.nameInstructions', { name })}</Link>
+      </div>
+    </section>
+  );
+}
 
 /**
  * `/adapters/connection/create/{id}` (id: the adapter's slug) and `/adapters/connection/edit/{id}` (id: the
@@ -44,6 +56,8 @@ export function ConnectionForm({ route }: PageProps) {
   const failed = [connection, adapter, schema].find((query) => query.isError);
   if (failed?.error) return <ErrorState title={t('adapters.formCannotShown')} message={failed.error.message} onRetry={() => void failed.refetch()} />;
   const current = adapter.data;
+  // No form for an adapter Cartograph cannot fetch from yet: its connection could never be saved (the server refuses it).
+  if (!editing && current && !current.can_fetch) return <UnavailableAdapter name={current.name} slug={current.slug} description={current.description} />;
   if ((editing && connection.isPending) || !current || !model) return <Spinner label={t('adapters.loadingConnectionForm')} />;
 
   return (

@@ -4,7 +4,9 @@ import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { formatDate } from '../../../core/dates';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
+import { useSession } from '../../app/session/session';
 import { AdapterStatusBadge, Badge, EmptyState, PageHeader, Pagination, Table, TextInput, orderingOf, type SortState, type TableColumn } from '../../ui';
+import { canFetch } from './AdapterCapability';
 import { adapterImage } from './adapterSearch';
 import { connectionListQuery, type ConnectionResponse } from './connectionsApi';
 import './adapters.css';
@@ -30,6 +32,9 @@ export function Connections() {
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<SortState>(null);
   const list = useQuery(connectionListQuery({ page, size, search, adapter, ordering: orderingOf(sort) }));
+  // No connection can be added to an adapter Cartograph cannot fetch from yet.
+  const shown = useSession().adapters.find((candidate) => candidate.slug === adapter);
+  const mayAdd = !shown || canFetch(shown);
   useEffect(() => setBreadcrumb([{ label: t('adapters.adapters'), to: '/adapters' }, { label: t('adapters.connections') }]), []);
 
   return (
@@ -37,7 +42,7 @@ export function Connections() {
       <PageHeader
         title={t('adapters.connections')}
         description={adapter ? t('adapters.connectionsOfAdapter', { adapter }) : t('adapters.everyConfiguredConnectionYour')}
-        actions={<Link className="ui-button ui-button--success ui-button--medium" to={adapter ? '/adapters/connection/create/$id' : '/adapters'} params={{ id: adapter ?? '' }}>{t('adapters.addConnection')}</Link>}
+        actions={mayAdd ? <Link className="ui-button ui-button--success ui-button--medium" to={adapter ? '/adapters/connection/create/$id' : '/adapters'} params={{ id: adapter ?? '' }}>{t('adapters.addConnection')}</Link> : undefined}
       />
       <TextInput label={t('adapters.searchConnections')} type="search" value={search} debounce={300} onValueChange={(value) => { setSearch(value); setPage(1); }} />
       <Table

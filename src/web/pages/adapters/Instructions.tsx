@@ -7,6 +7,7 @@ import { setBreadcrumb } from '../../app/shell/breadcrumb';
 import { useSession } from '../../app/session/session';
 import { NotFound } from '../system/NotFound';
 import { EmptyState, PageHeader, Spinner } from '../../ui';
+import { AdapterCapability, canFetch } from './AdapterCapability';
 import { adapterImage } from './adapterSearch';
 import { Markdown } from './Markdown';
 import './adapters.css';
@@ -30,12 +31,16 @@ export function Instructions() {
   const blocks = parseMarkdown(markdown.data);
   const titled = blocks[0]?.kind === 'heading';
   const title = blocks[0]?.kind === 'heading' ? inlineText(blocks[0].inlines) : (adapter?.name ?? tool);
+  // Until the session's catalogue says otherwise the adapter is taken as available, as the server has the last word.
+  const available = !adapter || canFetch(adapter);
   return (
     <article className="adapter-instructions">
       <PageHeader
         title={<><img src={adapterImage(tool)} alt="" width={32} height={32} /> {title}</>}
-        actions={<Link className="ui-button ui-button--success ui-button--medium" to="/adapters/connection/create/$id" params={{ id: tool }}>{t('adapters.addConnection')}</Link>}
+        description={adapter ? <AdapterCapability adapter={adapter} /> : undefined}
+        actions={available ? <Link className="ui-button ui-button--success ui-button--medium" to="/adapters/connection/create/$id" params={{ id: tool }}>{t('adapters.addConnection')}</Link> : undefined}
       />
+      {available ? null : <p className="adapter-unavailable" role="note">{t('adapters.cannotFetchYetNoConnection', { name: adapter?.name ?? tool })}</p>}
       <Markdown blocks={titled ? blocks.slice(1) : blocks} />
     </article>
   );

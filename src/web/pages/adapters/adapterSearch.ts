@@ -24,6 +24,9 @@ const categoryLabels: Record<string, string> = {
   get application() { return t('adapters.applications'); },
   get certificate() { return t('adapters.certificates'); },
   get service() { return t('adapters.services'); },
+  // Entities a manifest fetches that are not catalogue categories.
+  get software() { return t('adapters.softwareEntity'); },
+  get license() { return t('adapters.licenses'); },
 };
 
 export const categoryLabel = (category: string): string => categoryLabels[category] ?? category;

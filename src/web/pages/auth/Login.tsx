@@ -76,10 +76,14 @@ export function Login() {
           )}
         </>
       ) : (
+        <>
         <label>
           {t('login.otp')}
-          <input type="text" name="otp" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" required value={credentials.otp ?? ''} onChange={update('otp')} autoFocus />
+          {/* Six digits from the app, or a recovery code (letters and digits, with or without its dash). */}
+          <input type="text" name="otp" autoComplete="one-time-code" pattern="[0-9]{6}|[A-Za-z0-9 \-]{10,13}" required value={credentials.otp ?? ''} onChange={update('otp')} autoFocus aria-describedby="login-otp-hint" />
         </label>
+        <small id="login-otp-hint">{t('login.otpHint')}</small>
+        </>
       )}
       {error && (
         <p className="auth-form__error" role="alert">

@@ -1,13 +1,13 @@
 import { Link } from '@tanstack/react-router';
 import { useEffect, type ReactNode } from 'react';
 import { product } from '../../../core/product';
-import { clearBreadcrumb } from '../../app/shell/breadcrumb';
+import { setBreadcrumb } from '../../app/shell/breadcrumb';
 
 /** A short explanatory screen (locked, forbidden, permission denied, SSO) with one way forward. */
 export function Notice({ title, children, linkTo, linkLabel }: { title: string; children: ReactNode; linkTo: string; linkLabel: string }) {
   useEffect(() => {
     document.title = `${title} - ${product.name}`;
-    clearBreadcrumb();
+    setBreadcrumb([{ label: title }]);
   }, [title]);
   return (
     <section className="auth-form notice" aria-labelledby="notice-heading">

@@ -17,7 +17,7 @@ function FieldMessages({ messages }: { messages?: string[] }) {
 export function PasswordExpired() {
   const navigate = useNavigate();
   const search = useSearch({ strict: false }) as { redirect?: unknown };
-  const fieldErrors = useFieldErrors(passwordCall);
+  const fieldErrors = useFieldErrors(passwordCall, ['old_password', 'new_password', 'non_field_errors']);
   const [form, setForm] = useState({ old_password: '', new_password: '', confirmation: '' });
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);

@@ -13,9 +13,13 @@ const chartKinds = [
 ];
 const emptyChart = (dashboard: number): ChartFormData => ({ name: '', description: '', dashboard, kind: 'score', inventory: 'device', query: '', group_by_query: null, group_by_data: '', fields: ['Hostname', 'OS.Type', 'Adapters', 'LastSeen'], limit: 10 });
 
+const shownFields = (form: ChartFormData) => [
+  'name', 'description', 'kind', 'inventory', 'group_by_query', 'query', ...(form.kind === 'table' ? ['group_by_data', ...(form.group_by_data ? [] : ['fields']), 'limit'] : []),
+];
+
 /** `/dashboard/add-chart/{dashboardId}` and `/dashboard/edit-chart/{dashboardId}/{id}`: score, number or table over a query. */
 export function ChartForm() {
-  const { form, change, errors, title, saving, submit, preview, showPreview } = useDashboardItemForm<ChartFormData>('charts', emptyChart);
+  const { form, change, errors, title, saving, submit, preview, showPreview } = useDashboardItemForm<ChartFormData>('charts', emptyChart, shownFields);
   const savedQueries = useQuery(savedQueriesQuery());
   if (!form) return <Spinner label={t('dashboards.loadingTheChart')} />;
 

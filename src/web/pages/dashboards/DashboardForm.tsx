@@ -23,7 +23,7 @@ export function DashboardForm() {
     enabled: hasPermission('auth.view_group'),
   });
   const [form, setForm] = useState<DashboardFormData | null>(id === null ? empty : null);
-  const errors = useFieldErrors(id === null ? '/dashboards/dashboards' : `/dashboards/dashboards/${id}`);
+  const errors = useFieldErrors(id === null ? '/dashboards/dashboards' : `/dashboards/dashboards/${id}`, form ? ['name', 'description', ...(form.is_public ? [] : ['groups'])] : undefined);
   const [saving, setSaving] = useState(false);
   useEffect(() => {
     if (existing.data && form === null) {

@@ -13,7 +13,7 @@ const sourceOptions: { value: SourceGrouping; label: string }[] = [{ value: 'con
 
 /** `/dashboard/add-widget/{dashboardId}` and `/dashboard/edit-widget/{dashboardId}/{id}`: a widget of the catalogue, previewed. */
 export function WidgetForm() {
-  const { form, change, errors, title, saving, submit, preview, showPreview } = useDashboardItemForm<WidgetFormData>('widgets', emptyWidget);
+  const { form, change, errors, title, saving, submit, preview, showPreview } = useDashboardItemForm<WidgetFormData>('widgets', emptyWidget, (form) => ['name', 'kind', ...widgetSettingsFor(form.kind)]);
   const savedQueries = useQuery(savedQueriesQuery());
   if (!form) return <Spinner label={t('dashboards.loadingTheWidget')} />;
   const shown = new Set(widgetSettingsFor(form.kind));

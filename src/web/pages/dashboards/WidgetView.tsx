@@ -1,5 +1,6 @@
 import { t } from '../../app/i18n/messages';
 import { lazy, Suspense } from 'react';
+import { formatNumber } from '../../../core/format/numbers';
 import { formatDate } from '../../../core/dates';
 import { EmptyState, Spinner } from '../../ui';
 import { inventoryLinkFor, type WidgetDataResponse } from './dashboardsApi';
@@ -16,9 +17,8 @@ export type WidgetViewProps = {
   onOpenQuery?: (link: string) => void;
 };
 
-const numberFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
 const formatValue = (value: unknown): string => {
-  if (typeof value === 'number') return numberFormat.format(value);
+  if (typeof value === 'number') return formatNumber(value, 1);
   if (Array.isArray(value)) return value.map(formatValue).join(', ');
   if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value)) return formatDate(value);
   return value === null || value === undefined || value === '' ? '-' : String(value);
@@ -65,7 +65,7 @@ export function WidgetView({ title, data, onOpenQuery = openLink }: WidgetViewPr
             <li key={index}>
               {link ? <a href={`#${link}`}>{value}</a> : value}
               <span className="dashboard-number-label">{String(row.label)}</span>
-              {change !== null && <span className="dashboard-number-change">{change === 0 ? t('dashboards.noChange') : `${change > 0 ? '+' : ''}${numberFormat.format(change)}`}</span>}
+              {change !== null && <span className="dashboard-number-change">{change === 0 ? t('dashboards.noChange') : `${change > 0 ? '+' : ''}${formatNumber(change, 1)}`}</span>}
             </li>
           );
         })}

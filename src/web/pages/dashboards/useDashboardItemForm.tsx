@@ -16,8 +16,9 @@ type ItemType = 'charts' | 'widgets';
 /**
  * The state of the chart and widget forms (`/dashboard/add-…/{dashboardId}`, `/dashboard/edit-…/{dashboardId}/{id}`):
  * the item loaded for editing or a new one, saving (spec §8: a failed save answers false and stays), the preview.
+ * `shownOf` names the fields the form shows for its values, whose server messages it lists under them.
  */
-export function useDashboardItemForm<Form extends object>(type: ItemType, empty: (dashboard: number) => Form) {
+export function useDashboardItemForm<Form extends object>(type: ItemType, empty: (dashboard: number) => Form, shownOf: (form: Form) => string[]) {
   const params = useParams({ strict: false }) as { dashboardId: string; id?: string };
   const id = params.id ? Number(params.id) : null;
   const client = useQueryClient();
@@ -25,7 +26,7 @@ export function useDashboardItemForm<Form extends object>(type: ItemType, empty:
   const [form, setForm] = useState<Form | null>(id === null ? empty(Number(params.dashboardId)) : null);
   const [preview, setPreview] = useState<WidgetDataResponse | null>(null);
   const [saving, setSaving] = useState(false);
-  const errors = useFieldErrors(id === null ? `/dashboards/${type}` : `/dashboards/${type}/${id}`);
+  const errors = useFieldErrors(id === null ? `/dashboards/${type}` : `/dashboards/${type}/${id}`, form ? shownOf(form) : undefined);
   const title = type === 'charts' ? t(id === null ? 'dashboards.addChart' : 'dashboards.editChart') : t(id === null ? 'dashboards.addWidget' : 'dashboards.editWidget');
   useEffect(() => {
     if (existing.data && form === null) setForm(Object.fromEntries(Object.entries(existing.data).filter(([key]) => !readOnlyKeys.has(key))) as Form);

@@ -1,10 +1,18 @@
+import { formatDate } from '../../../core/dates';
 import { t } from '../../app/i18n/messages';
 import { Badge, discoveryStatusLook, type BadgeTone } from '../../ui';
 import type { RunState } from './discoveriesApi';
 
-export function DiscoveryStatusBadge({ status }: { status: string }) {
+/** A discovery's status; one whose snapshot was pruned says so beside it (its data can no longer be opened). */
+export function DiscoveryStatusBadge({ status, prunedAt }: { status: string; prunedAt?: string | null }) {
   const look = discoveryStatusLook(status);
-  return <Badge tone={look.tone}>{look.label}</Badge>;
+  const badge = <Badge tone={look.tone}>{look.label}</Badge>;
+  if (!prunedAt) return badge;
+  return (
+    <>
+      {badge} <Badge tone="neutral" title={t('discoveries.prunedAt', { date: formatDate(prunedAt) })}>{t('discoveries.pruned')}</Badge>
+    </>
+  );
 }
 
 const runLooks: Record<RunState, { tone: BadgeTone; label: string }> = {

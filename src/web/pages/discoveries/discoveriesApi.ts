@@ -14,6 +14,8 @@ export type DiscoveryResponse = {
   start_time: string;
   end_time: string | null;
   error: string;
+  /** When the snapshot's rows were pruned (older than the company keeps); its counts stay in `progress.assets`. */
+  pruned_at?: string | null;
   progress: { stages?: Record<string, StageProgressResponse>; connections?: ConnectionProgressResponse[]; assets?: Record<string, number> };
 };
 /** `/discoveries/last` answers the numeric task status of spec §4 (1 running, 2 done, 3 error). */

@@ -11,13 +11,29 @@ import { type AssetDetailResponse, type FieldMap, type RelationResponse, type So
 import type { AssetKind } from './inventoryKinds';
 import { devicePanels } from './devicePanels';
 import { MergeReasons } from './MergeReasons';
-import { detailValue, SourceName, sourceTabLabels } from './sources';
+import { NormalizedValues, normalizationField } from './NormalizedValues';
+import { detailValue, SourceName, sourceTabLabels, useAdapterName } from './sources';
 import './inventories.css';
 
-/** A source's own fields: its normalized values, then the vendor's raw record under Specifics.<adapter>. */
+/**
+ * A source's own fields in two parts, so what Cartograph made of the record is never mistaken for what the vendor
+ * wrote: its mapped fields (labelled by their titles), then the vendor's raw record under Specifics.<adapter>, by the
+ * vendor's own column names; below them, what normalization changed (the source's value → the normalized one, and
+ * the rule).
+ */
 function SourcePanel({ source, fieldMap }: { source: SourceRecordResponse; fieldMap: FieldMap }) {
-  const entries = Object.entries(source.fields).map(([key, value]): Fact => [key.startsWith('Specifics.') ? key.split('.').slice(2).join('.') || key : fieldLabel(key, fieldMap[key]), value, fieldMap[key]?.value_type]);
-  return <Facts entries={entries} />;
+  const fields = Object.entries(source.fields).filter(([key]) => key !== normalizationField);
+  const mapped = fields.filter(([key]) => !key.startsWith('Specifics.')).map(([key, value]): Fact => [fieldLabel(key, fieldMap[key]), value, fieldMap[key]?.value_type, fieldMap[key]?.value_titles]);
+  const asSent = fields.filter(([key]) => key.startsWith('Specifics.')).map(([key, value]): Fact => [key.split('.').slice(2).join('.') || key, value]);
+  return (
+    <>
+      <h3 className="inventory-source__heading">{t('inventories.mappedFields')}</h3>
+      <Facts entries={mapped} />
+      <h3 className="inventory-source__heading">{t('inventories.asTheSourceSentIt')}</h3>
+      <Facts entries={asSent} />
+      <NormalizedValues entries={source.fields[normalizationField]} fieldMap={fieldMap} />
+    </>
+  );
 }
 
 const relationColumns: TableColumn<RelationResponse>[] = [
@@ -26,11 +42,11 @@ const relationColumns: TableColumn<RelationResponse>[] = [
   { id: 'related', get header() { return t('inventories.relatedTo'); }, cell: (row) => row.related_name },
 ];
 
-function panels(asset: AssetDetailResponse, fieldMap: FieldMap, entity: AssetKind['entity']) {
+function panels(asset: AssetDetailResponse, fieldMap: FieldMap, entity: AssetKind['entity'], adapterName: (slug: string) => string) {
   const own = ownFieldKeys(asset, fieldMap);
   const labels = sourceTabLabels(asset.sources);
   return [
-    { id: 'basic', label: t('inventories.basicInfo'), content: <Facts entries={own.map((key): Fact => [fieldLabel(key, fieldMap[key]), detailValue(asset, key), fieldMap[key]?.value_type])} /> },
+    { id: 'basic', label: t('inventories.basicInfo'), content: <Facts entries={own.map((key): Fact => [fieldLabel(key, fieldMap[key]), detailValue(asset, key, adapterName), fieldMap[key]?.value_type, fieldMap[key]?.value_titles])} /> },
     {
       id: 'sources', label: t('inventories.dataSourcesLength', { length: asset.sources.length }),
       content: (
@@ -38,8 +54,9 @@ function panels(asset: AssetDetailResponse, fieldMap: FieldMap, entity: AssetKin
           caption={t('inventories.dataSources')}
           columns={[
             { id: 'connection', header: t('inventories.source'), cell: (row: SourceRecordResponse) => <SourceName name={row.connection_name} adapter={row.adapter} /> },
-            { id: 'adapter', header: t('inventories.adapter'), cell: (row: SourceRecordResponse) => row.adapter },
-            { id: 'record', header: t('inventories.record'), cell: (row: SourceRecordResponse) => row.record_key },
+            // The adapter by its catalogue name; the record's key (`2:device:cb2bd678…`) is an internal id, not shown.
+            { id: 'adapter', header: t('inventories.adapter'), cell: (row: SourceRecordResponse) => adapterName(row.adapter) },
+            { id: 'fields', header: t('inventories.fieldsSent'), cell: (row: SourceRecordResponse) => Object.keys(row.fields).filter((key) => key !== normalizationField).length },
           ]}
           rows={asset.sources}
           rowKey={(row) => row.record_key}
@@ -59,9 +76,23 @@ function panels(asset: AssetDetailResponse, fieldMap: FieldMap, entity: AssetKin
   ];
 }
 
+/**
+ * A detail's panels under three headings of a side navigation (a device has fourteen, more than a row of tabs holds):
+ * what the asset is, where its data comes from, and what was found on it.
+ */
+function groupedPanels<Panel extends { id: string }>(list: Panel[]): (Panel & { group: string })[] {
+  const groupOf = (id: string) => {
+    if (id === 'sources' || id.startsWith('source-')) return t('inventories.panelGroupSources');
+    if (['software', 'vulnerabilities', 'services', 'certificates'].includes(id)) return t('inventories.panelGroupFound');
+    return t('inventories.panelGroupAsset');
+  };
+  return list.map((panel) => ({ ...panel, group: groupOf(panel.id) }));
+}
+
 /** `/…-inventory/detail/{id}/{discoveryId}`: one asset of one snapshot, with a panel per source. */
 export function AssetDetail({ kind }: { kind: AssetKind }) {
   const { detail, fieldMap, name } = useInventoryDetail<AssetDetailResponse>(kind);
+  const adapterName = useAdapterName();
 
   if (detail.isPending) return <Spinner label={t('inventories.loadingDetails')} />;
   if (detail.isError) return <ErrorState title={t('inventories.detailsCouldNotLoaded')} message={detail.error.message} onRetry={() => void detail.refetch()} />;
@@ -69,7 +100,7 @@ export function AssetDetail({ kind }: { kind: AssetKind }) {
     <section className="inventory-page">
       <PageHeader title={name} description={t('inventories.snapshotDiscoveryIndexId', { index_id: detail.data.index_id, length: detail.data.sources.length })} />
       <Card>
-        <Tabs label={t('inventories.nameDetails', { name })} tabs={panels(detail.data, fieldMap, kind.entity)} />
+        <Tabs label={t('inventories.nameDetails', { name })} tabs={groupedPanels(panels(detail.data, fieldMap, kind.entity, adapterName))} orientation="vertical" />
       </Card>
     </section>
   );

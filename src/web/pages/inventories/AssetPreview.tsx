@@ -5,7 +5,7 @@ import { Button, ErrorState, Spinner } from '../../ui';
 import { fieldLabel, FieldValues, ownFieldKeys } from './fieldValues';
 import { assetDetailQuery, type FieldMap, type SourceRecordResponse } from './inventoryApi';
 import type { InventoryKind } from './inventoryKinds';
-import { detailValue } from './sources';
+import { detailValue, useAdapterName } from './sources';
 
 /** Devices and users have source records; software and vulnerabilities are folded from installations and findings. */
 type PreviewedAsset = Record<string, unknown> & { index_id: number; sources?: SourceRecordResponse[] };
@@ -15,6 +15,7 @@ type AssetPreviewProps = { kind: InventoryKind; id: string; discoveryId: number 
 /** The side panel of a list row: the asset's own fields (not the per-source Specifics) and a link to its detail. */
 export function AssetPreview({ kind, id, discoveryId, fieldMap, onClose, canOpenDetail }: AssetPreviewProps) {
   const detail = useQuery(assetDetailQuery<PreviewedAsset>(kind.searchPath, id, discoveryId));
+  const adapterName = useAdapterName();
   const asset = detail.data;
   const own = asset ? ownFieldKeys(asset, fieldMap) : [];
   const name = asset ? String((asset[kind.nameField] as unknown[] | undefined)?.[0] ?? id) : id;
@@ -30,7 +31,7 @@ export function AssetPreview({ kind, id, discoveryId, fieldMap, onClose, canOpen
             {own.map((key) => (
               <div key={key}>
                 <dt>{fieldLabel(key, fieldMap[key])}</dt>
-                <dd><FieldValues values={asset && detailValue(asset, key)} type={fieldMap[key]?.value_type} /></dd>
+                <dd><FieldValues values={asset && detailValue(asset, key, adapterName)} type={fieldMap[key]?.value_type} titles={fieldMap[key]?.value_titles} /></dd>
               </div>
             ))}
           </dl>

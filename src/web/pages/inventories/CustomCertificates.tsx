@@ -37,12 +37,12 @@ export function CustomCertificates() {
     },
     { id: 'common_name', header: t('inventories.commonName'), cell: (row) => row.common_name ?? row.subject ?? '-' },
     { id: 'issuer', header: t('inventories.issuer'), cell: (row) => row.issuer ?? '-' },
-    { id: 'not_after', header: t('inventories.expires'), cell: (row) => formatDate(row.not_after) },
+    { id: 'not_after', header: t('inventories.expires'), cell: (row) => <span className="ui-nowrap">{formatDate(row.not_after)}</span> },
     { id: 'expiry', header: t('inventories.expiry'), cell: (row) => <ExpiryBadge status={row.expiry_status} /> },
     { id: 'key', header: t('inventories.key'), cell: (row) => [row.key_algorithm?.toUpperCase(), row.key_size].filter(Boolean).join(' ') || '-' },
     { id: 'weaknesses', header: t('inventories.weaknesses'), cell: (row) => (row.weaknesses.length ? row.weaknesses.map((weakness) => <Badge key={weakness} tone="danger">{weakness}</Badge>) : '-') },
     { id: 'certificate_count', header: t('inventories.certificates'), align: 'end', cell: (row) => row.certificate_count },
-    { id: 'updated_at', header: t('inventories.changed'), cell: (row) => formatDate(row.updated_at) },
+    { id: 'updated_at', header: t('inventories.changed'), cell: (row) => <span className="ui-nowrap">{formatDate(row.updated_at)}</span> },
     ...(hasPermission('certificates.delete_customcertificate') ? [{ id: 'actions', header: t('inventories.actions'), cell: (row: CustomCertificate) => <Button variant="link" onClick={() => remove.mutate(row)}>{t('inventories.delete')}</Button> }] : []),
   ];
   return (

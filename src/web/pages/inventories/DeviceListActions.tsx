@@ -5,7 +5,7 @@ import { hasPermission } from '../../app/session/session';
 import { Button } from '../../ui';
 import { AddTagDialog } from './AddTagDialog';
 import { BulkUpdateDialog } from './BulkUpdateDialog';
-import type { ListActionsProps } from './listActions';
+import type { ListActionsProps } from './listActionsProps';
 import { MergeDevicesDialog } from './MergeDevicesDialog';
 
 /** Whether the device list offers row selection (tagging or merging chosen rows). */

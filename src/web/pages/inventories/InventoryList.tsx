@@ -1,7 +1,6 @@
 import { t } from '../../app/i18n/messages';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
-import { ApiError } from '../../app/http';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { notify } from '../../app/notifications/notifications';
 import { hasPermission } from '../../app/session/session';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
@@ -16,7 +15,9 @@ import { inventoryColumns, requestedFields } from './inventoryColumns';
 import type { InventoryKind } from './inventoryKinds';
 import { listActionsOf, selectionColumn } from './listActions';
 import { pageSizes, readPageConfig, writePageConfig } from './pageConfig';
+import { refusedQueryMessage, usePreviousAnswer } from './previousAnswer';
 import { QueryBar } from './QueryBar';
+import { queryExample } from './queryExample';
 import { SaveQueryDialog } from './SaveQueryDialog';
 import './inventories.css';
 
@@ -49,11 +50,18 @@ export function InventoryList({ kind }: { kind: InventoryKind }) {
 
   const configuration = useQuery(discoveryConfigurationQuery());
   const fieldMap = (configuration.data?.[kind.fieldMapKey] ?? {}) as FieldMap;
-  const fieldChoices = useMemo(() => Object.entries(fieldMap).map(([value, entry]) => ({ value, label: fieldLabel(value, entry), adapter: entry.adapter })), [fieldMap]);
+  const fieldChoices = useMemo(() => Object.entries(fieldMap).map(([value, entry]) => ({ value, label: fieldLabel(value, entry), adapter: entry.adapter, type: entry.value_type })), [fieldMap]);
   const ordering = sort ? [{ field: sort.id, order: sort.direction }] : [];
   const list = useQuery(inventorySearchQuery(kind.searchPath, { query, fields: requestedFields(columnKeys), page, size, ordering }));
-  const queryError = list.error instanceof ApiError && list.error.status === 400 ? list.error.message : null;
-  const connections = list.data?.connections;
+  const queryError = refusedQueryMessage(list.error);
+  const previous = usePreviousAnswer(list, query);
+  // The typed text does not parse yet: the table still answers the applied query, not what the bar shows.
+  const [draftBroken, setDraftBroken] = useState(false);
+  const markDraft = useCallback((parses: boolean) => setDraftBroken(!parses), []);
+  // A refused query keeps the previous answer on screen, dimmed and named as such, never an empty "no match".
+  const shown = queryError ? previous?.data : list.data;
+  const staleFor = queryError ? (previous ? previous.query : null) : draftBroken && list.data ? query : null;
+  const connections = shown?.connections;
   const columns = useMemo(() => inventoryColumns(columnKeys, fieldMap, connections), [columnKeys, fieldMap, connections]);
 
   const applyQuery = (next: string) => {
@@ -75,30 +83,36 @@ export function InventoryList({ kind }: { kind: InventoryKind }) {
     <section className="inventory-page">
       <PageHeader
         title={kind.title}
-        meta={list.data ? <span className="inventory-muted">{t('inventories.countTitleSnapshotIndex', { count: list.data.count.toLocaleString(), title: kind.title.toLowerCase(), index_id: list.data.index_id })}</span> : null}
+        meta={shown ? <span className="inventory-muted">{t('inventories.countTitleSnapshotIndex', { count: shown.count.toLocaleString(), title: kind.title.toLowerCase(), index_id: shown.index_id })}</span> : null}
         actions={
           <>
             {actions && <actions.Actions chosen={chosen} onChosenChange={setChosen} query={query} count={list.data?.count} indexId={list.data?.index_id ?? null} />}
             {hasPermission('queries.add_query') && <Button variant="secondary" disabled={!query} onClick={() => setSaving(true)}>{t('inventories.saveQuery')}</Button>}
             <Button variant="secondary" onClick={() => setPicking(true)}>{t('inventories.columns')}</Button>
-            <Button variant="secondary" loading={exporting} disabled={!list.data?.count} onClick={() => void download('csv')}>{t('inventories.exportCsv')}</Button>
-            <Button variant="secondary" loading={exporting} disabled={!list.data?.count} onClick={() => void download('xlsx')}>{t('inventories.exportXlsx')}</Button>
+            <Button variant="secondary" loading={exporting} disabled={!list.data?.count || Boolean(queryError)} onClick={() => void download('csv')}>{t('inventories.exportCsv')}</Button>
+            <Button variant="secondary" loading={exporting} disabled={!list.data?.count || Boolean(queryError)} onClick={() => void download('xlsx')}>{t('inventories.exportXlsx')}</Button>
           </>
         }
       />
-      <QueryBar query={query} onQueryChange={applyQuery} fields={fieldChoices} serverError={queryError} />
-      <div className={`inventory-body${previewed ? ' inventory-body--previewing' : ''}`}>
+      <QueryBar query={query} onQueryChange={applyQuery} example={queryExample(fieldMap, kind.defaultColumns)} fields={fieldChoices} serverError={queryError} onDraftParsesChange={markDraft} valuesPath={kind.valuesPath} />
+      {staleFor !== null && (
+        <p className="inventory-stale-notice" role="status" id="inventory-stale-notice">
+          {staleFor ? t('inventories.tableShowsPreviousQuery', { query: staleFor }) : t('inventories.tableShowsPreviousAll', { title: kind.title.toLowerCase() })}
+        </p>
+      )}
+      <div className={`inventory-body${previewed ? ' inventory-body--previewing' : ''}${staleFor !== null ? ' inventory-body--stale' : ''}`} aria-describedby={staleFor !== null ? 'inventory-stale-notice' : undefined}>
         <VirtualTable
           caption={t('inventories.titleInventory', { title: kind.title })}
-          columns={choosing ? [selectionColumn(kind, list.data?.results ?? [], chosen, setChosen), ...columns] : columns}
-          rows={list.data?.results ?? []}
+          columns={choosing ? [selectionColumn(kind, shown?.results ?? [], chosen, setChosen), ...columns] : columns}
+          rows={shown?.results ?? []}
           rowKey={(row) => row.PrimaryKey[0]}
           sort={sort}
           onSortChange={(next) => changeView({ sort: next, page: 1 })}
           height={560}
           empty={
+            queryError ? <EmptyState title={t('inventories.queryWasNotRun')} description={t('inventories.fixQueryToSeeTitle', { title: kind.title.toLowerCase() })} /> :
             list.isPending ? <EmptyState title={t('inventories.loading')} /> :
-            list.error && !queryError ? <EmptyState title={t('inventories.noInventoryYet')} description={t('inventories.runDiscoveryPublishFirst')} /> :
+            list.error ? <EmptyState title={t('inventories.noInventoryYet')} description={t('inventories.runDiscoveryPublishFirst')} /> :
             <EmptyState title={t('inventories.noTitleMatch', { title: kind.title.toLowerCase() })} description={query ? t('inventories.changeClearQuery') : undefined} />
           }
           onRowClick={(row) => setPreviewed(row)}
@@ -107,7 +121,7 @@ export function InventoryList({ kind }: { kind: InventoryKind }) {
           <AssetPreview
             kind={kind}
             id={previewed.PrimaryKey[0]}
-            discoveryId={list.data?.index_id ?? null}
+            discoveryId={shown?.index_id ?? null}
             fieldMap={fieldMap}
             onClose={() => setPreviewed(null)}
             canOpenDetail={hasPermission(kind.detailPermission)}
@@ -116,7 +130,7 @@ export function InventoryList({ kind }: { kind: InventoryKind }) {
       </div>
       <div className="inventory-footer">
         <Select label={t('inventories.pageSize')} value={String(size)} options={pageSizes.map((choice) => ({ value: String(choice), label: String(choice) }))} onValueChange={(choice) => changeView({ size: Number(choice), page: 1 })} />
-        <Pagination page={page} pageSize={size} count={list.data?.count ?? 0} onPageChange={(next) => changeView({ page: next })} />
+        <Pagination page={page} pageSize={size} count={shown?.count ?? 0} onPageChange={(next) => changeView({ page: next })} />
       </div>
       {saving && <SaveQueryDialog open onClose={() => setSaving(false)} query={query} type={kind.queryType} />}
       {picking && <ColumnPicker open onClose={() => setPicking(false)} fields={fieldChoices} columns={columnKeys} defaultColumns={kind.defaultColumns} onColumnsChange={(next) => changeView({ columns: next })} />}

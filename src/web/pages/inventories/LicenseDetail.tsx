@@ -1,5 +1,6 @@
 import { t } from '../../app/i18n/messages';
 import { formatDate } from '../../../core/dates';
+import { formatCurrency } from '../../../core/format/numbers';
 import { Badge, Card, EmptyState, ErrorState, PageHeader, Spinner, Table, Tabs } from '../../ui';
 import { AssetLink } from './assetLinks';
 import { Facts, FieldFacts, type Fact } from './facts';
@@ -15,13 +16,29 @@ type LicenseDetailResponse = Record<string, unknown> & { PrimaryKey: [string]; i
 
 const first = (license: LicenseDetailResponse, field: string): unknown => (license[field] as unknown[] | undefined)?.[0];
 
-/** Seats bought against seats used: "Over-used by 12", "3 free", or "Within its seats". */
+/** Whether a license has expired: as its discovery said, or since, by its expiry date. */
+export function licenseExpired(license: LicenseDetailResponse, now = new Date()): boolean {
+  const expiration = first(license, 'ExpirationDate');
+  return first(license, 'Expired') === true || (typeof expiration === 'string' && new Date(expiration).getTime() < now.getTime());
+}
+
+/** Seats bought against seats used: "Expired" (an expired license frees no seat), "Over-used by 12", "3 free", or "Every seat in use". */
 export function SeatsBadge({ license }: { license: LicenseDetailResponse }) {
+  if (licenseExpired(license)) return <Badge tone="danger">{t('inventories.licenseExpired')}</Badge>;
   const overUse = Number(first(license, 'OverUse') ?? 0);
   if (first(license, 'SeatsPurchased') === undefined) return <Badge tone="neutral">{t('inventories.seatsBoughtUnknown')}</Badge>;
   if (overUse > 0) return <Badge tone="danger">{t('inventories.overUsedOveruse', { overUse: overUse.toLocaleString() })}</Badge>;
   const free = Number(first(license, 'SeatsFree') ?? 0);
   return <Badge tone={free > 0 ? 'success' : 'warning'}>{free > 0 ? t('inventories.freeFree', { free: free.toLocaleString() }) : t('inventories.everySeatUse')}</Badge>;
+}
+
+/** Which count "Seats used" is, and for which seat type: "Assigned users (per user)". */
+function seatsUsedCount(license: LicenseDetailResponse): string[] {
+  const by = first(license, 'SeatsUsedBy');
+  if (typeof by !== 'string') return [];
+  const count = { reported: t('inventories.seatsUsedByReported'), assigned_users: t('inventories.seatsUsedByAssignedUsers'), installed_devices: t('inventories.seatsUsedByInstalledDevices') }[by] ?? by;
+  const seatType = first(license, 'SeatType');
+  return [seatType === 'user' ? t('inventories.seatsCountPerUser', { count }) : seatType === 'device' ? t('inventories.seatsCountPerDevice', { count }) : count];
 }
 
 const entitlementFields = ['LicenseName', 'Sku', 'SeatsPurchased', 'SeatsUsed', 'SeatsFree', 'Cost', 'Currency', 'PurchaseDate', 'ExpirationDate'];
@@ -38,12 +55,14 @@ export function LicenseDetail() {
   const summary: Fact[] = [
     [t('inventories.seatsPurchased'), license.SeatsPurchased ?? [], 'long'],
     [t('inventories.seatsUsed'), license.SeatsUsed ?? [], 'long'],
+    [t('inventories.seatsUsedCounts'), seatsUsedCount(license)],
+    [t('inventories.seatsUsedWhy'), (license.SeatsUsedReason as string[] | undefined) ?? []],
     [t('inventories.seatsFree'), license.SeatsFree ?? [], 'long'],
     [t('inventories.overUse'), license.OverUse ?? [], 'long'],
     [t('inventories.assignedUsers'), license.AssignedUsers ?? [], 'long'],
     [t('inventories.devicesWithTheSoftware'), license.InstalledDevices ?? [], 'long'],
     [t('inventories.expires'), license.ExpirationDate ?? [], 'date'],
-    [t('inventories.cost'), cost === undefined ? [] : [`${Number(cost).toLocaleString()}${first(license, 'Currency') ? ` ${String(first(license, 'Currency'))}` : ''}`]],
+    [t('inventories.cost'), cost === undefined ? [] : [formatCurrency(cost, first(license, 'Currency') ? String(first(license, 'Currency')) : null)]],
   ];
   const sources = license.sources ?? [];
   const tabs = [

@@ -9,6 +9,7 @@ import { Button, Checkbox, Dialog, EmptyState } from '../../ui';
 import { unmergeDevice } from './deviceActionsApi';
 import { valueText } from './fieldValues';
 import type { AssetDetailResponse } from './inventoryApi';
+import { sourceTabLabels } from './sources';
 import './deviceActions.css';
 
 type Reason = { rule?: string; value?: unknown; reason?: string; records?: string[]; keys?: string[] };
@@ -37,6 +38,9 @@ export function reasonText(reason: Reason): string {
 function UnmergeDialog({ asset, onClose }: { asset: AssetDetailResponse; onClose: () => void }) {
   const queryClient = useQueryClient();
   const [records, setRecords] = useState<string[]>([]);
+  // Records by the names their tabs carry (the connection's name), never by their internal keys.
+  const sourceLabels = sourceTabLabels(asset.sources);
+  const labelOfRecord = (key: string) => sourceLabels[asset.sources.findIndex((source) => source.record_key === key)] ?? key;
   const unmerge = useMutation({
     mutationFn: () => unmergeDevice(asset.PrimaryKey[0], records, asset.index_id),
     onSuccess: (result) => {
@@ -64,16 +68,16 @@ function UnmergeDialog({ asset, onClose }: { asset: AssetDetailResponse; onClose
           {unmerge.data.devices.map((device) => (
             <li key={device.id}>
               <Link to="/device-inventory/detail/$deviceId/$discoveryId" params={{ deviceId: device.id, discoveryId: String(unmerge.data.index_id) }} onClick={onClose}>
-                {t('inventories.deviceRecordKeys', { record_keys: device.record_keys.join(', ') })}
+                {t('inventories.deviceRecordKeys', { record_keys: device.record_keys.map(labelOfRecord).join(', ') })}
               </Link>
             </li>
           ))}
         </ul>
       ) : (
         <ul className="tag-picker__list" aria-label={t('inventories.sourceRecords')}>
-          {asset.sources.map((source) => (
+          {asset.sources.map((source, index) => (
             <li key={source.record_key}>
-              <Checkbox label={`${source.adapter}: ${source.record_key}`} checked={records.includes(source.record_key)} onCheckedChange={(on) => setRecords(on ? [...records, source.record_key] : records.filter((key) => key !== source.record_key))} />
+              <Checkbox label={sourceLabels[index]!} checked={records.includes(source.record_key)} onCheckedChange={(on) => setRecords(on ? [...records, source.record_key] : records.filter((key) => key !== source.record_key))} />
             </li>
           ))}
         </ul>

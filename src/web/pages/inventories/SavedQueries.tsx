@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { formatDate } from '../../../core/dates';
-import { apiFetch } from '../../app/http';
+import { ApiError, apiFetch } from '../../app/http';
 import { notify } from '../../app/notifications/notifications';
 import type { PageProps } from '../../app/pageModules';
 import { hasPermission } from '../../app/session/session';
@@ -22,8 +22,19 @@ export function SavedQueries({ route }: PageProps) {
   const list = useQuery(savedQueryListQuery({ type, page, size: 50, search, ordering: orderingOf(sort) }));
   useEffect(() => setBreadcrumb([{ label: t('inventories.inventory'), to: basePath }, { label: t('inventories.savedQueries') }]), [basePath]);
   const remove = useMutation({
-    mutationFn: (query: SavedQueryResponse) => apiFetch(`/queries/queries/${query.id}`, { method: 'DELETE' }).then(() => query),
+    // A query in use is refused (409, naming its users) until the user confirms deleting it anyway.
+    mutationFn: async (query: SavedQueryResponse): Promise<SavedQueryResponse | null> => {
+      try {
+        await apiFetch(`/queries/queries/${query.id}`, { method: 'DELETE' });
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 409)) throw error;
+        if (!window.confirm(t('inventories.deleteInUse', { detail: error.message, name: query.name }))) return null;
+        await apiFetch(`/queries/queries/${query.id}?force=true`, { method: 'DELETE' });
+      }
+      return query;
+    },
     onSuccess: (query) => {
+      if (!query) return;
       notify('success', t('inventories.nameWasDeleted', { name: query.name }));
       void queryClient.invalidateQueries({ queryKey: ['saved-queries'] });
     },

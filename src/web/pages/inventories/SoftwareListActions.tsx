@@ -3,7 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { hasPermission } from '../../app/session/session';
 import { Button } from '../../ui';
-import type { ListActionsProps } from './listActions';
+import type { ListActionsProps } from './listActionsProps';
 import { AddToSoftwareGroupDialog, CreateSoftwareGroupDialog } from './SoftwareGroupDialogs';
 
 /** The software list's own actions: its groups, the chosen software added to a group, a group made from the choice or the query. */

@@ -2,7 +2,8 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { SnapshotConnection } from '../../../core/connectionNames';
 import { apiFetch } from '../../app/http';
 
-export type FieldMapEntry = { value_type: 'text' | 'long' | 'double' | 'date' | 'ip' | 'boolean'; label: string; adapter: string; image?: string };
+/** `value_titles`: display names of coded values (`rsa` → "RSA"), shown instead of the value. */
+export type FieldMapEntry = { value_type: 'text' | 'long' | 'double' | 'date' | 'ip' | 'boolean'; label: string; adapter: string; image?: string; value_titles?: Record<string, string> };
 export type FieldMap = Record<string, FieldMapEntry>;
 export type DiscoveryConfigurationResponse = Record<string, FieldMap | unknown>;
 
@@ -34,6 +35,15 @@ export const inventorySearchQuery = (searchPath: string, params: InventorySearch
     // A query with a syntax error answers 400 with its position: the query bar shows it, so no notification.
     queryFn: () => apiFetch<InventoryPageResponse>(searchPath, { method: 'POST', body: params, silent: true }),
     placeholderData: keepPreviousData,
+    retry: false,
+  });
+
+/** The most frequent values of an inventory's field holding `search`, for the query bar's suggestions. */
+export const fieldValuesQuery = (valuesPath: string, field: string, search: string) =>
+  queryOptions({
+    queryKey: ['field-values', valuesPath, field, search],
+    queryFn: () => apiFetch<{ values: { value: string; count: number }[] }>(valuesPath, { query: { field, search: search || undefined }, silent: true }),
+    staleTime: 60_000,
     retry: false,
   });
 

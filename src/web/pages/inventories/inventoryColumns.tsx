@@ -14,7 +14,7 @@ export function inventoryColumns(keys: string[], fieldMap: FieldMap, connections
   const cellOf = (key: string, row: AssetRow) => {
     if (key === 'Adapters') return <SourceBadges adapters={row.Adapters ?? []} connectionIds={row.Connections} connections={connections} />;
     if (key === 'Connections') return <FieldValues values={connectionNames(row.Connections, connections)} />;
-    return <FieldValues values={row[key]} type={fieldMap[key]?.value_type} />;
+    return <FieldValues values={row[key]} type={fieldMap[key]?.value_type} titles={fieldMap[key]?.value_titles} />;
   };
   return keys.map((key) => ({ id: key, header: fieldLabel(key, fieldMap[key]), sortable: true, cell: (row: AssetRow) => cellOf(key, row) }));
 }

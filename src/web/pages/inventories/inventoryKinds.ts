@@ -10,6 +10,8 @@ export type InventoryKind = {
   /** Search (POST), detail (POST `{path}/{id}`) and export paths of the reference API. */
   searchPath: string;
   exportPath: string;
+  /** Where the inventory answers a field's frequent values for the query bar's suggestions (device and user inventories). */
+  valuesPath?: string;
   /** The key of this inventory's field map in `/configurations/discovery`. */
   fieldMapKey: 'field_map' | 'user_field_map' | 'application_field_map' | 'vulnerability_field_map' | 'service_field_map' | 'license_field_map' | 'certificate_field_map';
   defaultColumns: string[];
@@ -33,6 +35,7 @@ export const deviceInventory: AssetKind = {
   idParam: 'deviceId',
   searchPath: '/devices/devices',
   exportPath: '/devices/export',
+  valuesPath: '/devices/values',
   fieldMapKey: 'field_map',
   defaultColumns: ['Adapters', 'Hostname', 'OS.Type', 'IpAddresses', 'SerialNumber', 'LastSeen'],
   nameField: 'Hostname',
@@ -49,6 +52,7 @@ export const userInventory: AssetKind = {
   idParam: 'userId',
   searchPath: '/userinventory/users',
   exportPath: '/userinventory/export',
+  valuesPath: '/userinventory/values',
   fieldMapKey: 'user_field_map',
   defaultColumns: ['Adapters', 'Username', 'DisplayName', 'Email', 'Domain', 'LastLogOnTime'],
   nameField: 'Username',
@@ -136,3 +140,8 @@ export const certificateInventory: InventoryKind = {
   configKey: 'pconfig-certificate-inventory',
   queryType: 'certificate',
 };
+
+const everyInventory: InventoryKind[] = [deviceInventory, userInventory, softwareInventory, vulnerabilityInventory, serviceInventory, licenseInventory, certificateInventory];
+
+/** The inventory of an entity name as the API spells it (an action's scope, a run's results). */
+export const inventoryKindOfEntity = (entity: string): InventoryKind | undefined => everyInventory.find((kind) => kind.entity === entity);

@@ -4,11 +4,12 @@ import { hasPermission } from '../../app/session/session';
 import { Checkbox, type TableColumn } from '../../ui';
 import { canActOnChosenDevices, DeviceListActions } from './DeviceListActions';
 import type { AssetRow } from './inventoryApi';
+import type { ListActionsProps } from './listActionsProps';
 import type { InventoryKind } from './inventoryKinds';
 import { SoftwareListActions } from './SoftwareListActions';
 
 /** What a list's own actions get: the chosen rows, and the query and snapshot for actions on every matching row. */
-export type ListActionsProps = { chosen: AssetRow[]; onChosenChange: (chosen: AssetRow[]) => void; query: string; count: number | undefined; indexId: number | null };
+export type { ListActionsProps } from './listActionsProps';
 
 type ListActions = { canChoose: () => boolean; Actions: ComponentType<ListActionsProps> };
 

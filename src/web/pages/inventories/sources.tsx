@@ -1,12 +1,21 @@
 import { t } from '../../app/i18n/messages';
+import { useSession } from '../../app/session/session';
 import { connectionNameOf, type SnapshotConnection } from '../../../core/connectionNames';
 import { adapterImage } from '../adapters/adapterSearch';
+import { CollapsedValues } from './CollapsedValues';
 import type { AssetDetailResponse } from './inventoryApi';
+
+/** An adapter as users know it: its catalogue name ("CSV file"), never its slug; the slug only when the catalogue lacks it. */
+export function useAdapterName(): (slug: string) => string {
+  const { adapters } = useSession();
+  return (slug) => adapters.find((adapter) => adapter.slug === slug)?.name ?? slug;
+}
 
 /** A source as users know it: its connection's name, with its adapter's icon (the adapter named on hover). */
 export function SourceName({ name, adapter }: { name: string; adapter: string }) {
+  const adapterName = useAdapterName();
   return (
-    <span className="inventory-source" title={`${name} (${adapter})`}>
+    <span className="inventory-source" title={`${name} (${adapterName(adapter)})`}>
       <img src={adapterImage(adapter)} alt="" width={16} height={16} />
       <span className="inventory-source__name">{name}</span>
     </span>
@@ -19,21 +28,21 @@ export function SourceName({ name, adapter }: { name: string; adapter: string })
  * the adapters' icons.
  */
 export function SourceBadges({ adapters, connectionIds, connections }: { adapters: unknown[]; connectionIds: unknown[] | undefined; connections: readonly SnapshotConnection[] }) {
+  const adapterName = useAdapterName();
   if (!connectionIds?.length || !connections.length) {
     return (
       <span className="inventory-adapters">
-        {adapters.map((slug) => <img key={String(slug)} src={adapterImage(String(slug))} alt={String(slug)} title={String(slug)} width={18} height={18} />)}
+        {adapters.map((slug) => <img key={String(slug)} src={adapterImage(String(slug))} alt={adapterName(String(slug))} title={adapterName(String(slug))} width={18} height={18} />)}
       </span>
     );
   }
-  return (
-    <span className="inventory-adapters">
-      {connectionIds.map((id) => {
-        const connection = connections.find((candidate) => candidate.id === Number(id));
-        return <SourceName key={String(id)} name={connectionNameOf(connections, Number(id))} adapter={connection?.adapter ?? String(adapters[0] ?? '')} />;
-      })}
-    </span>
-  );
+  // "CrowdStrike +3": the first source's badge, the others named in the tooltip of "+3".
+  const names = connectionIds.map((id) => connectionNameOf(connections, Number(id)));
+  const badges = connectionIds.map((id, index) => {
+    const connection = connections.find((candidate) => candidate.id === Number(id));
+    return <SourceName key={String(id)} name={names[index]!} adapter={connection?.adapter ?? String(adapters[0] ?? '')} />;
+  });
+  return <span className="inventory-adapters"><CollapsedValues items={badges} texts={names} /></span>;
 }
 
 /** The names of a row's connections, for the Connections column. */
@@ -53,8 +62,12 @@ export function sourceTabLabels(sources: readonly { connection_id: number; conne
   });
 }
 
-/** An asset's field as a detail or preview shows it: `Connections` by the names its source records carry. */
-export function detailValue(asset: Record<string, unknown> & { sources?: AssetDetailResponse['sources'] }, key: string): unknown {
+/**
+ * An asset's field as a detail or preview shows it: `Connections` by the names its source records carry, `Adapters`
+ * by the adapters' catalogue names ("CSV file", never `csvfile`).
+ */
+export function detailValue(asset: Record<string, unknown> & { sources?: AssetDetailResponse['sources'] }, key: string, adapterName: (slug: string) => string): unknown {
+  if (key === 'Adapters') return ((asset.Adapters as unknown[] | undefined) ?? []).map((slug) => adapterName(String(slug)));
   if (key !== 'Connections') return asset[key];
   const connections = (asset.sources ?? []).map((source) => ({ id: source.connection_id, name: source.connection_name, adapter: source.adapter }));
   return connectionNames(asset.Connections as unknown[] | undefined, connections);

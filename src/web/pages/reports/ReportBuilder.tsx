@@ -13,12 +13,12 @@ import { ReportPreviewPane } from './ReportPreviewPane';
 import { draftOf, emptyReport, previewReport, reportFormats, reportQuery, reportsPath, type ReportDraft, type ReportItem, type ReportSection, type SectionType } from './reportsApi';
 import { SectionEditor } from './SectionEditor';
 import { SnapshotPicker } from './SnapshotPicker';
+import { TimeZoneSelect } from './TimeZoneSelect';
 import './reports.css';
 
 type Errors = Record<string, string[]>;
 const sectionTypes: SectionType[] = ['table', 'chart', 'text', 'comparison'];
 const defineFields = ['name', 'description', 'is_public'];
-const timeZones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : ['UTC'];
 
 /** The step an error belongs to, so saving a report with a mistake opens the step that shows it. */
 const stepOfField = (field: string): BuilderStep => (defineFields.includes(field) ? 'define' : field.startsWith('sections') ? 'builder' : 'configure');
@@ -50,8 +50,7 @@ function ConfigureStep({ draft, change, errors }: { draft: ReportDraft; change: 
       <Select label={t('reports.builder.pageSize')} value={draft.page_size} options={['A4', 'Letter', 'A3'].map((value) => ({ value, label: value }))} onValueChange={(page_size) => change({ page_size: page_size as ReportDraft['page_size'] })} error={errors.page_size} />
       <Select label={t('reports.builder.orientation')} value={draft.orientation} options={[{ value: 'portrait', label: t('reports.builder.portrait') }, { value: 'landscape', label: t('reports.builder.landscape') }]} onValueChange={(orientation) => change({ orientation: orientation as ReportDraft['orientation'] })} error={errors.orientation} />
       <Checkbox label={t('reports.builder.showCompany')} message={t('reports.builder.showCompanyHelp')} checked={draft.show_company} onCheckedChange={(show_company) => change({ show_company })} error={errors.show_company} />
-      <TextInput label={t('reports.builder.timeZone')} value={draft.time_zone} list="report-time-zones" maxLength={100} onValueChange={(time_zone) => change({ time_zone })} message={t('reports.builder.timeZoneHelp')} error={errors.time_zone} />
-      <datalist id="report-time-zones">{timeZones.map((zone) => <option key={zone} value={zone} />)}</datalist>
+      <TimeZoneSelect label={t('reports.builder.timeZone')} value={draft.time_zone} onValueChange={(time_zone) => change({ time_zone })} message={t('reports.builder.timeZoneHelp')} error={errors.time_zone} />
       <Checkbox label={t('reports.builder.showLogo')} message={t('reports.builder.showLogoHelp')} checked={draft.show_logo} onCheckedChange={(show_logo) => change({ show_logo })} error={errors.show_logo} />
       {draft.show_logo ? <ReportLogoField /> : null}
       <SnapshotPicker label={t('reports.builder.snapshot')} value={draft.index_id} onChange={(index_id) => change({ index_id })} defaultLabel={t('reports.snapshotPicker.latest')} message={t('reports.builder.snapshotHelp')} error={errors.index_id} />
@@ -129,13 +128,17 @@ export function ReportBuilder() {
     const section = preview.data?.sections[index];
     return section && 'error' in section ? section.error : undefined;
   };
+  const previewCounts = (index: number) => {
+    const section = preview.data?.sections[index];
+    return section && 'report_rows' in section ? section : undefined;
+  };
 
   const builder = (
     <div className="report-builder__builder">
       <div className="report-builder__sections">
         {draft.sections.map((section, index) => (
           <SectionEditor key={index} section={section} index={index} count={draft.sections.length}
-            errors={{ ...sectionErrors(previewErrors, index), ...sectionErrors(errors, index) }} previewError={previewSection(index)}
+            errors={{ ...sectionErrors(previewErrors, index), ...sectionErrors(errors, index) }} previewError={previewSection(index)} previewCounts={previewCounts(index)}
             onChange={(next) => setSections(draft.sections.map((old, at) => (at === index ? next : old)))}
             onMove={(by) => setSections(moveSection(draft.sections, index, by))}
             onRemove={() => setSections(draft.sections.filter((_, at) => at !== index))} />

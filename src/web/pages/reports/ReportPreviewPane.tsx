@@ -2,7 +2,7 @@ import { t } from '../../app/i18n/messages';
 import { Card, EmptyState, Spinner } from '../../ui';
 import { Markdown } from '../adapters/Markdown';
 import { WidgetView } from '../dashboards/WidgetView';
-import type { PreviewSection, ReportPreview } from './reportsApi';
+import { countText, type PreviewSection, type ReportPreview } from './reportsApi';
 // The chart's embed and tooltip styles (the console's CSP allows no inline styles).
 import '../dashboards/dashboards.css';
 
@@ -12,7 +12,10 @@ function SectionPreview({ section }: { section: PreviewSection }) {
   if ('data' in section) return <WidgetView title={section.title} data={section.data} />;
   return (
     <>
-      <p className="report-preview__count">{t('reports.preview.rows', { shown: section.rows.length, count: section.count })}</p>
+      <p className="report-preview__count">{t('reports.preview.rows', { shown: countText(section.rows.length), count: countText(section.count) })}</p>
+      {section.report_rows < section.count ? (
+        <p className="report-preview__count">{t('reports.preview.cut', { limit: countText(section.limit), shown: countText(section.report_rows), count: countText(section.count) })}</p>
+      ) : null}
       <div className="report-preview__table">
         <table>
           <caption className="ui-visually-hidden">{section.title}</caption>

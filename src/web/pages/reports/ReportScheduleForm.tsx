@@ -10,6 +10,7 @@ import { useCompanyRows } from '../../renderers/form/widgets/useCompanyRows';
 import { Button, ButtonLink, Checkbox, ErrorState, Field, PageHeader, Select, Spinner, Textarea, TextInput } from '../../ui';
 import { reportFormats, reportListQuery, scheduleQuery, schedulesPath, type ReportFormat, type ScheduleDraft, type ScheduleItem, type SchedulePreset } from './reportsApi';
 import { addressesOf, timingText, weekdayName, weekdays } from './scheduleText';
+import { TimeZoneSelect } from './TimeZoneSelect';
 import './reports.css';
 
 type Errors = Record<string, string[]>;
@@ -24,7 +25,6 @@ const writable = (schedule: ScheduleItem): ScheduleDraft => ({
   cron: schedule.cron, timezone: schedule.timezone, formats: schedule.formats, recipient_users: schedule.recipient_users, recipients: schedule.recipients, subject: schedule.subject, body: schedule.body,
 });
 const presets: SchedulePreset[] = ['daily', 'weekly', 'monthly', 'cron'];
-const timeZones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : ['UTC'];
 
 /** Messages of a field and of its items (`recipients.1` → under recipients). */
 const errorsOf = (errors: Errors, field: string) => Object.entries(errors).filter(([key]) => key === field || key.startsWith(`${field}.`)).flatMap(([, messages]) => messages);
@@ -111,9 +111,8 @@ export function ReportScheduleForm() {
         ) : (
           <TextInput label={t('reports.scheduleForm.time')} value={form.time} placeholder="08:00" maxLength={5} onValueChange={(time) => change({ time })} message={t('reports.scheduleForm.timeHelp')} error={error('time')} />
         )}
-        <TextInput label={t('reports.scheduleForm.timezone')} value={form.timezone} list="schedule-time-zones" maxLength={64} onValueChange={(timezone) => change({ timezone })} error={error('timezone')}
+        <TimeZoneSelect label={t('reports.scheduleForm.timezone')} value={form.timezone} onValueChange={(timezone) => change({ timezone })} error={error('timezone')}
           message={form.preset !== 'cron' || form.cron ? timingText(form) : undefined} />
-        <datalist id="schedule-time-zones">{timeZones.map((zone) => <option key={zone} value={zone} />)}</datalist>
         <Field label={t('reports.scheduleForm.formats')} error={error('formats')}>
           {() => (
             <div className="report-schedule__formats">

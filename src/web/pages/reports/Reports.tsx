@@ -7,9 +7,12 @@ import { notify } from '../../app/notifications/notifications';
 import { getSession, hasPermission } from '../../app/session/session';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
 import { Badge, Button, ButtonLink, Card, EmptyState, ErrorState, PageHeader, Select, Spinner, Table, type TableColumn } from '../../ui';
-import { ReportRuns, RunStatus } from './ReportRuns';
+import { ReportRuns, RunResult, RunStatus } from './ReportRuns';
 import { reportFormats, reportListQuery, reportsPath, startReportRun, type ReportFormat, type ReportItem } from './reportsApi';
 import './reports.css';
+
+/** The run started from this page with "Run now", followed until its file can be downloaded. */
+type StartedRun = { reportId: number; runId: number; reportName: string };
 
 /** The newest run of a report, as the list answers it (no call per report). */
 function LastRun({ report }: { report: ReportItem }) {
@@ -18,17 +21,16 @@ function LastRun({ report }: { report: ReportItem }) {
   return <span><RunStatus status={last.status} /> {formatDate(last.finished_at ?? last.queued_at)}</span>;
 }
 
-/** Runs a report now in a chosen format; the run then shows in the report's history. */
-function RunNow({ report, onStarted }: { report: ReportItem; onStarted: (id: number) => void }) {
+/** Runs a report now in a chosen format; the page then follows that run to its file (and it joins the report's history). */
+function RunNow({ report, onStarted }: { report: ReportItem; onStarted: (run: StartedRun) => void }) {
   const [format, setFormat] = useState<ReportFormat>(report.format ?? 'pdf');
   const queryClient = useQueryClient();
   const run = useMutation({
     mutationFn: () => startReportRun(report.id, [format]),
-    onSuccess: () => {
-      notify('success', t('reports.list.started', { name: report.name }));
+    onSuccess: (started) => {
       void queryClient.invalidateQueries({ queryKey: ['report-runs', report.id] });
       void queryClient.invalidateQueries({ queryKey: ['reports'] });
-      onStarted(report.id);
+      onStarted({ reportId: report.id, runId: started.id, reportName: report.name });
     },
   });
   return (
@@ -45,6 +47,11 @@ export function Reports() {
   useEffect(() => setBreadcrumb([{ label: t('reports.title') }]), []);
   const reports = useQuery(reportListQuery());
   const [selected, setSelected] = useState<number | null>(null);
+  const [started, setStarted] = useState<StartedRun | null>(null);
+  const runStarted = (run: StartedRun) => {
+    setStarted(run);
+    setSelected(run.reportId);
+  };
   const queryClient = useQueryClient();
   const me = getSession().user?.id;
   const remove = useMutation({
@@ -64,7 +71,7 @@ export function Reports() {
     { id: 'last', header: t('reports.list.lastRun'), cell: (report) => <LastRun report={report} /> },
     { id: 'buttons', header: '', align: 'end', cell: (report) => (
       <span className="reports-page__buttons">
-        {hasPermission('reports.download_report') ? <RunNow report={report} onStarted={setSelected} /> : null}
+        {hasPermission('reports.download_report') ? <RunNow report={report} onStarted={runStarted} /> : null}
         {/* The builder's route needs reports.add_report (routes.json) as well: without it the link would only lead to Permission denied. */}
         {hasPermission('reports.change_report') && hasPermission('reports.add_report') && owns(report) ? <ButtonLink size="small" variant="ghost" href={`#/reports/builder?reportId=${report.id}`}>{t('reports.list.edit')}</ButtonLink> : null}
         {hasPermission('reports.delete_report') && owns(report) ? (
@@ -90,6 +97,7 @@ export function Reports() {
         <EmptyState title={t('reports.list.empty')} description={t('reports.list.emptyHelp')}
           action={hasPermission('reports.add_report') ? <ButtonLink href="#/reports/builder">{t('reports.list.new')}</ButtonLink> : null} />
       ) : null}
+      {started ? <RunResult key={started.runId} runId={started.runId} reportName={started.reportName} onClose={() => setStarted(null)} /> : null}
       {reports.data?.results.length ? <Table caption={t('reports.title')} columns={columns} rows={reports.data.results} rowKey={(report) => report.id} /> : null}
       {chosen ? (
         <Card title={t('reports.runs.of', { name: chosen.name })}>

@@ -9,7 +9,7 @@ import { fieldLabel } from '../inventories/fieldValues';
 import { discoveryConfigurationQuery, type FieldMap } from '../inventories/inventoryApi';
 import { certificateInventory, deviceInventory, licenseInventory, serviceInventory, softwareInventory, userInventory, vulnerabilityInventory, type InventoryKind } from '../inventories/inventoryKinds';
 import { QueryBar } from '../inventories/QueryBar';
-import type { ReportSection, ReportWidget, SectionInventory, SortKey } from './reportsApi';
+import { countText, maximumReportRows, type ReportSection, type ReportWidget, type SectionInventory, type SortKey } from './reportsApi';
 import { SnapshotPicker } from './SnapshotPicker';
 
 const kindOf: Record<SectionInventory, InventoryKind> = {
@@ -22,6 +22,20 @@ const inventoryOptions = widgetInventories.map((value) => ({ value, label: value
 
 type Errors = Record<string, string[]>;
 type Change = (changes: Partial<ReportSection>) => void;
+/** What the preview counted for a table: the records that match and the rows the report's table will hold. */
+export type TableCounts = { count: number; report_rows: number };
+
+/** "Rows at most": empty holds every matching row (up to the stated maximum); the help says how many match now. */
+function RowLimit({ limit, counts, change, error }: { limit: number | null | undefined; counts?: TableCounts; change: Change; error?: string[] }) {
+  const matching = !counts ? '' : counts.report_rows < counts.count
+    ? ` ${t('reports.section.limitCut', { count: countText(counts.count), shown: countText(counts.report_rows) })}`
+    : ` ${t('reports.section.limitAll', { count: countText(counts.count) })}`;
+  return (
+    <TextInput label={t('reports.section.limit')} type="number" min={1} max={maximumReportRows} value={limit ? String(limit) : ''} placeholder={t('reports.section.allRows')}
+      onValueChange={(value) => change({ limit: value.trim() === '' ? null : Math.min(maximumReportRows, Math.max(1, Math.floor(Number(value)) || 1)) })}
+      message={`${t('reports.section.limitHelp', { max: countText(maximumReportRows) })}${matching}`} error={error} />
+  );
+}
 
 /** The fields an inventory offers, from the discovery configuration's field map (as the inventory lists use). */
 function useFieldChoices(inventory: SectionInventory) {
@@ -52,7 +66,7 @@ function SortKeys({ sort, fields, onChange }: { sort: SortKey[]; fields: { value
 }
 
 /** A table or a comparison: inventory, saved query and/or query text, columns, sort and row limit. */
-function TableFields({ section, change, errors }: { section: ReportSection; change: Change; errors: Errors }) {
+function TableFields({ section, change, errors, counts }: { section: ReportSection; change: Change; errors: Errors; counts?: TableCounts }) {
   const inventory = section.inventory ?? 'device';
   const fields = useFieldChoices(inventory);
   const savedQueries = useQuery(savedQueriesQuery());
@@ -77,7 +91,7 @@ function TableFields({ section, change, errors }: { section: ReportSection; chan
       </Field>
       {picking ? <ColumnPicker open onClose={() => setPicking(false)} fields={fields} columns={columns} defaultColumns={kindOf[inventory].defaultColumns} onColumnsChange={(next) => change({ columns: next })} /> : null}
       {section.type === 'table' ? <SortKeys sort={section.sort ?? []} fields={fields} onChange={(sort) => change({ sort })} /> : null}
-      <TextInput label={t('reports.section.limit')} type="number" min={1} max={500000} value={String(section.limit ?? 1000)} onValueChange={(limit) => change({ limit: Math.max(1, Number(limit) || 1) })} error={errors.limit} />
+      <RowLimit limit={section.limit} counts={counts} change={change} error={errors.limit} />
       {section.type === 'comparison' ? (
         <SnapshotPicker label={t('reports.section.compareTo')} value={section.compare_to ?? null} defaultLabel={t('reports.snapshotPicker.previous')} message={t('reports.section.compareToHelp')}
           onChange={(compare_to) => change({ compare_to })} error={errors.compare_to} />
@@ -120,12 +134,12 @@ function ChartFields({ section, change, errors }: { section: ReportSection; chan
 }
 
 export type SectionEditorProps = {
-  section: ReportSection; index: number; count: number; errors: Errors; previewError?: string;
+  section: ReportSection; index: number; count: number; errors: Errors; previewError?: string; previewCounts?: TableCounts;
   onChange: (section: ReportSection) => void; onMove: (by: -1 | 1) => void; onRemove: () => void;
 };
 
 /** One section of the builder: its title, its type's settings, buttons to move or remove it, and what is wrong with it. */
-export function SectionEditor({ section, index, count, errors, previewError, onChange, onMove, onRemove }: SectionEditorProps) {
+export function SectionEditor({ section, index, count, errors, previewError, previewCounts, onChange, onMove, onRemove }: SectionEditorProps) {
   const change: Change = (changes) => onChange({ ...section, ...changes });
   const heading = t('reports.section.heading', { n: index + 1, type: t(`reports.sectionType.${section.type}`) });
   const problems = [...new Set([previewError, ...Object.entries(errors).filter(([field]) => !['query', 'limit', 'columns', 'saved_query', 'inventory', 'title', 'markdown', 'compare_to'].includes(field) && !field.startsWith('widget.')).flatMap(([, messages]) => messages)].filter(Boolean))];
@@ -140,7 +154,7 @@ export function SectionEditor({ section, index, count, errors, previewError, onC
       <div className="report-section__fields" data-section={index}>
         {problems.map((problem) => <p key={problem} className="report-section__error" role="alert">{problem}</p>)}
         <TextInput label={t('reports.section.title')} value={section.title ?? ''} maxLength={200} onValueChange={(title) => change({ title })} error={errors.title} />
-        {section.type === 'table' || section.type === 'comparison' ? <TableFields section={section} change={change} errors={errors} /> : null}
+        {section.type === 'table' || section.type === 'comparison' ? <TableFields section={section} change={change} errors={errors} counts={previewCounts} /> : null}
         {section.type === 'chart' ? <ChartFields section={section} change={change} errors={errors} /> : null}
         {section.type === 'text' ? <Textarea label={t('reports.section.markdown')} value={section.markdown ?? ''} maxLength={20000} rows={6} onValueChange={(markdown) => change({ markdown })} message={t('reports.section.markdownHelp')} error={errors.markdown} /> : null}
       </div>

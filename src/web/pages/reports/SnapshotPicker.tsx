@@ -27,7 +27,8 @@ type Props = { label: string; value: number | null; onChange: (id: number | null
 export function SnapshotPicker({ label, value, onChange, defaultLabel, message, error }: Props) {
   const canList = hasPermission('discoveries.view_discovery');
   const discoveries = useQuery({ ...finishedDiscoveriesQuery(), enabled: canList });
-  const listed = discoveries.data?.results ?? [];
+  // A pruned snapshot has no rows left to report on: it is not offered (a report that chose it shows it by number).
+  const listed = (discoveries.data?.results ?? []).filter((discovery) => !discovery.pruned_at);
   const options = [
     { value: '', label: defaultLabel },
     ...listed.map((discovery) => ({ value: String(discovery.id), label: snapshotLabel(discovery) })),

@@ -50,7 +50,7 @@ export function searchOfState(state: { step: BuilderStep; reportId: number | nul
 export function newSection(type: SectionType): ReportSection {
   if (type === 'text') return { type, title: '', markdown: '' };
   if (type === 'chart') return { type, title: '', widget: { kind: 'group_by', inventory: 'device', field: 'OS.Type', limit: 10 } };
-  return { type, title: '', inventory: 'device', query: '', saved_query: null, columns: ['Hostname', 'OS.Type', 'LastSeen'], sort: [], limit: 1000, ...(type === 'comparison' && { compare_to: null }) };
+  return { type, title: '', inventory: 'device', query: '', saved_query: null, columns: ['Hostname', 'OS.Type', 'LastSeen'], sort: [], limit: null, ...(type === 'comparison' && { compare_to: null }) };
 }
 
 /** The sections with one moved up (-1) or down (+1). */

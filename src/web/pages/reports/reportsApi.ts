@@ -16,7 +16,7 @@ export type ReportWidget = {
   kind: WidgetKind; inventory?: WidgetInventory; query?: string; saved_queries?: number[]; field?: string; days?: number; limit?: number; sources?: 'connection' | 'adapter';
 };
 export type ReportSection = {
-  type: SectionType; title?: string; inventory?: SectionInventory; query?: string; saved_query?: number | null; columns?: string[]; sort?: SortKey[]; limit?: number;
+  type: SectionType; title?: string; inventory?: SectionInventory; query?: string; saved_query?: number | null; columns?: string[]; sort?: SortKey[]; limit?: number | null;
   markdown?: string; compare_to?: number | null; widget?: ReportWidget;
 };
 /** What the builder edits: the writable fields of a report. */
@@ -31,15 +31,17 @@ export type ReportItem = ReportDraft & { id: number; owner_id?: number; user_ful
 export type ReportLogo = { image: string | null; content_type: string | null; size: number; updated_at: string | null };
 
 export type RunFile = { format: ReportFormat; filename: string; size: number; url: string };
+/** A table of a run: the rows it holds and the records that match (more when its limit cut it). */
+export type RunTable = { title: string; shown: number; matching: number };
 export type ReportRun = {
   id: number; report: number; schedule: number | null; report_name: string; formats: ReportFormat[]; index_id: number | null; status: 'queued' | 'running' | 'done' | 'error';
-  progress: { format?: string; formats_done?: number; sections_done?: number; sections?: number; rows?: number }; error: string; delivery_status: string; delivery_error: string;
+  progress: { format?: string; formats_done?: number; sections_done?: number; sections?: number; rows?: number; tables?: RunTable[] }; error: string; delivery_status: string; delivery_error: string;
   requested_by: string; queued_at: string; started_at: string | null; finished_at: string | null; duration_seconds: number | null; files: RunFile[];
 };
 
 export type PreviewSection =
   | { type: SectionType; title: string; error: string }
-  | { type: 'table' | 'comparison'; title: string; columns: { field: string; label: string }[]; rows: string[][]; count: number }
+  | { type: 'table' | 'comparison'; title: string; columns: { field: string; label: string }[]; rows: string[][]; count: number; report_rows: number; limit: number }
   | { type: 'chart'; title: string; data: WidgetDataResponse }
   | { type: 'text'; title: string; blocks: MarkdownBlock[] };
 export type ReportPreview = { index_id: number; sections: PreviewSection[] };
@@ -83,6 +85,16 @@ export const runListQuery = (reportId: number) => queryOptions({
   // A run under way is polled until it is done or failed.
   refetchInterval: (query) => (active(query.state.data?.results ?? []) ? 1500 : false),
 });
+/** One run, polled while it is under way (the run a user just started from the list). */
+export const runQuery = (runId: number) => queryOptions({
+  queryKey: ['report-run', runId],
+  queryFn: () => apiFetch<ReportRun>(`/reports/runs/${runId}`),
+  refetchInterval: (query) => (active(query.state.data ? [query.state.data] : []) ? 1500 : false),
+});
+/** Rows a table holds at most when its section sets no limit (the schema's maximum). */
+export const maximumReportRows = 500_000;
+/** A count as the reports pages write it: `2266` → "2,266". */
+export const countText = (value: number) => value.toLocaleString('en-US');
 export const scheduleListQuery = () => queryOptions({ queryKey: ['report-schedules'], queryFn: () => apiFetch<Page<ScheduleItem>>(schedulesPath, { query: { size: 500 } }) });
 export const scheduleQuery = (id: number) => queryOptions({ queryKey: ['report-schedules', id], queryFn: () => apiFetch<ScheduleItem>(`${schedulesPath}/${id}`) });
 

@@ -2,11 +2,12 @@ import { t } from '../../app/i18n/messages';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { ApiError, apiFetch, useFieldErrors } from '../../app/http';
+import { apiFetch, useFieldErrors } from '../../app/http';
 import { notify } from '../../app/notifications/notifications';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
-import { formModelOf, initialValuesOf, type EntitySchema, type FormModel } from '../../renderers/form/formSchema';
+import { formModelOf, shownFieldsOf, initialValuesOf, type EntitySchema, type FormModel } from '../../renderers/form/formSchema';
 import { SchemaForm } from '../../renderers/form/SchemaForm';
+import { LivePreview, useSettled } from '../../renderers/preview/LivePreview';
 import { Button, Card, ErrorState, PageHeader, Spinner } from '../../ui';
 import { previewQuery, type Preview } from './securityApi';
 import { DeviceLink } from './scoreParts';
@@ -29,38 +30,32 @@ export type SecurityFormProps = {
 };
 
 /** The preview of the text being typed, after a pause: how many devices match, apply and fail on the latest snapshot. */
-function LivePreview({ kind, values }: { kind: 'profile' | 'policy'; values: Values }) {
-  const [settled, setSettled] = useState(values);
-  useEffect(() => {
-    const timer = window.setTimeout(() => setSettled(values), 400);
-    return () => window.clearTimeout(timer);
-  }, [values]);
-  const preview = useQuery(previewQuery(kind, String(settled.query ?? ''), (settled.profile_ids as number[] | undefined) ?? []));
-  const body = (data: Preview) =>
-    kind === 'profile' ? (
-      <p><strong>{data.matching?.toLocaleString()}</strong>{' '}{t('security.deviceSLatestSnapshot')}</p>
-    ) : (
-      <p>{t('security.appliesTo')}{' '}<strong>{data.applicable?.toLocaleString()}</strong>{' '}{t('security.deviceS')}{' '}<strong>{data.passing?.toLocaleString()}</strong>{' '}{t('security.pass')}{' '}<strong>{data.failing?.toLocaleString()}</strong>{' '}{t('security.fail')}</p>
-    );
+function SecurityPreview({ kind, values }: { kind: 'profile' | 'policy'; values: Values }) {
+  const settled = useSettled(values);
+  const text = String(settled.query ?? '');
   return (
-    <Card title={t('security.previewLatestSnapshot')}>
-      <div className="security-preview" aria-live="polite">
-        {!String(settled.query ?? '').trim() ? <p className="security-muted">{t('security.writeQuerySeeWhich')}</p>
-          : preview.isFetching ? <Spinner label={t('security.countingDevices')} />
-          : preview.error instanceof ApiError ? <p className="security-error" role="alert">{preview.error.fieldErrors.query?.join(' ') ?? preview.error.message}</p>
-          : preview.data ? (
+    <LivePreview
+      title={t('security.previewLatestSnapshot')}
+      query={text.trim() ? previewQuery(kind, text, (settled.profile_ids as number[] | undefined) ?? []) : null}
+      idle={t('security.writeQuerySeeWhich')}
+      countingLabel={t('security.countingDevices')}
+    >
+      {(data) => (
+        <>
+          {kind === 'profile' ? (
+            <p><strong>{data.matching?.toLocaleString()}</strong>{' '}{t('security.deviceSLatestSnapshot')}</p>
+          ) : (
+            <p>{t('security.appliesTo')}{' '}<strong>{data.applicable?.toLocaleString()}</strong>{' '}{t('security.deviceS')}{' '}<strong>{data.passing?.toLocaleString()}</strong>{' '}{t('security.pass')}{' '}<strong>{data.failing?.toLocaleString()}</strong>{' '}{t('security.fail')}</p>
+          )}
+          {data.sample.length > 0 && (
             <>
-              {body(preview.data)}
-              {preview.data.sample.length > 0 && (
-                <>
-                  <p className="security-muted">{kind === 'profile' ? t('security.forExample') : t('security.failingForExample')}</p>
-                  <ul>{preview.data.sample.map((device) => <li key={device.asset_id}><DeviceLink assetId={device.asset_id} indexId={preview.data!.index_id} name={device.hostname} /></li>)}</ul>
-                </>
-              )}
+              <p className="security-muted">{kind === 'profile' ? t('security.forExample') : t('security.failingForExample')}</p>
+              <ul>{data.sample.map((device) => <li key={device.asset_id}><DeviceLink assetId={device.asset_id} indexId={data.index_id} name={device.hostname} /></li>)}</ul>
             </>
-          ) : null}
-      </div>
-    </Card>
+          )}
+        </>
+      )}
+    </LivePreview>
   );
 }
 
@@ -74,7 +69,7 @@ export function SecurityDocumentForm({ kind, schema, path, listPath, listLabel, 
     return adaptModel ? adaptModel(base) : base;
   }, [schema, id, adaptModel]);
   const callPath = id === null ? path : `${path}/${id}`;
-  const serverErrors = useFieldErrors(callPath);
+  const serverErrors = useFieldErrors(callPath, shownFieldsOf(model));
   const initial = useMemo(() => (existing.data ? initialValuesOf(model, existing.data) : {}), [existing.data, model]);
   const [values, setValues] = useState<Values>(initial);
   useEffect(() => setValues(initial), [initial]);
@@ -105,7 +100,7 @@ export function SecurityDocumentForm({ kind, schema, path, listPath, listLabel, 
             actions={<Button variant="secondary" onClick={() => void navigate({ to: listPath })}>{t('security.cancel')}</Button>}
           />
         </Card>
-        <LivePreview kind={kind} values={values} />
+        <SecurityPreview kind={kind} values={values} />
       </div>
       {children}
     </section>

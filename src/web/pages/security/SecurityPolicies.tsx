@@ -21,21 +21,30 @@ export function SecurityPolicies() {
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<SortState>({ id: 'cis_safeguard', direction: 'asc' });
   const [deleting, setDeleting] = useState<SecurityPolicy | null>(null);
-  const list = useQuery(policyListQuery({ page, size: pageSize, search, ordering: orderingOf(sort) }));
+  // The server scores the latest snapshot again after a change, in the background: the list is read again for a
+  // while so the new failures show without a reload.
+  const [rescoringUntil, setRescoringUntil] = useState(0);
+  const rescoring = () => setRescoringUntil(Date.now() + 60_000);
+  const list = useQuery({ ...policyListQuery({ page, size: pageSize, search, ordering: orderingOf(sort) }), refetchInterval: () => (Date.now() < rescoringUntil ? 3000 : false) });
   useEffect(() => setBreadcrumb([{ label: t('security.securityManager'), to: '/security-manager' }, { label: t('security.securityPolicies') }]), []);
   const canAdd = hasPermission('securitymanager.add_securitypolicy');
   const canChange = hasPermission('securitymanager.change_securitypolicy');
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['security-policies'] });
   const starter = useMutation({
-    mutationFn: (enable: boolean) => apiFetch<{ added: number; enabled: number }>(`${policiesPath}/starter`, { method: 'POST', body: { enable } }),
+    mutationFn: (enable: boolean) => apiFetch<{ added: number; enabled: number; available: number }>(`${policiesPath}/starter`, { method: 'POST', body: { enable } }),
     onSuccess: (answer) => {
-      notify('success', t(answer.added === 1 ? 'security.starterPolicyAdded' : 'security.starterPoliciesAdded', { added: answer.added, enabled: answer.enabled }));
+      if (answer.added === 0 && answer.enabled === 0) notify('success', t('security.starterAllPresent', { available: answer.available }));
+      else notify('success', t(answer.added === 1 ? 'security.starterPolicyAdded' : 'security.starterPoliciesAdded', { added: answer.added, enabled: answer.enabled }));
+      if (answer.enabled) rescoring();
       void refresh();
     },
   });
   const toggle = useMutation({
     mutationFn: (policy: SecurityPolicy) => apiFetch(`${policiesPath}/${policy.id}`, { method: 'PATCH', body: { enabled: !policy.enabled } }),
-    onSuccess: () => void refresh(),
+    onSuccess: () => {
+      rescoring();
+      void refresh();
+    },
   });
   return (
     <section className="security-page">
@@ -59,7 +68,7 @@ export function SecurityPolicies() {
         onSortChange={(next) => { setSort(next); setPage(1); }}
         loading={list.isFetching}
         columns={[
-          { id: 'enabled', header: t('security.enabled'), sortable: true, cell: (row) => <Switch label={t('security.enableName', { name: row.name })} checked={row.enabled} disabled={!canChange || toggle.isPending} onCheckedChange={() => toggle.mutate(row)} /> },
+          { id: 'enabled', header: t('security.enabled'), sortable: true, cell: (row) => <Switch hideLabel label={t('security.enableName', { name: row.name })} checked={row.enabled} disabled={!canChange || toggle.isPending} onCheckedChange={() => toggle.mutate(row)} /> },
           { id: 'name', header: t('security.name'), sortable: true, cell: (row) => (canChange ? <Link to="/security-manager/security-policy/edit/$id" params={{ id: String(row.id) }}>{row.name}</Link> : row.name) },
           { id: 'severity', header: t('security.severity'), sortable: true, cell: (row) => <Badge tone={severityTone[row.severity]}>{row.severity}{row.weight ? t('security.weightSuffix', { weight: row.weight }) : ''}</Badge> },
           { id: 'cis_safeguard', header: t('security.cisV8'), sortable: true, cell: (row) => (row.cis_safeguard ? <span title={row.cis_title}>{row.cis_safeguard}</span> : '-') },

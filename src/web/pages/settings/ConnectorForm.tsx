@@ -32,7 +32,7 @@ function ConnectorStatus({ connector }: { connector: ConnectorRecord }) {
 
 function NameFields({ connector, onSaved }: { connector: ConnectorRecord | null; onSaved: (saved: ConnectorRecord | IssuedConnector) => void }) {
   const callPath = connector ? `${connectorsPath}/${connector.id}` : connectorsPath;
-  const serverErrors = useFieldErrors(callPath);
+  const serverErrors = useFieldErrors(callPath, ['name', 'description']);
   const [name, setName] = useState(connector?.name ?? '');
   const [description, setDescription] = useState(connector?.description ?? '');
   const [nameError, setNameError] = useState<string | undefined>();

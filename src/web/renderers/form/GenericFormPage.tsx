@@ -10,7 +10,7 @@ import { Button, EmptyState, ErrorState, PageHeader, Spinner } from '../../ui';
 import { entityLinks } from '../list/entityRoutes';
 import { resourceItemQuery } from '../list/listQuery';
 import { entitySchemaQuery } from '../schema/entitySchema';
-import { formModelOf, initialValuesOf, type EntitySchema as FormEntitySchema } from './formSchema';
+import { formModelOf, initialValuesOf, shownFieldsOf, type EntitySchema as FormEntitySchema } from './formSchema';
 import { routeParams } from './routeParams';
 import { SchemaForm } from './SchemaForm';
 
@@ -29,7 +29,7 @@ export function GenericFormPage({ route, schema: schemaId = route.schema ?? '', 
   const item = useQuery({ ...resourceItemQuery<Values>(resourcePath ?? '', id ?? ''), enabled: Boolean(resourcePath && id) });
   const model = useMemo(() => (entity ? formModelOf(entity, id ? 'edit' : 'create') : null), [entity, id]);
   const callPath = id ? `${resourcePath}/${encodeURIComponent(id)}` : (resourcePath ?? '');
-  const serverErrors = useFieldErrors(callPath);
+  const serverErrors = useFieldErrors(callPath, model ? shownFieldsOf(model) : undefined);
   const queryClient = useQueryClient();
   const listPath = custom.listPath ?? entityLinks(schemaId, getSession().user?.permissions ?? []).list;
   const title = id ? t('renderers.editTitle', { title: (entity?.title ?? t('renderers.item')).toLowerCase() }) : t('renderers.createTitle', { title: (entity?.title ?? t('renderers.item')).toLowerCase() });

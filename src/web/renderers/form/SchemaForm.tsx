@@ -6,6 +6,7 @@ import { validateValue } from '../../../core/validation/index.js';
 import { Button } from '../../ui';
 import { bodyOf, changedBodyOf, type FormModel } from './formSchema';
 import { measureImage } from './measureImage';
+import type { SchemaFormContext } from './formContext';
 import { templates } from './templates';
 import { firstErrorByField, transformErrorsWith } from './transformErrors';
 import { formValidator, type PrecompiledFormValidator } from './validator';
@@ -17,7 +18,7 @@ import { standardWidgets } from './widgets/standardWidgets';
 import { UsersWidget } from './widgets/UsersWidget';
 import './schemaForm.css';
 
-export type SchemaFormContext = { groups: Record<string, string>; labels: Record<string, string> };
+export type { SchemaFormContext } from './formContext';
 type Values = Record<string, unknown>;
 
 export const widgets: RegistryWidgetsType = {

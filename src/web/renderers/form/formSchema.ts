@@ -149,3 +149,6 @@ export function changedBodyOf(model: FormModel, body: Record<string, unknown>, i
   const sent = new Set(model.sent);
   return Object.fromEntries(Object.entries(body).filter(([field, value]) => sent.has(field) || JSON.stringify(value) !== JSON.stringify(initial[field])));
 }
+
+/** The fields a form shows on screen, where their server messages are listed (a hidden widget's are not seen). */
+export const shownFieldsOf = (model: FormModel): string[] => model.fields.filter((field) => (model.uiSchema[field] as { 'ui:widget'?: string } | undefined)?.['ui:widget'] !== 'hidden');

@@ -2,7 +2,7 @@ import type { BaseInputTemplateProps, FieldTemplateProps, ObjectFieldTemplatePro
 import type { ReactNode } from 'react';
 import { TextInput, type TextInputProps } from '../../ui';
 import { buttonTemplates } from './buttonTemplates';
-import type { SchemaFormContext } from './SchemaForm';
+import type { SchemaFormContext } from './formContext';
 
 const inputTypes = new Set(['text', 'password', 'email', 'search', 'number', 'url', 'tel']);
 

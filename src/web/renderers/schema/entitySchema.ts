@@ -17,6 +17,8 @@ export type PropertySchema = {
   'x-group'?: string;
   'x-widget'?: string;
   'x-list'?: boolean;
+  /** English display names of enum values, as the schema file writes them (the console shows x-enum-labels). */
+  'x-enum-titles'?: Record<string, string>;
   /** Option labels by value, from the message files (added by localizedSchema, never written in a schema file). */
   'x-enum-labels'?: Record<string, string>;
 };

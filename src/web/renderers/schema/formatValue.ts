@@ -22,10 +22,10 @@ export function formatValue(value: unknown, property: PropertySchema = {}): stri
   if (property['x-secret']) return value === undefined || value === null || value === '' ? emptyText : secretText;
   if (value === undefined || value === null || value === '') return emptyText;
   if (typeof value === 'boolean') return value ? t('renderers.yes') : t('renderers.no');
+  // An option of an enum reads as the form offered it: its display name (x-enum-titles) from the message files.
+  const labels = property['x-enum-labels'];
+  if ((typeof value === 'string' || typeof value === 'number') && labels && Object.hasOwn(labels, String(value))) return labels[String(value)]!;
   if (typeof value === 'string') {
-    // An option of an enum reads as the form offered it (its label from the message files).
-    const labels = property['x-enum-labels'];
-    if (labels && Object.hasOwn(labels, value)) return labels[value]!;
     if (property.format === 'date-time' || property.format === 'date') return formatDate(value, property.format);
     return value;
   }

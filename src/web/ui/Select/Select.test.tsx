@@ -18,6 +18,13 @@ describe('Select', () => {
     expect(onValueChange).toHaveBeenCalledWith('starttls');
   });
 
+  it('shows options that name a group under that heading', () => {
+    const grouped = [{ value: 'category:edr', label: 'EDR', group: 'Kinds of system' }, { value: 'crowdstrike', label: 'CrowdStrike Falcon', group: 'Adapters' }, { value: 'category:mdm', label: 'MDM', group: 'Kinds of system' }];
+    render(<Select label="Exported from" options={grouped} value="" onValueChange={() => {}} placeholder="—" />);
+    const groups = [...(screen.getByLabelText('Exported from') as HTMLSelectElement).querySelectorAll('optgroup')];
+    expect(groups.map((group) => [group.label, [...group.querySelectorAll('option')].map((option) => option.text)])).toEqual([['Kinds of system', ['EDR', 'MDM']], ['Adapters', ['CrowdStrike Falcon']]]);
+  });
+
   it('offers an empty first choice when given a placeholder', () => {
     render(<Select label="Security" options={options} value="" onValueChange={() => {}} placeholder="Choose…" />);
     const select = screen.getByLabelText('Security') as HTMLSelectElement;

@@ -6,10 +6,12 @@ export type SwitchProps = Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'onChang
   checked: boolean;
   onCheckedChange: (checked: boolean) => void;
   message?: ReactNode;
+  /** The label is read by screen readers only, for a switch whose row already says what it is (a table row's name). */
+  hideLabel?: boolean;
 };
 
 /** An on/off switch (role switch): Space or Enter flips it, screen readers hear "on" or "off" through aria-checked. */
-export function Switch({ label, checked, onCheckedChange, message, disabled, id, className, ...rest }: SwitchProps) {
+export function Switch({ label, checked, onCheckedChange, message, hideLabel = false, disabled, id, className, ...rest }: SwitchProps) {
   const generated = useId();
   const controlId = id ?? `switch-${generated}`;
   const messageId = message ? `${controlId}-message` : undefined;
@@ -30,7 +32,7 @@ export function Switch({ label, checked, onCheckedChange, message, disabled, id,
         >
           <span className="ui-switch__thumb" aria-hidden="true" />
         </button>
-        <label id={`${controlId}-label`} htmlFor={controlId} className="ui-switch__label">
+        <label id={`${controlId}-label`} htmlFor={controlId} className={hideLabel ? 'ui-visually-hidden' : 'ui-switch__label'}>
           {label}
         </label>
       </div>

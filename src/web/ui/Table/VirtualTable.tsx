@@ -4,6 +4,7 @@ import { EmptyState } from '../EmptyState/EmptyState';
 import type { TableBaseProps } from './columns';
 import { rowClickProps, TableCells } from './TableCells';
 import { TableHead } from './TableHead';
+import { useScrollShadows } from './useScrollShadows';
 import './Table.css';
 
 export type VirtualTableProps<Row> = TableBaseProps<Row> & {
@@ -21,6 +22,7 @@ export type VirtualTableProps<Row> = TableBaseProps<Row> & {
  */
 export function VirtualTable<Row>({ columns, rows, rowKey, caption, sort = null, onSortChange, empty, height = 480, rowHeight = 40, overscan = 8, onRowClick }: VirtualTableProps<Row>) {
   const scroller = useRef<HTMLDivElement>(null);
+  useScrollShadows(scroller);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,

@@ -52,4 +52,26 @@ describe('Tabs', () => {
     expect(onValueChange).toHaveBeenCalledWith('tokens');
     expect(screen.getByRole('tabpanel').textContent).toBe('SMTP settings');
   });
+
+  it('as a side navigation, gathers tabs under their group headings and moves with Up and Down', () => {
+    const grouped: TabItem[] = [
+      { id: 'basic', label: 'Basic info', content: 'Facts', group: 'This asset' },
+      { id: 'sources', label: 'Data sources', content: 'Sources', group: 'Where its data comes from' },
+      { id: 'tags', label: 'Tags', content: 'Tag list', group: 'This asset' },
+    ];
+    render(<Tabs tabs={grouped} label="Device" orientation="vertical" />);
+    const list = screen.getByRole('tablist', { name: 'Device' });
+    expect(list.getAttribute('aria-orientation')).toBe('vertical');
+    // A group's tabs stand together under its heading, which describes each of them.
+    expect([...list.querySelectorAll('.ui-tabs__group')].map((group) => group.textContent)).toEqual(['This assetBasic infoTags', 'Where its data comes fromData sources']);
+    const tagsTab = screen.getByRole('tab', { name: 'Tags' });
+    expect(document.getElementById(tagsTab.getAttribute('aria-describedby') ?? '')?.textContent).toBe('This asset');
+    // Keys follow the order on screen: Basic info, Tags, then Data sources.
+    fireEvent.keyDown(list, { key: 'ArrowDown' });
+    expect(screen.getByRole('tabpanel').textContent).toBe('Tag list');
+    fireEvent.keyDown(list, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(screen.getByRole('tab', { name: 'Data sources' }));
+    fireEvent.keyDown(list, { key: 'ArrowUp' });
+    expect(screen.getByRole('tab', { name: 'Tags' }).getAttribute('aria-selected')).toBe('true');
+  });
 });

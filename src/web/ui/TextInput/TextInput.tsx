@@ -4,7 +4,7 @@ import { controlAttributes, Field, type TextControlProps } from '../Field/Field'
 export type TextInputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'defaultValue' | 'onChange' | 'type'> & TextControlProps & {
   /** onValueChange is called with the new text after this many ms of no typing (spec §5: input debounce, 0 ms by default). */
   debounce?: number;
-  type?: 'text' | 'password' | 'email' | 'search' | 'number' | 'url' | 'tel';
+  type?: 'text' | 'password' | 'email' | 'search' | 'number' | 'url' | 'tel' | 'date';
 };
 
 /**

@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { loopbackAllowed } from '../../../support/outbound.js';
 import { createServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { issueCertificate } from '../../../support/testCertificates.js';
@@ -93,14 +94,14 @@ describe('the CSV engine', () => {
     const config = { source: pathSource('/etc/passwd'), entity: 'device', delimiter: ':', encoding: 'utf-8' };
     await expect(fetchAll(engines.csv, config)).rejects.toThrow(/outside the folders this server may import from/);
     const closed = createFileEngines({ dataDir: folder.path, importRoots: [] });
-    expect(await closed.csv.test({ adapter: 'csvfile', config: { ...config, source: pathSource(folder.file('devices.csv')) }, signal: AbortSignal.timeout(5000) })).toEqual({
+    expect(await closed.csv.test({ adapter: 'csvfile', config: { ...config, source: pathSource(folder.file('devices.csv')) }, signal: AbortSignal.timeout(5000), outbound: loopbackAllowed })).toEqual({
       ok: false, reason: 'invalid_config', detail: 'Reading files from the server is turned off: the administrator lists the allowed folders in CARTOGRAPH_IMPORT_DIRS.',
     });
     await expect(fetchAll(engines.csv, { ...config, source: pathSource(`${folder.path}/../${folder.path.split('/').at(-1)}-other/x.csv`) })).rejects.toThrow(/outside/);
   });
 
   it('says so when no file was uploaded yet, or the reference was not made by an upload', async () => {
-    const check = (source: object) => engines.csv.test({ adapter: 'csvfile', config: { source, entity: 'device' }, signal: AbortSignal.timeout(5000) });
+    const check = (source: object) => engines.csv.test({ adapter: 'csvfile', config: { source, entity: 'device' }, signal: AbortSignal.timeout(5000), outbound: loopbackAllowed });
     expect(await check({ source_type: 'upload' })).toMatchObject({ ok: false, detail: 'No file has been uploaded for this connection yet.' });
     expect(await check({ source_type: 'upload', file: 'uploads/../secret.key' })).toMatchObject({ ok: false, detail: expect.stringMatching(/not one Cartograph made/) });
   });
@@ -126,7 +127,7 @@ describe('the CSV engine', () => {
       const source = { source_type: 'url', file_url: `${base}/export.csv`, authorization_header: 'Bearer export-token' };
       const { records } = await fetchAll(engines.csv, { source, entity: 'device', delimiter: ',', encoding: 'utf-8' });
       expect(records.map((record) => record.fields)).toEqual([{ Hostname: 'web-01', SerialNumber: 'SRV123' }]);
-      const refused = await engines.csv.test({ adapter: 'csvfile', config: { source: { ...source, authorization_header: 'Bearer wrong' }, entity: 'device' }, signal: AbortSignal.timeout(5000) });
+      const refused = await engines.csv.test({ adapter: 'csvfile', config: { source: { ...source, authorization_header: 'Bearer wrong' }, entity: 'device' }, signal: AbortSignal.timeout(5000), outbound: loopbackAllowed });
       expect(refused).toMatchObject({ ok: false, reason: 'unauthorized' });
     });
 
@@ -139,10 +140,10 @@ describe('the CSV engine', () => {
       try {
         const source = { source_type: 'url', file_url: `https://127.0.0.1:${(secure.address() as { port: number }).port}/export.csv` };
         const config = { source, entity: 'device', delimiter: ',', encoding: 'utf-8' };
-        expect(await engines.csv.test({ adapter: 'csvfile', config, signal: AbortSignal.timeout(5000) })).toMatchObject({ ok: false, reason: 'tls' });
+        expect(await engines.csv.test({ adapter: 'csvfile', config, signal: AbortSignal.timeout(5000), outbound: loopbackAllowed })).toMatchObject({ ok: false, reason: 'tls' });
         const trusted = await fetchAll(engines.csv, { ...config, custom_ca: authority.cert });
         expect(trusted.records.map((record) => record.fields)).toEqual([{ Hostname: 'secure-01' }]);
-        expect(await engines.csv.test({ adapter: 'csvfile', config: { ...config, verify_ssl: false }, signal: AbortSignal.timeout(5000) })).toMatchObject({ ok: true });
+        expect(await engines.csv.test({ adapter: 'csvfile', config: { ...config, verify_ssl: false }, signal: AbortSignal.timeout(5000), outbound: loopbackAllowed })).toMatchObject({ ok: true });
       } finally {
         await new Promise<void>((resolve) => secure.close(() => resolve()));
       }

@@ -33,7 +33,7 @@ describe('the demo CSV exports', () => {
     expect(connections.body.count).toBe(17);
     const edr = connections.body.results.find((item: { name: string }) => item.name === 'EDR hosts (CSV export)');
     const source = edr.option_connections.find((option: { name: string }) => option.name === 'source').typed_value;
-    expect(readFileSync(join(dataDir, source.file), 'utf8').split('\r\n')[0]).toBe('hostname,machine_domain,serial_number,device_id,mac_address,local_ip,platform_name,last_seen,last_login_user');
+    expect(readFileSync(join(dataDir, source.file), 'utf8').split('\r\n')[0]).toBe('hostname,machine_domain,serial_number,device_id,mac_address,local_ip,platform_name,os_version,os_build,last_seen,last_login_user');
 
     await server.request('POST', '/discoveries/discoveries', { token: server.adminToken });
     let last: { status: number; progress: { connections: { name: string; state: string; records: number; warning_count: number }[]; assets: Record<string, number> } } | null = null;

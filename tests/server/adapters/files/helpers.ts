@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { loopbackAllowed } from '../../../support/outbound.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AdapterEngine, FetchedRecord } from '../../../../src/server/adapters/engine.js';
@@ -13,7 +14,7 @@ export function scratchFolder(): { path: string; file: (name: string) => string;
 export async function fetchAll(engine: AdapterEngine, config: Record<string, unknown>, adapter = 'csvfile'): Promise<{ records: FetchedRecord[]; warnings: string[] }> {
   const records: FetchedRecord[] = [];
   const warnings: string[] = [];
-  for await (const record of engine.fetch({ adapter, config, signal: AbortSignal.timeout(60_000), warn: (message) => warnings.push(message) })) records.push(record);
+  for await (const record of engine.fetch({ adapter, config, signal: AbortSignal.timeout(60_000), warn: (message) => warnings.push(message), outbound: loopbackAllowed })) records.push(record);
   return { records, warnings };
 }
 

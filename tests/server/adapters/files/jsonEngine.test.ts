@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { loopbackAllowed } from '../../../support/outbound.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createFileEngines } from '../../../../src/server/adapters/files/fileEngines.js';
 import { JsonRecordStream } from '../../../../src/server/adapters/files/jsonRecordStream.js';
@@ -70,7 +71,7 @@ describe('the JSON engine', () => {
     writeFileSync(folder.file('cut.json'), '[{"hostname":"a"},{"hostname":"b"');
     const seen: unknown[] = [];
     const reading = (async () => {
-      for await (const record of engines.json.fetch({ adapter: 'jsonfile', config: { source: pathSource(folder.file('cut.json')), entity: 'device' }, signal: AbortSignal.timeout(5000), warn: () => {} })) seen.push(record);
+      for await (const record of engines.json.fetch({ adapter: 'jsonfile', config: { source: pathSource(folder.file('cut.json')), entity: 'device' }, signal: AbortSignal.timeout(5000), warn: () => {}, outbound: loopbackAllowed })) seen.push(record);
     })();
     await expect(reading).rejects.toThrow('The file ends before the JSON is complete (it looks truncated) (line 1)');
     expect(seen).toHaveLength(1);

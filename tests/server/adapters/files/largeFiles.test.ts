@@ -1,4 +1,5 @@
 import { createWriteStream, statSync } from 'node:fs';
+import { loopbackAllowed } from '../../../support/outbound.js';
 import { once } from 'node:events';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -40,7 +41,7 @@ async function countWithPeakHeap(engine: AdapterEngine, config: Record<string, u
   let peak = baseline;
   let count = 0;
   const warnings: string[] = [];
-  for await (const record of engine.fetch({ adapter: 'file', config, signal: AbortSignal.timeout(120_000), warn: (message) => warnings.push(message) })) {
+  for await (const record of engine.fetch({ adapter: 'file', config, signal: AbortSignal.timeout(120_000), warn: (message) => warnings.push(message), outbound: loopbackAllowed })) {
     count += 1;
     if (count === 1) expect(record.fields.Hostname).toBe('host-000000');
     if (count % 20_000 === 0) peak = Math.max(peak, liveHeap());

@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { loopbackAllowed } from '../../../support/outbound.js';
 import { deflateRawSync } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -100,7 +101,7 @@ describe('the XLSX engine', () => {
     await expect(fetchAll(engines.xlsx, { source: pathSource(folder.file('liar.xlsx')), entity: 'device' }, 'xlsxfile')).rejects.toThrow(/xl\/sharedStrings\.xml inflates beyond its declared size/);
     const file = await workbook('normal.xlsx', { Data: [['Hostname'], ['a']] });
     await expect(guardZip(file)).resolves.toBeUndefined();
-    const records = fetchXlsx({ adapter: 'xlsxfile', config: { source: pathSource(file), entity: 'device' }, signal: AbortSignal.timeout(5000), warn: () => {} }, options, { ...defaultZipLimits, maximumEntries: 3 });
+    const records = fetchXlsx({ adapter: 'xlsxfile', config: { source: pathSource(file), entity: 'device' }, signal: AbortSignal.timeout(5000), warn: () => {}, outbound: loopbackAllowed }, options, { ...defaultZipLimits, maximumEntries: 3 });
     await expect(records.next()).rejects.toThrow(/it has \d+ entries \(at most 3\)/);
   });
 

@@ -130,6 +130,62 @@ describe('the HTTP engine authenticators', () => {
     expect(calls).toEqual(['GET /initSession ', 'GET /items s1', 'GET /initSession ', 'GET /items s2', 'GET /killSession s2']);
   });
 
+  it('trades the login answer for the session token with an exchange request, both again on a 401', async () => {
+    const calls: string[] = [];
+    let grants = 0;
+    server = await startServer((request, response) => {
+      calls.push(`${request.method} ${request.url} ${request.headers['refresh-token'] ?? request.headers.authorization ?? ''}`);
+      if (request.url === '/auth/refresh-token') {
+        grants += 1;
+        return json(response, 200, { refresh_token: `r${grants}` });
+      }
+      if (request.url === '/auth/access-token') return json(response, 200, { access_token: `a-${String(request.headers['refresh-token']).slice(7)}`, access_token_expires_in: 3600 });
+      if (request.headers.authorization === 'Bearer a-r1') return json(response, 401, { message: 'expired' });
+      json(response, 200, { items: [{ name: String(request.headers.authorization) }] });
+    });
+    const target = manifest({
+      base_url: '{{ config.base_url }}',
+      auth: {
+        type: 'session',
+        login: { method: 'POST', url: '/auth/refresh-token', headers: { username: 'u', password: 'p' } },
+        exchange: { method: 'POST', url: '/auth/access-token', headers: { 'refresh-token': 'Bearer {{ login.body.refresh_token }}' } },
+        token: '{{ response.body.access_token }}',
+        expires_in: '{{ response.body.access_token_expires_in }}',
+      },
+      streams: [listStream],
+    });
+    const result = await collect(target, { base_url: server.url });
+    expect(result.records[0].fields.Hostname).toBe('Bearer a-r2');
+    expect(calls).toEqual(['POST /auth/refresh-token ', 'POST /auth/access-token Bearer r1', 'GET /items Bearer a-r1', 'POST /auth/refresh-token ', 'POST /auth/access-token Bearer r2', 'GET /items Bearer a-r2']);
+  });
+
+  it('chains exchange steps, each seeing the login answer and the answer before it', async () => {
+    const calls: string[] = [];
+    server = await startServer((request, response) => {
+      calls.push(`${request.method} ${request.url} ${request.headers.cookie ?? ''}${request.headers['x-csrf-token'] ?? ''}`);
+      if (request.url === '/login') return response.writeHead(200, { 'content-type': 'application/json', 'set-cookie': ['csrftoken=c1; Path=/', 'session=s1; Path=/'] }).end('{"status":true}');
+      if (request.url === '/authorize') return json(response, 200, { auth_code: 'code-1' });
+      if (request.url?.startsWith('/token')) return json(response, 200, { access_token: `t-${new URL(request.url, 'http://x').searchParams.get('code')}` });
+      json(response, 200, { items: [{ name: String(request.headers.authorization) }] });
+    });
+    const target = manifest({
+      base_url: '{{ config.base_url }}',
+      auth: {
+        type: 'session',
+        login: { method: 'POST', url: '/login', body: { username: 'u' } },
+        exchange: [
+          { method: 'POST', url: '/authorize', headers: { Cookie: 'session={{ previous.cookies.session }}', 'X-CSRF-Token': '{{ login.cookies.csrftoken }}' } },
+          { method: 'POST', url: '/token', query: { code: '{{ previous.body.auth_code }}' } },
+        ],
+        token: '{{ response.body.access_token }}',
+      },
+      streams: [listStream],
+    });
+    const result = await collect(target, { base_url: server.url });
+    expect(result.records[0].fields.Hostname).toBe('Bearer t-code-1');
+    expect(calls).toEqual(['POST /login ', 'POST /authorize session=s1c1', 'POST /token?code=code-1 ', 'GET /items ']);
+  });
+
   it('takes a session token from a bare string body or a cookie', async () => {
     server = await startServer((request, response) => {
       if (request.url === '/api/session') return json(response, 201, 'b00f1e5d7a', { 'set-cookie': 'vmware-api-session-id=b00f1e5d7a; Path=/; HttpOnly' });

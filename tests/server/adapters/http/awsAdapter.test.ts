@@ -3,6 +3,7 @@
 // body) under the scope AWS expects for it (ec2 per region, iam and sts in us-east-1, acm in the certificate's region).
 // The verifier below is written from the AWS documentation, as an AWS endpoint checks a request, not with the signer.
 import { createHash, createHmac } from 'node:crypto';
+import { loopbackAllowed } from '../../../support/outbound.js';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fetchManifest, testManifest } from '../../../../src/server/adapters/http/httpEngine.js';
@@ -48,9 +49,9 @@ async function run(config: Record<string, unknown>, exchanges = fixture.exchange
   const server = await startReplayServer(exchanges);
   try {
     const withUrl = withReplayUrl(config, server.url);
-    const check = await testManifest(manifest, { adapter: 'aws', config: withUrl, signal: AbortSignal.timeout(15_000) });
+    const check = await testManifest(manifest, { adapter: 'aws', config: withUrl, signal: AbortSignal.timeout(15_000), outbound: loopbackAllowed });
     const records = [];
-    for await (const record of fetchManifest(manifest, { adapter: 'aws', config: withUrl, signal: AbortSignal.timeout(15_000), warn: () => undefined })) records.push(record);
+    for await (const record of fetchManifest(manifest, { adapter: 'aws', config: withUrl, signal: AbortSignal.timeout(15_000), warn: () => undefined, outbound: loopbackAllowed })) records.push(record);
     return { check, records, received: server.received, unmatched: server.unmatched };
   } finally {
     await server.close();
@@ -129,7 +130,7 @@ describe('the aws adapter', () => {
     const refused = [{ request: { method: 'GET', path: '/', query: { Action: 'GetCallerIdentity' } }, response: { status: 403, headers: { 'content-type': 'text/xml' }, body: '<ErrorResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><Error><Type>Sender</Type><Code>SignatureDoesNotMatch</Code><Message>The request signature we calculated does not match the signature you provided.</Message></Error></ErrorResponse>' } }];
     const server = await startReplayServer(refused);
     try {
-      const result = await testManifest(manifest, { adapter: 'aws', config: withReplayUrl(fixture.config, server.url), signal: AbortSignal.timeout(15_000) });
+      const result = await testManifest(manifest, { adapter: 'aws', config: withReplayUrl(fixture.config, server.url), signal: AbortSignal.timeout(15_000), outbound: loopbackAllowed });
       expect(result.ok).toBe(false);
       expect(JSON.stringify(result)).toMatch(/403|denied|permission|forbidden/i);
     } finally {

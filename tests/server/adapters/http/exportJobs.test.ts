@@ -91,10 +91,14 @@ describe('export jobs', () => {
 
   // Without the cancellation the first wait alone (30 s) would outlast the test's time limit.
   it('stops waiting at once when the fetch is cancelled', async () => {
+    // Cancelled half a second after the first status answer, well inside the 30 s wait: a fixed timer from the start
+    // could fire during a request on a loaded machine, which is another cancellation than the one tested.
+    const cancel = new AbortController();
     server = await startServer((request, response) => {
       if (request.url === '/vulns/export') return json(response, 200, { export_uuid: 'slow-1' });
+      response.on('finish', () => setTimeout(() => cancel.abort(), 500));
       return json(response, 200, { status: 'QUEUED' });
     });
-    await expect(collect(exportManifest({ interval_seconds: 30, max_wait_seconds: 600 }), { base_url: server.url }, AbortSignal.timeout(200))).rejects.toThrow(/cancelled while waiting for an export job/);
+    await expect(collect(exportManifest({ interval_seconds: 30, max_wait_seconds: 600 }), { base_url: server.url }, cancel.signal)).rejects.toThrow(/cancelled while waiting for an export job/);
   });
 });

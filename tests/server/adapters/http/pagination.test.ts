@@ -208,6 +208,36 @@ describe('the HTTP engine paginators', () => {
     expect(records[0].raw).toEqual({ general: { id: 1, serial_number: 'SN1' } });
   });
 
+  it('lets a nested children chain read the records above its parent as ancestors (Nessus scan → host → host detail)', async () => {
+    const paths: string[] = [];
+    server = await startServer((request, response) => {
+      paths.push(request.url!);
+      if (request.url === '/scans') return json(response, 200, { scans: [{ id: 5 }, { id: 9 }] });
+      const scan = /^\/scans\/(\d+)$/.exec(request.url!);
+      if (scan) return json(response, 200, { hosts: [{ host_id: Number(scan[1]) * 10 }] });
+      json(response, 200, { info: { 'host-fqdn': `host${request.url}` } });
+    });
+    const target = manifest({
+      base_url: '{{ config.base_url }}',
+      streams: [{
+        name: 'hosts', entity: 'device',
+        request: { url: '/scans' },
+        records: '{{ response.body.scans }}',
+        children: {
+          request: { url: '/scans/{{ parent.id }}' },
+          records: '{{ response.body.hosts }}',
+          children: { request: { url: '/scans/{{ ancestors[-1].id }}/hosts/{{ parent.host_id }}' }, records: '{{ [response.body] }}' },
+        },
+        mapping: { Hostname: '{{ record.info["host-fqdn"] }}', Groups: '{{ "scan " + ancestors[-1].id + ", host " + parent.host_id }}' },
+      }],
+    });
+    const { records } = await collect(target, { base_url: server.url });
+    expect(paths).toEqual(['/scans', '/scans/5', '/scans/5/hosts/50', '/scans/9', '/scans/9/hosts/90']);
+    expect(records.map((record) => record.fields.Hostname)).toEqual(['host/scans/5/hosts/50', 'host/scans/9/hosts/90']);
+    // The mapping sees the same ancestors as the nested chain's requests.
+    expect(records.map((record) => record.fields.Groups)).toEqual(['scan 5, host 50', 'scan 9, host 90']);
+  });
+
   it('runs a stream once per item of for_each and skips streams whose `when` is false', async () => {
     const paths: string[] = [];
     server = await startServer((request, response) => {

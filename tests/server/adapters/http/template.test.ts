@@ -12,6 +12,7 @@ const scope = {
     seenMs: 1710417600000,
     plain: '2024-03-14 12:00:00',
     nested: { list: [{ value: 1 }, { value: 2 }] },
+    minions: { a: { id: 'a' }, down: false, empty: { id: '' }, other: { x: 1 }, b: { id: 'b' } },
   },
   page: { offset: 500, limit: 500 },
 };
@@ -38,19 +39,38 @@ describe('the template interpreter', () => {
 
   it('applies filters with arguments, chained', () => {
     expect(render("{{ record.addresses | where('type', 'InternalIP') | pluck('address') | first }}", scope)).toBe('10.0.0.1');
+    expect(render("{{ record.addresses | within('type', ['InternalIP', 'ExternalIP']) | pluck('address') }}", scope)).toEqual(['10.0.0.1']);
+    expect(render("{{ record.addresses | within('type', []) }}", scope)).toEqual([]);
     expect(render('{{ record.mac | mac }}', scope)).toBe('00:1a:2b:3c:4d:5e');
     expect(render("{{ config.tables | join('|') }}", scope)).toBe('a b|c');
     expect(render('{{ config.tables | first | urlencode }}', scope)).toBe('a%20b');
     expect(render("{{ record.none | default('fallback') }}", scope)).toBe('fallback');
     expect(render('{{ record.nested.list | pluck("value") | length }}', scope)).toBe(2);
     expect(render("{{ 'a,b,,c' | split(',') | compact }}", scope)).toEqual(['a', 'b', 'c']);
+    expect(render("{{ record.minions | values | where('id') | pluck('id') }}", scope)).toEqual(['a', 'b']);
   });
 
   it('turns epoch seconds, epoch milliseconds and zone-less datetimes into ISO 8601 UTC', () => {
     expect(render('{{ record.seen | date }}', scope)).toBe('2024-03-14T12:00:00.000Z');
     expect(render('{{ record.seenMs | date }}', scope)).toBe('2024-03-14T12:00:00.000Z');
     expect(render('{{ record.plain | date }}', scope)).toBe('2024-03-14T12:00:00.000Z');
+    expect(render("{{ '20240301' | date }}", scope)).toBe('2024-03-01T00:00:00.000Z');
+    expect(render("{{ '20241399' | date }}", scope)).toBe('20241399');
     expect(render("{{ 'not a date' | date }}", scope)).toBe('not a date');
+  });
+
+  it('gives epoch milliseconds some seconds before now with ago (a search window ending now)', () => {
+    const before = Date.now();
+    const value = render('{{ 86400 | ago }}', scope) as number;
+    expect(value).toBeGreaterThanOrEqual(before - 86_400_000);
+    expect(value).toBeLessThanOrEqual(Date.now() - 86_400_000);
+    expect(render("{{ 'soon' | ago }}", scope)).toBeUndefined();
+  });
+
+  it('lays a date out as a vendor query wants it with date_format (UTC)', () => {
+    expect(render("{{ record.seenMs | date_format('DD/MM/YYYY HH:mm:ss') }}", scope)).toBe('14/03/2024 12:00:00');
+    expect(render("{{ record.plain | date_format('YYYY-MM-DD') }}", scope)).toBe('2024-03-14');
+    expect(render("{{ 'never' | date_format('YYYY') }}", scope)).toBeUndefined();
   });
 
   it('drops object keys whose whole-template value is undefined and renders key templates', () => {

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:net';
+import { loopbackAllowed } from '../../../support/outbound.js';
 import { Client, SizeLimitExceededError } from 'ldapts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ldapEngine } from '../../../../src/server/adapters/ldap/ldapEngine.js';
@@ -62,11 +63,11 @@ function config(overrides: Partial<ConnectionConfig> = {}): ConnectionConfig {
 async function fetchAll(adapter: string, connection: ConnectionConfig): Promise<{ records: FetchedRecord[]; warnings: string[] }> {
   const records: FetchedRecord[] = [];
   const warnings: string[] = [];
-  for await (const record of ldapEngine.fetch({ adapter, config: connection, signal: new AbortController().signal, warn: (message) => warnings.push(message) })) records.push(record);
+  for await (const record of ldapEngine.fetch({ adapter, config: connection, signal: new AbortController().signal, warn: (message) => warnings.push(message), outbound: loopbackAllowed })) records.push(record);
   return { records, warnings };
 }
 
-const test = (connection: ConnectionConfig, adapter = 'active-directory') => ldapEngine.test({ adapter, config: connection, signal: new AbortController().signal });
+const test = (connection: ConnectionConfig, adapter = 'active-directory') => ldapEngine.test({ adapter, config: connection, signal: new AbortController().signal, outbound: loopbackAllowed });
 
 beforeAll(async () => {
   ca = issueCertificate({ commonName: 'Corp Test Root CA', isCa: true, keyType: 'ec:prime256v1' }, null);

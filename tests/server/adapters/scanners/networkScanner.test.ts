@@ -1,4 +1,5 @@
 import { createServer, type Server, type Socket } from 'node:net';
+import { loopbackAllowed } from '../../../support/outbound.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectionConfig, FetchedRecord } from '../../../../src/server/adapters/engine.js';
 import { networkScannerEngine } from '../../../../src/server/adapters/scanners/networkScanner.js';
@@ -59,7 +60,7 @@ function scanConfig(overrides: Partial<ConnectionConfig> = {}): ConnectionConfig
 async function scan(config: ConnectionConfig, signal = new AbortController().signal): Promise<{ records: FetchedRecord[]; warnings: string[] }> {
   const records: FetchedRecord[] = [];
   const warnings: string[] = [];
-  for await (const record of networkScannerEngine.fetch({ adapter: 'network-scanner', config, signal, warn: (message) => warnings.push(message) })) records.push(record);
+  for await (const record of networkScannerEngine.fetch({ adapter: 'network-scanner', config, signal, warn: (message) => warnings.push(message), outbound: loopbackAllowed })) records.push(record);
   return { records, warnings };
 }
 
@@ -92,13 +93,13 @@ describe('the network scanner', () => {
   });
 
   it('refuses a range above the cap, with the counts, before probing anything', async () => {
-    const result = await networkScannerEngine.test({ adapter: 'network-scanner', config: scanConfig({ targets: '10.0.0.0/8' }), signal: new AbortController().signal });
+    const result = await networkScannerEngine.test({ adapter: 'network-scanner', config: scanConfig({ targets: '10.0.0.0/8' }), signal: new AbortController().signal, outbound: loopbackAllowed });
     expect(result).toEqual({ ok: false, reason: 'invalid_config', detail: expect.stringContaining('16,777,214 addresses') });
     await expect(scan(scanConfig({ targets: '10.0.0.0/8' }))).rejects.toThrow(/at most 65,536/);
   });
 
   it('rejects malformed targets, ports and exclusions with the offending entry named', async () => {
-    const check = (overrides: Partial<ConnectionConfig>) => networkScannerEngine.test({ adapter: 'network-scanner', config: scanConfig(overrides), signal: new AbortController().signal });
+    const check = (overrides: Partial<ConnectionConfig>) => networkScannerEngine.test({ adapter: 'network-scanner', config: scanConfig(overrides), signal: new AbortController().signal, outbound: loopbackAllowed });
     expect(await check({ targets: '10.0.0.300' })).toMatchObject({ ok: false, reason: 'invalid_config', detail: expect.stringContaining('10.0.0.300') });
     expect(await check({ ports: '22,99999' })).toMatchObject({ ok: false, reason: 'invalid_config', detail: expect.stringContaining('99999') });
     expect(await check({ exclude: ['printer.local'] })).toMatchObject({ ok: false, reason: 'invalid_config', detail: expect.stringContaining('printer.local') });
@@ -106,7 +107,7 @@ describe('the network scanner', () => {
   });
 
   it('summarises a valid configuration in its connectivity check', async () => {
-    const result = await networkScannerEngine.test({ adapter: 'network-scanner', config: scanConfig({ targets: '10.0.0.0/24', ports: '22,80' }), signal: new AbortController().signal });
+    const result = await networkScannerEngine.test({ adapter: 'network-scanner', config: scanConfig({ targets: '10.0.0.0/24', ports: '22,80' }), signal: new AbortController().signal, outbound: loopbackAllowed });
     expect(result).toEqual({ ok: true, detail: expect.stringContaining('254 addresses × 2 ports = 508 probes') });
   });
 

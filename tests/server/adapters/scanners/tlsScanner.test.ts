@@ -1,4 +1,5 @@
 import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
+import { loopbackAllowed } from '../../../support/outbound.js';
 import { createServer, type Server } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectionConfig, FetchedRecord } from '../../../../src/server/adapters/engine.js';
@@ -58,7 +59,7 @@ afterAll(async () => {
 async function scan(config: ConnectionConfig): Promise<{ records: FetchedRecord[]; warnings: string[] }> {
   const records: FetchedRecord[] = [];
   const warnings: string[] = [];
-  for await (const record of tlsScannerEngine.fetch({ adapter: 'tls-scanner', config, signal: new AbortController().signal, warn: (message) => warnings.push(message) })) records.push(record);
+  for await (const record of tlsScannerEngine.fetch({ adapter: 'tls-scanner', config, signal: new AbortController().signal, warn: (message) => warnings.push(message), outbound: loopbackAllowed })) records.push(record);
   return { records, warnings };
 }
 
@@ -123,13 +124,13 @@ describe('the TLS certificate scanner', () => {
 
   it('checks connectivity by handshaking with the first endpoints', async () => {
     const signal = new AbortController().signal;
-    expect(await tlsScannerEngine.test({ adapter: 'tls-scanner', config: { targets: [`127.0.0.1:${selfSigned.port}`, `127.0.0.1:${closedPort}`] }, signal }))
+    expect(await tlsScannerEngine.test({ adapter: 'tls-scanner', config: { targets: [`127.0.0.1:${selfSigned.port}`, `127.0.0.1:${closedPort}`] }, signal, outbound: loopbackAllowed }))
       .toEqual({ ok: true, detail: expect.stringContaining('1 of 2 endpoints') });
-    expect(await tlsScannerEngine.test({ adapter: 'tls-scanner', config: { targets: [`127.0.0.1:${closedPort}`] }, signal })).toMatchObject({ ok: false, reason: 'refused' });
+    expect(await tlsScannerEngine.test({ adapter: 'tls-scanner', config: { targets: [`127.0.0.1:${closedPort}`] }, signal, outbound: loopbackAllowed })).toMatchObject({ ok: false, reason: 'refused' });
   });
 
   it('rejects bad targets, bad ports and oversized ranges with the reason', async () => {
-    const check = (config: ConnectionConfig) => tlsScannerEngine.test({ adapter: 'tls-scanner', config, signal: new AbortController().signal });
+    const check = (config: ConnectionConfig) => tlsScannerEngine.test({ adapter: 'tls-scanner', config, signal: new AbortController().signal, outbound: loopbackAllowed });
     expect(await check({ targets: [] })).toMatchObject({ ok: false, reason: 'invalid_config' });
     expect(await check({ targets: ['bad host!'] })).toMatchObject({ ok: false, reason: 'invalid_config', detail: expect.stringContaining('bad host!') });
     expect(await check({ targets: ['www.example.com:70000'] })).toMatchObject({ ok: false, reason: 'invalid_config', detail: expect.stringContaining('invalid port') });

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { loopbackAllowed } from '../../../support/outbound.js';
 import { createServer, type Server } from 'node:net';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
@@ -12,11 +13,11 @@ const suffix = randomBytes(4).toString('hex');
 async function fetchAll(config: Record<string, unknown>): Promise<{ records: FetchedRecord[]; warnings: string[] }> {
   const records: FetchedRecord[] = [];
   const warnings: string[] = [];
-  for await (const record of engine.fetch({ adapter: 'sqladapter', config, signal: AbortSignal.timeout(30_000), warn: (message) => warnings.push(message) })) records.push(record);
+  for await (const record of engine.fetch({ adapter: 'sqladapter', config, signal: AbortSignal.timeout(30_000), warn: (message) => warnings.push(message), outbound: loopbackAllowed })) records.push(record);
   return { records, warnings };
 }
 
-const check = (config: Record<string, unknown>) => engine.test({ adapter: 'sqladapter', config, signal: AbortSignal.timeout(30_000) });
+const check = (config: Record<string, unknown>) => engine.test({ adapter: 'sqladapter', config, signal: AbortSignal.timeout(30_000), outbound: loopbackAllowed });
 
 /** A TCP listener that accepts connections and never answers: a database that hangs. */
 async function silentListener(): Promise<{ port: number; close: () => Promise<void> }> {

@@ -6,11 +6,12 @@ import { templates } from '../../../renderers/form/templates';
 import { connectionValidator, errorSchemaOf } from './connectionValidator';
 import { pathOfId, type ConnectionFormModel, type ConnectionValues } from './connectionModel';
 import { ConnectionObjectTemplate, KeyValueField } from './formParts';
+import { ExportedFromWidget } from './ExportedFromWidget';
 import { FileUploadWidget } from './FileUploadWidget';
 import { SecretWidget, type ConnectionFormContext, type FileUpload } from './SecretWidget';
 import './connectionForm.css';
 
-const widgets: RegistryWidgetsType = { ...formWidgets, secret: SecretWidget, file: FileUploadWidget };
+const widgets: RegistryWidgetsType = { ...formWidgets, secret: SecretWidget, file: FileUploadWidget, exportedFrom: ExportedFromWidget };
 const connectionTemplates = { ...templates, ObjectFieldTemplate: ConnectionObjectTemplate };
 const fields: RegistryFieldsType = { keyValue: KeyValueField };
 

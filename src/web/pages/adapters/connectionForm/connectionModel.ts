@@ -21,7 +21,7 @@ export type ConnectionFormModel = FormModel & {
   secretPaths: string[][];
 };
 
-const widgetFor: Record<string, string> = { textarea: 'textarea', code: 'code', file: 'file', multiselect: 'checkboxes', select: 'select', checkbox: 'checkbox', password: 'secret' };
+const widgetFor: Record<string, string> = { textarea: 'textarea', code: 'code', file: 'file', multiselect: 'checkboxes', select: 'select', checkbox: 'checkbox', password: 'secret', 'exported-from': 'exportedFrom' };
 
 /** The uiSchema of one property and everything under it: secrets get the secret widget, oneOf discriminators are hidden. */
 function uiOf(node: SchemaNode): UiSchema {

@@ -24,7 +24,7 @@ export function FieldPrecedence({ path, changePermission }: { path: string; chan
   });
   const { adapters } = useSession();
   const queryClient = useQueryClient();
-  const errors = useFieldErrors(path);
+  const errors = useFieldErrors(path, ['ordering', 'ordering.*']);
   const [draft, setDraft] = useState<Ordering | null>(null);
   const [newField, setNewField] = useState('');
   const [saving, setSaving] = useState(false);

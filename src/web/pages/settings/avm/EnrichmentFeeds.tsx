@@ -20,6 +20,7 @@ const statusKeys: Record<string, string> = {
 // The file each feed takes; a feed without one is described by the server.
 const feedFileKeys: Record<string, string> = {
   'nvd-cve': 'settings.feeds.fileNvdCve', 'cisa-kev': 'settings.feeds.fileCisaKev', 'first-epss': 'settings.feeds.fileFirstEpss', 'nvd-cpe': 'settings.feeds.fileNvdCpe',
+  'endoflife-date': 'settings.feeds.fileEndoflifeDate',
 };
 const keyText = (key: string | undefined, otherwise: string) => (key ? t(key) : otherwise);
 // How often the list is read again while a feed imports, so its progress ("… records read") shows as it runs.
@@ -56,7 +57,7 @@ function UploadButton({ feed, onStart, onDone }: { feed: Enrichment; onStart: ()
   );
 }
 
-/** The feeds the AVM imports: status, records in use, last import and error, with an upload per feed. */
+/** The feeds Cartograph imports (the AVM's and the OS lifecycle feed): status, records in use, last import and error, with an upload per feed. */
 export function EnrichmentFeeds() {
   const queryClient = useQueryClient();
   const [uploading, setUploading] = useState(0);

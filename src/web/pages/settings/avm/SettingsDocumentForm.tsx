@@ -4,7 +4,7 @@ import { apiFetch, useFieldErrors } from '../../../app/http';
 import { t } from '../../../app/i18n/messages';
 import { notify } from '../../../app/notifications/notifications';
 import { getSession } from '../../../app/session/session';
-import { formModelOf, initialValuesOf, type EntitySchema as FormEntitySchema } from '../../../renderers/form/formSchema';
+import { formModelOf, shownFieldsOf, initialValuesOf, type EntitySchema as FormEntitySchema } from '../../../renderers/form/formSchema';
 import { SchemaForm } from '../../../renderers/form/SchemaForm';
 import { entitySchemaQuery } from '../../../renderers/schema/entitySchema';
 import { Card, ErrorState, PageHeader, Spinner } from '../../../ui';
@@ -29,7 +29,7 @@ export function SettingsDocumentForm({ schemaId, path, changePermission, savedMe
   const schema = schemaQuery.data as unknown as FormEntitySchema | undefined;
   const omitted = omit?.join(',') ?? '';
   const model = useMemo(() => (schema ? formModelOf(withoutProperties(schema, omitted ? omitted.split(',') : []), 'edit') : null), [schema, omitted]);
-  const serverErrors = useFieldErrors(path);
+  const serverErrors = useFieldErrors(path, model ? shownFieldsOf(model) : undefined);
   const queryClient = useQueryClient();
   const mayChange = (getSession().user?.permissions ?? []).includes(changePermission) && (!providerOnly || Boolean(getSession().company?.is_constant));
 

@@ -4,7 +4,7 @@ import administratorSchema from '../../../../../schemas/api/company-administrato
 import { apiFetch, useFieldErrors } from '../../../app/http';
 import { t } from '../../../app/i18n/messages';
 import { notify } from '../../../app/notifications/notifications';
-import { formModelOf, type EntitySchema } from '../../../renderers/form/formSchema';
+import { formModelOf, shownFieldsOf, type EntitySchema } from '../../../renderers/form/formSchema';
 import { SchemaForm } from '../../../renderers/form/SchemaForm';
 import { Badge, EmptyState, Table, type TableColumn } from '../../../ui';
 
@@ -15,12 +15,12 @@ export function CompanyAdministrators({ companyId }: { companyId: number }) {
   const queryClient = useQueryClient();
   const callPath = `/companies/companies/${companyId}/administrators`;
   const admins = useQuery({ queryKey: ['resource-list', callPath], queryFn: () => apiFetch<Administrator[]>(callPath) });
-  const serverErrors = useFieldErrors(callPath);
   const [formKey, setFormKey] = useState(0);
   const model = useMemo(() => {
     const base = formModelOf(administratorSchema as unknown as EntitySchema, 'create');
     return { ...base, rules: { ...base.rules, email: 'email' } };
   }, []);
+  const serverErrors = useFieldErrors(callPath, shownFieldsOf(model));
   const add = async (body: Record<string, unknown>) => {
     const created = await apiFetch<Administrator>(callPath, { method: 'POST', body });
     notify('success', t('settings.company.administratorAdded', { username: created.username }));

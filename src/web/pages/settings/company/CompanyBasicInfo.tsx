@@ -4,7 +4,7 @@ import companySchema from '../../../../../schemas/entities/company.json';
 import { apiFetch, useFieldErrors } from '../../../app/http';
 import { t } from '../../../app/i18n/messages';
 import { notify } from '../../../app/notifications/notifications';
-import { formModelOf, initialValuesOf, type EntitySchema } from '../../../renderers/form/formSchema';
+import { formModelOf, shownFieldsOf, initialValuesOf, type EntitySchema } from '../../../renderers/form/formSchema';
 import { SchemaForm } from '../../../renderers/form/SchemaForm';
 
 export type CompanyRecord = { id: number; name: string; domain: string; is_active: boolean; is_constant: boolean };
@@ -14,8 +14,8 @@ export const companyKey = (id: string) => ['resource-item', '/companies/companie
 export function CompanyBasicInfo({ company }: { company: CompanyRecord }) {
   const queryClient = useQueryClient();
   const callPath = `/companies/companies/${company.id}`;
-  const serverErrors = useFieldErrors(callPath);
   const model = useMemo(() => formModelOf(companySchema as unknown as EntitySchema, 'edit'), []);
+  const serverErrors = useFieldErrors(callPath, shownFieldsOf(model));
   const save = async (body: Record<string, unknown>) => {
     const saved = await apiFetch<CompanyRecord>(callPath, { method: 'PUT', body });
     queryClient.setQueryData(companyKey(String(company.id)), saved);

@@ -4,20 +4,35 @@ import domainSchema from '../../../../../schemas/entities/domain.json';
 import { apiFetch, useFieldErrors } from '../../../app/http';
 import { t } from '../../../app/i18n/messages';
 import { notify } from '../../../app/notifications/notifications';
-import { hasPermission } from '../../../app/session/session';
-import { formModelOf, type EntitySchema } from '../../../renderers/form/formSchema';
+import { getSession, hasPermission } from '../../../app/session/session';
+import { formModelOf, shownFieldsOf, type EntitySchema } from '../../../renderers/form/formSchema';
 import { SchemaForm } from '../../../renderers/form/SchemaForm';
 import { Badge, Button, Dialog, EmptyState, Table, type TableColumn } from '../../../ui';
 
-export type DomainRecord = { id: number; domain: string; tenant: number; tenant_name: string; is_primary: boolean };
+export type DomainVerification = { type: 'TXT'; names: string[]; value: string };
+export type DomainRecord = {
+  id: number; domain: string; tenant: number; tenant_name: string; is_primary: boolean;
+  /** A claim routes single sign-on only once verified (DNS TXT record, or the provider company's approval). */
+  status?: 'pending' | 'verified'; verification?: DomainVerification;
+};
 const domainsCall = '/companies/domains';
 
-/** Domains part: the company's domains, one primary; add, make primary, remove. */
+/** What a pending claim asks for: publish this TXT record, then verify. */
+function PendingClaim({ verification }: { verification: DomainVerification }) {
+  return (
+    <div className="company-part__claim">
+      <Badge tone="warning">{t('settings.company.pending')}</Badge>{' '}
+      <span>{t('settings.company.publishRecord', { names: verification.names.join(t('settings.company.or')) })}</span>{' '}
+      <code>{verification.value}</code>
+    </div>
+  );
+}
+
+/** Domains part: the company's domains, one primary; add, verify (DNS TXT) or approve (provider), make primary, remove. */
 export function CompanyDomains({ companyId }: { companyId: number }) {
   const queryClient = useQueryClient();
   const key = ['resource-list', domainsCall, { tenant: companyId }] as const;
   const domains = useQuery({ queryKey: key, queryFn: () => apiFetch<{ results: DomainRecord[] }>(domainsCall, { query: { tenant: companyId, size: 1000, ordering: 'domain' } }) });
-  const serverErrors = useFieldErrors(domainsCall);
   const [removing, setRemoving] = useState<DomainRecord | null>(null);
   const [formKey, setFormKey] = useState(0);
   // The company is fixed by the page: its field is hidden and filled in.
@@ -25,6 +40,7 @@ export function CompanyDomains({ companyId }: { companyId: number }) {
     const base = formModelOf(domainSchema as unknown as EntitySchema, 'create');
     return { ...base, uiSchema: { ...base.uiSchema, tenant: { 'ui:widget': 'hidden' } }, rules: { ...base.rules, domain: 'required|max:253|no_space' } };
   }, []);
+  const serverErrors = useFieldErrors(domainsCall, shownFieldsOf(model));
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['resource-list', domainsCall] });
 
   const add = async (body: Record<string, unknown>) => {
@@ -35,6 +51,10 @@ export function CompanyDomains({ companyId }: { companyId: number }) {
   };
   const makePrimary = async (domain: DomainRecord) => {
     await apiFetch(`${domainsCall}/${domain.id}`, { method: 'PATCH', body: { is_primary: true } }).then(refresh, () => undefined);
+  };
+  // Verify and approve answer the domain; a refusal is notified by the HTTP client and leaves the list as it is.
+  const claimAction = async (domain: DomainRecord, action: 'verify' | 'approve') => {
+    await apiFetch(`${domainsCall}/${domain.id}/${action}`, { method: 'POST' }).then(refresh, () => undefined);
   };
   const remove = async () => {
     if (!removing) return;
@@ -48,8 +68,20 @@ export function CompanyDomains({ companyId }: { companyId: number }) {
   };
 
   const canChange = hasPermission('companies.change_domain');
+  const isProvider = getSession().company?.is_constant === true;
+  const claimCell = (domain: DomainRecord) => {
+    if (domain.status !== 'pending') return domain.status === 'verified' ? <Badge tone="success">{t('settings.company.verified')}</Badge> : null;
+    return (
+      <>
+        {domain.verification ? <PendingClaim verification={domain.verification} /> : <Badge tone="warning">{t('settings.company.pending')}</Badge>}
+        {canChange ? <Button size="small" variant="link" onClick={() => void claimAction(domain, 'verify')}>{t('settings.company.verify')}</Button> : null}
+        {canChange && isProvider ? <Button size="small" variant="link" onClick={() => void claimAction(domain, 'approve')}>{t('settings.company.approve')}</Button> : null}
+      </>
+    );
+  };
   const columns: TableColumn<DomainRecord>[] = [
     { id: 'domain', header: t('settings.company.domain'), cell: (domain) => domain.domain },
+    { id: 'claim', header: t('settings.company.claim'), cell: claimCell },
     { id: 'is_primary', header: t('settings.company.primary'), cell: (domain) => (domain.is_primary ? <Badge tone="success">{t('settings.company.primary')}</Badge> : canChange ? <Button size="small" variant="link" onClick={() => void makePrimary(domain)}>{t('settings.company.makePrimary')}</Button> : null) },
     ...(hasPermission('companies.delete_domain')
       ? [{ id: 'actions', header: t('settings.company.actions'), align: 'end' as const, cell: (domain: DomainRecord) => <Button size="small" variant="danger" onClick={() => setRemoving(domain)}>{t('settings.company.remove')}</Button> }]

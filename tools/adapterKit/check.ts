@@ -1,0 +1,136 @@
+// `npm run adapter -- check <slug>`: everything an adapter folder must satisfy before it fetches, and what its
+// fixture's replay hands over (records per entity, how many carry each identity field correlation needs).
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import type { FetchedRecord } from '../../src/server/adapters/engine.js';
+import type { Manifest } from '../../src/server/adapters/http/manifest.js';
+import { adapterFiles, adaptersFolder, configForForm, has, readJson, schemaErrors, unreadFormFields } from './adapterFolder.js';
+import { replayConnectivityCheck, replayFixture } from './fixtureReplay.js';
+import { isSubset, type ReplayFixture } from './replayServer.js';
+import { scaffoldMarker } from './scaffold.js';
+
+type Node = Record<string, unknown>;
+
+export type CheckReport = {
+  slug: string;
+  /** Anything that keeps the adapter from fetching or from matching its fixture: the check fails on any. */
+  problems: string[];
+  /** What the engine warned about during the replay (shown, not failing). */
+  warnings: string[];
+  /** Requests the engine sent that no exchange of the fixture answered. */
+  unmatched: string[];
+  /** Records handed over, per entity. */
+  entities: Record<string, number>;
+  /** Per entity that names a device: the share (0–1) of its records carrying each identity field. */
+  identity: Record<string, Record<string, number>>;
+};
+
+/** Identity fields correlation joins devices on; "cloud/agent id" counts any of the vendor's own device ids. */
+export const identityFields: Record<string, string[]> = {
+  Hostname: ['Hostname'],
+  SerialNumber: ['SerialNumber'],
+  MacAddresses: ['MacAddresses'],
+  IpAddresses: ['IpAddresses'],
+  'cloud/agent id': ['CloudInstanceId', 'AgentId', 'DeviceId'],
+};
+/** Entities whose records name a device (a software, finding or service record carries its device's identifiers). */
+const deviceEntities = new Set(['device', 'software', 'vulnerability', 'service']);
+
+function present(value: unknown): boolean {
+  if (value === undefined || value === null || value === '') return false;
+  return !Array.isArray(value) || value.some(present);
+}
+
+function summarise(records: FetchedRecord[]): Pick<CheckReport, 'entities' | 'identity'> {
+  const entities: Record<string, number> = {};
+  for (const record of records) entities[record.entity] = (entities[record.entity] ?? 0) + 1;
+  const identity: Record<string, Record<string, number>> = {};
+  for (const entity of Object.keys(entities).filter((name) => deviceEntities.has(name))) {
+    const ofEntity = records.filter((record) => record.entity === entity);
+    identity[entity] = Object.fromEntries(Object.entries(identityFields).map(([label, fields]) => [label, ofEntity.filter((record) => fields.some((field) => present(record.fields[field]))).length / ofEntity.length]));
+  }
+  return { entities, identity };
+}
+
+/** Reads a JSON file of the folder, adding a problem (and answering undefined) when it is missing or malformed. */
+function readPart<T>(path: string, problems: string[]): T | undefined {
+  if (!has(path)) {
+    problems.push(`${path} is missing`);
+    return undefined;
+  }
+  try {
+    return readJson<T>(path);
+  } catch (error) {
+    problems.push(`${path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
+}
+
+/** The checks of the files themselves (no replay). */
+function checkFiles(slug: string, root: string, problems: string[]) {
+  const files = adapterFiles(slug, root);
+  const adapter = readPart<Node>(files.adapter, problems);
+  if (adapter) {
+    for (const error of schemaErrors(readJson<Node>(files.adapterMeta), adapter)) problems.push(`${files.adapter}: ${error}`);
+    if (adapter.slug !== slug) problems.push(`${files.adapter}: slug is ${JSON.stringify(adapter.slug)}, not the folder name ${slug}`);
+    if (adapter.engine !== 'http') problems.push(`${files.adapter}: engine is ${JSON.stringify(adapter.engine)}; set "http" once the manifest and fixture pass`);
+  }
+  const connection = readPart<Node>(files.connection, problems);
+  if (connection) {
+    if (connection.$id !== `cartograph:adapters/${slug}/connection`) problems.push(`${files.connection}: $id must be cartograph:adapters/${slug}/connection`);
+    try {
+      for (const [index, example] of ((connection.examples as unknown[]) ?? []).entries()) for (const error of schemaErrors(connection, example)) problems.push(`${files.connection}: example ${index + 1}: ${error}`);
+    } catch (error) {
+      problems.push(`${files.connection} does not compile: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  const manifest = readPart<Manifest>(files.manifest, problems);
+  if (manifest) {
+    for (const error of schemaErrors(readJson<Node>(files.manifestMeta), manifest)) problems.push(`${files.manifest}: ${error}`);
+    if (connection) for (const path of unreadFormFields(readFileSync(files.manifest, 'utf8'), connection)) problems.push(`${files.manifest} never reads the form field ${path}`);
+  }
+  const fixture = readPart<ReplayFixture>(files.fixture, problems);
+  if (fixture && connection) {
+    try {
+      for (const error of schemaErrors(connection, configForForm(fixture.config ?? {}, connection))) problems.push(`${files.fixture}: config does not fill the form: ${error}`);
+    } catch {
+      // The connection schema's compile error is reported above.
+    }
+    if (!fixture.exchanges?.length) problems.push(`${files.fixture} has no exchanges`);
+    if (!fixture.expected?.records?.length) problems.push(`${files.fixture} expects no records`);
+  }
+  for (const path of [files.adapter, files.connection, files.manifest, files.fixture, files.instructions]) {
+    if (has(path) && readFileSync(path, 'utf8').includes(scaffoldMarker)) problems.push(`${path} still holds the scaffold's placeholder text`);
+  }
+  return { manifest, fixture };
+}
+
+/** Every check of one adapter; replays only when the files are sound enough to. */
+export async function checkAdapter(slug: string, root = adaptersFolder): Promise<CheckReport> {
+  const problems: string[] = [];
+  const report: CheckReport = { slug, problems, warnings: [], unmatched: [], entities: {}, identity: {} };
+  if (!has(adapterFiles(slug, root).folder)) {
+    problems.push(`no adapter folder ${adapterFiles(slug, root).folder}`);
+    return report;
+  }
+  const { manifest, fixture } = checkFiles(slug, root, problems);
+  if (!manifest || !fixture?.exchanges?.length || !fixture.expected) return report;
+  const result = await replayFixture(slug, fixture, manifest);
+  Object.assign(report, { warnings: result.warnings, unmatched: result.unmatched }, summarise(result.records));
+  if (result.error) problems.push(`the replay failed: ${result.error}`);
+  for (const request of result.unmatched) problems.push(`no exchange answers ${request}`);
+  if (result.records.length !== fixture.expected.count) problems.push(`the replay handed over ${result.records.length} records, the fixture expects ${fixture.expected.count}`);
+  for (const expected of fixture.expected.records ?? []) {
+    if (!result.records.some((record) => record.entity === expected.entity && isSubset(expected.fields, record.fields))) problems.push(`no ${expected.entity} record with ${JSON.stringify(expected.fields)}`);
+  }
+  if (result.records.some((record) => !record.raw)) problems.push('a record has no raw vendor record');
+  const connectivity = await replayConnectivityCheck(slug, fixture, manifest);
+  if (!connectivity.ok) problems.push(`the connectivity check failed (${connectivity.reason}): ${connectivity.detail}`);
+  return report;
+}
+
+/** Every adapter folder that has a manifest (what `check --all` checks). */
+export function slugsWithManifest(root = adaptersFolder): string[] {
+  return readdirSync(root)
+    .filter((name) => statSync(`${root}/${name}`).isDirectory() && has(adapterFiles(name, root).manifest))
+    .sort();
+}
