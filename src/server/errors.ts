@@ -27,6 +27,8 @@ export class NotFound extends DomainError {}
 export class Conflict extends DomainError {}
 /** A service the request needs cannot be reached. */
 export class Unavailable extends DomainError {}
+/** What was sent is larger than the server takes (an upload over its limit). */
+export class TooLarge extends DomainError {}
 
 /** The `{detail}` body (optionally with a machine-readable `code`). */
 export const detailBody = (detail: string, code?: string): ErrorBody => (code ? { detail, code } : { detail });

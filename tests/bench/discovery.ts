@@ -15,7 +15,7 @@ import { correlate } from '../../src/server/discovery/correlation/correlate.js';
 import { deviceCorrelationRules } from '../../src/server/discovery/correlation/deviceRules.js';
 import { scoreClusters } from '../../src/server/discovery/correlation/scoring.js';
 import { userCorrelationRules } from '../../src/server/discovery/correlation/userRules.js';
-import { sealSecrets } from '../../src/server/adapters/secretFields.js';
+import { sealSecrets } from '../../src/server/auth/secretFields.js';
 import { generateLabelledFleet } from '../../src/server/demo/fleet.js';
 import { planSnapshotQuery, queryCondition } from '../../src/server/inventory/search.js';
 import { startCartograph, type RunningCartograph } from '../../src/server/server.js';

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadAdapterCatalogue } from '../../src/server/adapters/catalogue.js';
-import { secretRuleOf } from '../../src/server/adapters/secretRule.js';
+import { secretRuleOf } from '../../src/server/auth/secretRule.js';
 
 // A stored secret sent back masked is kept only while the destination stays the same (src/server/adapters/secretRule.ts).
 // That holds only if every form that keeps a secret also names where it goes: these checks keep a new adapter, settings

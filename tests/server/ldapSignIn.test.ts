@@ -1,6 +1,6 @@
 import { Client } from 'ldapts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { maskedSecret } from '../../src/server/adapters/secretFields.js';
+import { maskedSecret } from '../../src/server/auth/secretFields.js';
 import { ldapConfigurationKind } from '../../src/server/identity/ldap/ldapConfigurations.js';
 import { startSlapd, type SlapdServer } from '../support/slapd.js';
 import { createUserWithGroups, engines, startTestServer, userPassword, type TestServer } from './harness.js';

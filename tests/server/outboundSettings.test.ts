@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { maskedSecret } from '../../src/server/adapters/secretFields.js';
+import { maskedSecret } from '../../src/server/auth/secretFields.js';
 import { smtpSettingsKind } from '../../src/server/outbound/smtp.js';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtpServer.js';
 import { startSyslogReceiver, type TestSyslogReceiver } from '../support/syslogReceiver.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { maskedSecret } from '../../src/server/adapters/secretFields.js';
+import { maskedSecret } from '../../src/server/auth/secretFields.js';
 import { loadSmtpSettings } from '../../src/server/outbound/smtp.js';
 import { openSsoSettings } from '../../src/server/sso/ssoSettings.js';
 import { readLdapConfiguration } from '../../src/server/identity/ldap/ldapConfigurations.js';

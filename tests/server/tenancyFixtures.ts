@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sealSecrets } from '../../src/server/adapters/secretFields.js';
+import { sealSecrets } from '../../src/server/auth/secretFields.js';
 import { allSchemas } from '../../src/server/http/validators.js';
 import type { RouteDefinition } from '../../src/server/http/routes.js';
 import { latestFindings, latestRecords, latestSnapshotAssets, publishFindings, publishSnapshot, type KnownAsset } from './dashboardsFixtures.js';

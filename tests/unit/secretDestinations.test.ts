@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { keepUnchangedSecrets, maskedSecret } from '../../src/server/adapters/secretFields.js';
-import { destinationKey, isDestinationField, secretRuleOf } from '../../src/server/adapters/secretRule.js';
+import { keepUnchangedSecrets, maskedSecret } from '../../src/server/auth/secretFields.js';
+import { destinationKey, isDestinationField, secretRuleOf } from '../../src/server/auth/secretRule.js';
 import { refusalAnswer } from '../../src/server/http/errors.js';
 
 const schema = {

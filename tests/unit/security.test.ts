@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { decryptSecret, encryptSecret } from '../../src/server/auth/secretBox.js';
 import { hashPassword, passwordPolicyErrors, verifyPassword } from '../../src/server/auth/passwords.js';
-import { likePattern } from '../../src/server/http/pagination.js';
 import { loadServerKeys } from '../../src/server/auth/serverKeys.js';
+import { containsPattern } from '../../src/server/db/likePatterns.js';
 
 describe('secret box (AES-256-GCM)', () => {
   const key = randomBytes(32);
@@ -55,6 +55,6 @@ describe('passwords', () => {
 
 describe('search patterns', () => {
   it('escapes LIKE wildcards so user text matches literally', () => {
-    expect(likePattern('50%_off\\')).toBe('%50\\%\\_off\\\\%');
+    expect(containsPattern('50%_off\\')).toBe('%50\\%\\_off\\\\%');
   });
 });

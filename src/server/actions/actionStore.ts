@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/database.js';
 import { collectSecretFields } from '../adapters/catalogue.js';
-import { openSecrets } from '../adapters/secretFields.js';
-import { secretRuleOf, type SecretRule } from '../adapters/secretRule.js';
+import { openSecrets } from '../auth/secretFields.js';
+import { secretRuleOf, type SecretRule } from '../auth/secretRule.js';
 import { schemaById } from '../http/validators.js';
 import { parameterSchemaOf } from './actionTypes.js';
 

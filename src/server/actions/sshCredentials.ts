@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database.js';
-import { openSecrets } from '../adapters/secretFields.js';
+import { openSecrets } from '../auth/secretFields.js';
 
 export const sshCredentialKind = 'cartograph:entities/ssh-credential';
 export const sshSecretFields = new Set(['password', 'private_key', 'passphrase']);

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { product } from '../../core/product.js';
 import type { CustomAdapterDefinition } from './custom/customAdapterDefinition.js';
 import type { EntityKind } from './engine.js';
-import { secretRuleOf, type SecretRule } from './secretRule.js';
+import { secretRuleOf, type SecretRule } from '../auth/secretRule.js';
 
 export type AdapterMetadata = {
   name: string;

@@ -4,6 +4,7 @@ import { fieldError, notFound } from '../errors.js';
 import { expiryStatus, factsOfDer, weaknessesOf } from './certificateFacts.js';
 import { CertificateInputError, pemOfDer, readCertificateUpload } from './certificateInput.js';
 import { orderChain } from './chains.js';
+import { containsPattern } from '../db/likePatterns.js';
 
 // Custom certificates: uploaded or pasted by administrators, kept as the PEM text of the certificates they hold
 // (leaf first), and reported into the certificate inventory by every discovery (customCertificateSource.ts).
@@ -61,7 +62,7 @@ async function refuseDuplicate(db: Queryable, companyId: number, fingerprint: st
 
 export async function listCustomCertificates(db: Queryable, companyId: number, search: string | null, limit: number, offset: number) {
   const filter = 'c.company_id = $1 and ($2::text is null or c.name ilike $2 or c.description ilike $2)';
-  const pattern = search ? `%${search.replace(/[\\%_]/g, (character) => `\\${character}`)}%` : null;
+  const pattern = search ? containsPattern(search) : null;
   const [{ count }] = await db.query<{ count: number }>(`select count(*)::int as count from custom_certificates c where ${filter}`, [companyId, pattern]);
   const rows = await db.query<Row>(`${select} where ${filter} order by lower(c.name), c.id limit $3 offset $4`, [companyId, pattern, limit, offset]);
   return { count, rows: rows.map((row) => present(row)) };

@@ -1,18 +1,15 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { hashToken } from '../auth/tokenHash.js';
 import type { Queryable } from '../db/database.js';
 
 /**
  * A connector token is `cgc_<connector id>_<32 random bytes, base64url>`. The id only says which row to compare
  * with; the secret part is what proves the caller. Only its SHA-256 is stored: a copy of the database lets nobody
- * act as a connector. A hash of 256 random bits needs no salt or slow hash (nothing to guess).
+ * act as a connector (auth/tokenHash.ts).
  */
 const tokenPattern = /^cgc_([1-9][0-9]{0,9})_([A-Za-z0-9_-]{43})$/;
 
 export type IssuedToken = { token: string; hash: string };
-
-export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
 
 export function issueConnectorToken(connectorId: number): IssuedToken {
   const token = `cgc_${connectorId}_${randomBytes(32).toString('base64url')}`;

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CatalogueAdapter } from '../adapters/catalogue.js';
-import { sealSecrets } from '../adapters/secretFields.js';
+import { sealSecrets } from '../auth/secretFields.js';
 import type { CoreContext } from '../context.js';
 import { logConnectorEvent } from './connectorEvents.js';
 import { jobQueuedFor } from './jobSignals.js';

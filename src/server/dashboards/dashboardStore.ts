@@ -1,7 +1,8 @@
 import type { Queryable } from '../db/database.js';
 import { Invalid, notFound } from '../errors.js';
-import { likePattern } from '../http/pagination.js';
+
 import type { Caller } from '../identity/callers.js';
+import { containsPattern } from '../db/likePatterns.js';
 
 export const dashboardKind = 'cartograph:entities/dashboard';
 export const chartKind = 'cartograph:entities/chart';
@@ -23,7 +24,7 @@ const visibleSql = (userParameter: string) => `((document->>'is_public')::boolea
 /** The caller's dashboards (visible ones only), in menu order, optionally filtered by text. */
 export async function listDashboards(db: Queryable, caller: Caller, options: { search?: string; limit: number; offset: number }): Promise<{ count: number; rows: StoredRow[] }> {
   const filter = `kind = $1 and company_id = $2 and ${visibleSql('$3')} and ($4::text is null or document->>'name' ilike $4 or document->>'description' ilike $4)`;
-  const params = [dashboardKind, caller.companyId, caller.userId, options.search ? likePattern(options.search) : null];
+  const params = [dashboardKind, caller.companyId, caller.userId, options.search ? containsPattern(options.search) : null];
   const [{ count }] = await db.query<{ count: number }>(`select count(*)::int as count from resources where ${filter}`, params);
   const rows = await db.query<StoredRow>(
     `select id, document, created_at, updated_at from resources where ${filter} order by (document->>'position')::int nulls last, id limit $5 offset $6`,
@@ -55,7 +56,7 @@ export async function listItems(db: Queryable, caller: Caller, kind: string, opt
   const filter = `kind = $1 and company_id = $2 and ($3::int is null or (document->>'dashboard')::int = $3)
     and ($4::text is null or document->>'name' ilike $4 or coalesce(document->>'description', '') ilike $4)
     and (document->>'dashboard')::int in (select id from resources where kind = $5 and company_id = $2 and ${visibleSql('$6')})`;
-  const params = [kind, caller.companyId, options.dashboard ?? null, options.search ? likePattern(options.search) : null, dashboardKind, caller.userId];
+  const params = [kind, caller.companyId, options.dashboard ?? null, options.search ? containsPattern(options.search) : null, dashboardKind, caller.userId];
   const [{ count }] = await db.query<{ count: number }>(`select count(*)::int as count from resources where ${filter}`, params);
   const rows = await db.query<StoredRow>(`select id, document, created_at, updated_at from resources where ${filter} order by id limit $7 offset $8`, [...params, options.limit, options.offset]);
   return { count, rows };

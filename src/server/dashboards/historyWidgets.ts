@@ -1,6 +1,7 @@
 import { countOf, snapshotCounts } from '../discovery/snapshotSummaries.js';
 import { Invalid } from '../errors.js';
-import { widgetCondition, widgetSnapshot, recentSnapshots, savedQueryOf, snapshotDaysBefore, type Snapshot, type WidgetReader } from './snapshotScope.js';
+import { widgetCondition, widgetSnapshot, recentSnapshots, savedQueryOf, snapshotDaysBefore, type WidgetReader } from './snapshotScope.js';
+import type { Snapshot } from '../inventory/snapshots.js';
 import { emptyResult, noSnapshotMessage, withTimeout, type WidgetContext, type WidgetData, type WidgetSettings } from './widgetData.js';
 
 type Series = { name: string; text: string };

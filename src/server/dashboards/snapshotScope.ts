@@ -2,30 +2,21 @@ import { parseQuery, printQuery, type QueryNode } from '../../core/query/index.j
 import type { Queryable } from '../db/database.js';
 import { DomainError, Invalid } from '../errors.js';
 import { queryCondition, relationOptions } from '../inventory/search.js';
+import { readableSnapshot, type PeriodSnapshot, type Snapshot } from '../inventory/snapshots.js';
 import type { CompiledQuery } from '../query/compileQuery.js';
 import { loadSavedQuery, type QueryReader } from '../query/savedQueryStore.js';
 
-/** A published snapshot: the discovery that wrote it and when it started. */
-export type Snapshot = { id: number; start_time: Date };
-/** A snapshot of a period, and whether its rows were pruned (then only its summary is left). */
-export type PeriodSnapshot = Snapshot & { pruned: boolean };
 
 // Widget SQL runs under the same statement timeout as inventory searches: a costly regular expression in a
 // widget's query cannot hold the database.
 export const widgetStatementTimeoutMs = 15_000;
-
-/** The company's newest published snapshot, or null before the first discovery completes. */
-export async function latestSnapshot(db: Queryable, companyId: number): Promise<Snapshot | null> {
-  const [row] = await db.query<Snapshot>("select id, start_time from discoveries where company_id = $1 and status = 'done' and pruned_at is null order by id desc limit 1", [companyId]);
-  return row ?? null;
-}
 
 /**
  * The snapshot a widget reads as "the latest": the one its context names (a report run against an older snapshot)
  * or else the company's newest.
  */
 export async function widgetSnapshot(context: { db: Queryable; companyId: number; snapshot?: Snapshot }): Promise<Snapshot | null> {
-  return context.snapshot ?? latestSnapshot(context.db, context.companyId);
+  return context.snapshot ?? readableSnapshot(context.db, context.companyId);
 }
 
 /**

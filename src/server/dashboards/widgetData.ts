@@ -1,5 +1,6 @@
 import type { Database, Queryable } from '../db/database.js';
-import { widgetStatementTimeoutMs, type Snapshot } from './snapshotScope.js';
+import type { Snapshot } from '../inventory/snapshots.js';
+import { widgetStatementTimeoutMs } from './snapshotScope.js';
 import { snapshotReadSettings } from '../inventory/snapshots.js';
 import type { WidgetDataResponse, WidgetDisplay } from '../../core/dashboards/widgetData.js';
 import type { SourceGrouping } from './sourceSegments.js';

@@ -1,7 +1,7 @@
 import { outboundPolicyFor } from '../outbound/policy.js';
 import { adapterForCompany } from '../adapters/custom/customCatalogue.js';
 import { recordSourceOf } from '../adapters/exportedFrom.js';
-import { openSecrets } from '../adapters/secretFields.js';
+import { openSecrets } from '../auth/secretFields.js';
 import { remoteRecords } from '../connectors/remoteFetch.js';
 import type { CoreContext } from '../context.js';
 import type { Queryable } from '../db/database.js';

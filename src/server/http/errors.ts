@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv';
-import { Conflict, DomainError, Forbidden, Invalid, NotFound, Unauthenticated, Unavailable, type ErrorBody, type FieldErrors } from '../errors.js';
+import { Conflict, DomainError, Forbidden, Invalid, NotFound, TooLarge, Unauthenticated, Unavailable, type ErrorBody, type FieldErrors } from '../errors.js';
 
 // The domain's refusals, for the route modules that throw them too (one definition, in ../errors.ts).
 export { fieldError, notFound, requireProvider, snapshotPruned } from '../errors.js';
@@ -28,6 +28,7 @@ const statusOfKind = new Map<abstract new (body: ErrorBody) => DomainError, numb
   [NotFound, 404],
   [Conflict, 409],
   [Unavailable, 503],
+  [TooLarge, 413],
 ]);
 
 /** The status and body of a refusal, domain or HTTP; undefined for any other error (a fault, answered 500). */

@@ -38,8 +38,3 @@ export function orderByClause(ordering: string | undefined, columns: Record<stri
   if (!column) throw fieldError('ordering', `Ordering by "${name}" is not supported.`);
   return `${column} ${descending ? 'desc' : 'asc'}, ${fallback}`;
 }
-
-/** `%text%` for ILIKE with the user's `%`, `_` and `\` escaped, so search text is matched literally. */
-export function likePattern(search: string): string {
-  return `%${search.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-}

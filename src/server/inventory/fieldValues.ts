@@ -1,8 +1,9 @@
 import type { Queryable } from '../db/database.js';
 import { HttpError } from '../http/errors.js';
-import { likePattern } from '../http/pagination.js';
+
 import { fieldProblem, isOwnField } from '../query/queryFields.js';
 import { resolveSnapshot } from './snapshots.js';
+import { containsPattern } from '../db/likePatterns.js';
 
 export type FieldValuesQuery = { field: string; search?: string; index_id?: number };
 
@@ -22,7 +23,7 @@ export async function fieldValues(db: Queryable, companyId: number, entity: stri
        from snapshot_assets, jsonb_array_elements_text(case when jsonb_typeof(fields->$3) = 'array' then fields->$3 else '[]'::jsonb end) as value
       where discovery_id = $1 and entity = $2 and ($4::text is null or value ilike $4)
       group by value order by count(*) desc, value limit $5`,
-    [discoveryId, entity, query.field, query.search ? likePattern(query.search) : null, suggestedValues],
+    [discoveryId, entity, query.field, query.search ? containsPattern(query.search) : null, suggestedValues],
   );
   return { field: query.field, index_id: discoveryId, values };
 }

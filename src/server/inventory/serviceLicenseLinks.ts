@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database.js';
-import { likePattern } from '../http/pagination.js';
+import { containsPattern } from '../db/likePatterns.js';
 
 // Reading a snapshot's service instances and license assignments: the service detail's places, a device's services
 // and open ports panel, and the users a license is assigned to.
@@ -15,7 +15,7 @@ const instanceGroup = 'i.service_asset, i.device_asset, i.host, i.port, i.protoc
 
 /** Where services run: service ↔ device (or host) ↔ port, every source's report of one folded into one row. */
 export async function listServiceInstances(db: Queryable, discoveryId: number, filter: ServiceLicenseFilter, limit: number, offset: number) {
-  const params = [discoveryId, filter.device ?? null, filter.service ?? null, filter.search ? likePattern(filter.search) : null];
+  const params = [discoveryId, filter.device ?? null, filter.service ?? null, filter.search ? containsPattern(filter.search) : null];
   const [{ count }] = await db.query<{ count: number }>(
     `select count(*)::int as count from (select 1 from snapshot_service_instances i where ${instanceFilter} group by ${instanceGroup}) as grouped`, params,
   );
@@ -41,7 +41,7 @@ const assignmentJoins = `from snapshot_license_assignments a
 
 /** Users licenses are assigned to, with the merged user when one matched the name a source gave. */
 export async function listLicenseAssignments(db: Queryable, discoveryId: number, filter: ServiceLicenseFilter, limit: number, offset: number) {
-  const params = [discoveryId, filter.license ?? null, filter.user ?? null, filter.search ? likePattern(filter.search) : null];
+  const params = [discoveryId, filter.license ?? null, filter.user ?? null, filter.search ? containsPattern(filter.search) : null];
   const [{ count }] = await db.query<{ count: number }>(`select count(*)::int as count ${assignmentJoins} where ${assignmentFilter}`, params);
   const rows = await db.query<Record<string, unknown>>(
     `select a.license_asset as license_id, l.fields->'Name'->>0 as license_name, a.user_asset as user_id, a.user_name as reported_name,

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/database.js';
 import { compareVersions } from '../../core/software/versions.js';
-import { likePattern } from '../http/pagination.js';
+import { containsPattern } from '../db/likePatterns.js';
 
 // Reading a snapshot's installations and findings: the software detail's devices and versions, a device's software
 // and vulnerabilities panels, a vulnerability's affected devices, and analysts' finding statuses.
@@ -14,7 +14,7 @@ const installationFilter = `i.discovery_id = $1 and ($2::text is null or i.devic
 
 /** Installations (device ↔ software ↔ version), every source's observation of one grouped into one row. */
 export async function listInstallations(db: Queryable, discoveryId: number, filter: LinkFilter, limit: number, offset: number) {
-  const params = [discoveryId, filter.device ?? null, filter.software ?? null, filter.search ? likePattern(filter.search) : null];
+  const params = [discoveryId, filter.device ?? null, filter.software ?? null, filter.search ? containsPattern(filter.search) : null];
   const [{ count }] = await db.query<{ count: number }>(
     `select count(*)::int as count from (select 1 from snapshot_installations i where ${installationFilter} group by i.device_asset, i.software_asset, i.version) as grouped`, params,
   );
@@ -52,7 +52,7 @@ const findingFilter = `f.discovery_id = $1 and ($3::text is null or f.device_ass
 
 /** Findings of a snapshot with their status (the analyst's, else the sources'), the most severe first. */
 export async function listFindings(db: Queryable, companyId: number, discoveryId: number, filter: LinkFilter, limit: number, offset: number) {
-  const params = [discoveryId, companyId, filter.device ?? null, filter.vulnerability ?? null, filter.status ?? null, filter.search ? likePattern(filter.search) : null];
+  const params = [discoveryId, companyId, filter.device ?? null, filter.vulnerability ?? null, filter.status ?? null, filter.search ? containsPattern(filter.search) : null];
   const [{ count }] = await db.query<{ count: number }>(`select count(*)::int as count ${findingJoins} where ${findingFilter}`, params);
   const rows = await db.query<Record<string, unknown>>(
     `select ${findingColumns} ${findingJoins} where ${findingFilter}

@@ -1,8 +1,8 @@
 import nodemailer from 'nodemailer';
 import type { Readable } from 'node:stream';
 import type { Queryable } from '../db/database.js';
-import { keepUnchangedSecrets, maskSecrets, openSecrets, sealSecrets } from '../adapters/secretFields.js';
-import { secretRuleOf } from '../adapters/secretRule.js';
+import { keepUnchangedSecrets, maskSecrets, openSecrets, sealSecrets } from '../auth/secretFields.js';
+import { secretRuleOf } from '../auth/secretRule.js';
 import { schemaById } from '../http/validators.js';
 import { loadSettingsDocument, saveSettingsDocument } from '../settings/settingsStore.js';
 import { checkDestination, type OutboundPolicy } from './guard.js';

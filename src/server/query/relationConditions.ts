@@ -1,6 +1,7 @@
 import { resolveDateMath, type QueryNode } from '../../core/query/index.js';
 import type { IndexedField } from '../inventory/indexedFields.js';
 import type { ConditionNode } from './indexedConditions.js';
+import { escapeLike } from '../db/likePatterns.js';
 
 // Queries that cross inventories through a snapshot's installations and findings: devices reach their software
 // (`Software.Name = "Google Chrome" AND Software.Version = 120*`) and vulnerabilities (`Vulnerability.Severity =
@@ -95,7 +96,6 @@ export function relationOfSubtree(relations: Relation[], node: QueryNode): Relat
   return found[0] && found.every((relation) => relation === found[0]) ? found[0] : null;
 }
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
 
 /** A leaf over one typed column of the link row. */
 export function linkCondition(leaf: ConditionNode, field: LinkField, parameter: (value: unknown) => string, now: Date): string {

@@ -5,7 +5,8 @@ import { fieldError, Invalid } from '../errors.js';
 import { cellDisplay, dateFormatterFor } from './cells.js';
 import type { ReportDocument } from './reportDocuments.js';
 import { unknownTimeZone } from './scheduleTimes.js';
-import { isProblem, reportSnapshot, resolveSection } from './sections.js';
+import { isProblem, resolveSection } from './sections.js';
+import { readableSnapshot } from '../inventory/snapshots.js';
 
 // Rows of each table the builder's preview shows.
 export const previewRows = 20;
@@ -18,7 +19,7 @@ export const previewRows = 20;
 export async function previewReport(db: Database, reader: QueryReader, report: ReportDocument) {
   const { companyId } = reader;
   if (!isTimeZone(report.time_zone)) throw fieldError('time_zone', unknownTimeZone(report.time_zone));
-  const snapshot = await reportSnapshot(db, companyId, report.index_id);
+  const snapshot = await readableSnapshot(db, companyId, report.index_id);
   if (!snapshot) throw new Invalid({ index_id: ['No published snapshot to preview: run a discovery first, or choose another snapshot.'] });
   const formatDate = dateFormatterFor(report.time_zone);
   const scope = { db, companyId, userId: reader.userId, snapshot, now: new Date() };

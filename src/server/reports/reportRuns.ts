@@ -8,9 +8,10 @@ import { writeCsv } from './csvOutput.js';
 import { writePdf } from './pdfOutput.js';
 import { loadCompanyReport, type ReportFormat } from './reportDocuments.js';
 import { loadReportLogo } from './reportLogo.js';
-import { countTables, isProblem, reportSnapshot, resolveSection, type ResolvedSection } from './sections.js';
+import { countTables, isProblem, resolveSection, type ResolvedSection } from './sections.js';
 import type { RenderInput } from './output.js';
 import { writeXlsx } from './xlsxOutput.js';
+import { readableSnapshot } from '../inventory/snapshots.js';
 
 export const reportSettingsKind = 'cartograph:settings/reports';
 export type ReportSettings = { retention_days: number; attachment_limit_mb: number; link_days: number };
@@ -54,7 +55,7 @@ export async function renderRun(context: CoreContext, runId: number): Promise<bo
     const report = await loadCompanyReport(db, run.company_id, run.report_id);
     if (!report) return failRun(db, runId, 'The report was deleted.').then(() => false);
     const requested = run.index_id ?? report.document.index_id;
-    const snapshot = await reportSnapshot(db, run.company_id, requested);
+    const snapshot = await readableSnapshot(db, run.company_id, requested);
     if (!snapshot) {
       const message = requested ? `Snapshot ${requested} does not exist any more: choose another one.` : 'No discovery has completed yet: there is no snapshot to report on.';
       return failRun(db, runId, message).then(() => false);

@@ -1,4 +1,4 @@
-import type { Snapshot } from '../dashboards/snapshotScope.js';
+import type { Snapshot } from '../inventory/snapshots.js';
 import type { Database } from '../db/database.js';
 
 /** What a report's sections read: the company's data in one snapshot (the latest or the one the report or run chose). */

@@ -2,7 +2,7 @@ import { parseMarkdown, type MarkdownBlock } from '../../core/markdown/parseMark
 import { vegaSpecFor, type VegaLiteSpec } from '../../core/dashboards/widgetSpecs.js';
 import type { Database, Queryable } from '../db/database.js';
 import { computeWidget, widgetSettingsOf } from '../dashboards/computeWidget.js';
-import { andQueries, type Snapshot } from '../dashboards/snapshotScope.js';
+import { andQueries } from '../dashboards/snapshotScope.js';
 import type { WidgetData } from '../dashboards/widgetData.js';
 import { DomainError, Invalid } from '../errors.js';
 import { fieldLabelOf } from '../inventory/fieldMaps.js';
@@ -53,17 +53,6 @@ export async function countTables(sections: ResolvedSection[]): Promise<CountedS
 export type SectionProblem = { index: number; title: string; message: string };
 
 export type { ReportScope } from './reportScope.js';
-
-/**
- * The snapshot a report reads: the one asked for (a run's or the report's `index_id`) or else the newest; null when
- * none, or when the one asked for was pruned (its rows are gone).
- */
-export async function reportSnapshot(db: Queryable, companyId: number, requested: number | null): Promise<Snapshot | null> {
-  const [row] = await db.query<Snapshot>(
-    "select id, start_time from discoveries where company_id = $1 and status = 'done' and pruned_at is null and ($2::int is null or id = $2) order by id desc limit 1", [companyId, requested],
-  );
-  return row ?? null;
-}
 
 /** The section's whole query: its saved query (as `Query is <id>`) and its text, joined with AND. */
 export const sectionQueryText = (section: ReportSection) => andQueries(section.saved_query ? `Query is ${section.saved_query}` : '', section.query);

@@ -3,9 +3,10 @@ import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/database.js';
 import type { Caller } from '../identity/callers.js';
 import { fieldError, Invalid, notFound } from '../errors.js';
-import { likePattern, pageWindow, paginated, type ListQuery } from '../http/pagination.js';
+import { pageWindow, paginated, type ListQuery } from '../http/pagination.js';
 import { callerOf, type Access, type RouteCatalogue } from '../http/routes.js';
 import { allSchemas, type JsonSchema } from '../http/validators.js';
+import { containsPattern } from '../db/likePatterns.js';
 
 type ResourceDeclaration = {
   path: string;
@@ -82,7 +83,7 @@ function registerResource(routes: RouteCatalogue, context: AppContext, resource:
       const orderField = query.ordering?.replace(/^-/, '');
       if (orderField && !(orderField in resource.properties)) throw fieldError('ordering', `Ordering by "${orderField}" is not supported.`);
       const filter = `${scopeFilter} and ($3::text is null or exists (select 1 from unnest($4::text[]) field where document->>field ilike $3))`;
-      const params = [resource.kind, scopeOf(resource, caller), query.search ? likePattern(query.search) : null, search];
+      const params = [resource.kind, scopeOf(resource, caller), query.search ? containsPattern(query.search) : null, search];
       const [{ count }] = await db.query<{ count: number }>(`select count(*)::int as count from resources where ${filter}`, params);
       const direction = query.ordering?.startsWith('-') ? 'desc' : 'asc';
       const byDocumentField = orderField !== undefined && orderField !== 'id';

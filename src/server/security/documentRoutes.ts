@@ -3,9 +3,10 @@ import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/database.js';
 import type { Caller } from '../identity/callers.js';
 import { fieldError, notFound } from '../errors.js';
-import { likePattern, pageWindow, paginated, type ListQuery } from '../http/pagination.js';
+import { pageWindow, paginated, type ListQuery } from '../http/pagination.js';
 import { callerOf, type Access, type RouteCatalogue } from '../http/routes.js';
 import { requestRescore } from './rescore.js';
+import { containsPattern } from '../db/likePatterns.js';
 
 // The list, read, create, change and delete endpoints of asset profiles and security policies: company documents
 // in `resources`, each checked (its condition, its references) before it is stored, and answered with what the
@@ -72,7 +73,7 @@ export function registerDocumentRoutes(routes: RouteCatalogue, context: AppConte
       const order = spec.ordering[key];
       if (!order) throw fieldError('ordering', `Ordering by "${key}" is not supported.`);
       const filter = 'kind = $1 and company_id = $2 and ($3::text is null or exists (select 1 from unnest($4::text[]) field where document->>field ilike $3))';
-      const params = [spec.kind, caller.companyId, query.search ? likePattern(query.search) : null, spec.search];
+      const params = [spec.kind, caller.companyId, query.search ? containsPattern(query.search) : null, spec.search];
       const [{ count }] = await db.query<{ count: number }>(`select count(*)::int as count from resources where ${filter}`, params);
       const rows = await db.query<DocumentRow>(`${select} where ${filter} order by ${order} ${query.ordering?.startsWith('-') ? 'desc' : 'asc'}, id limit $5 offset $6`, [...params, limit, offset]);
       return paginated(request, query, count, await spec.describe(db, caller, rows));

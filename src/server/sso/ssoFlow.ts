@@ -1,8 +1,9 @@
-import { outboundPolicyFor } from '../outbound/policy.js';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import * as oidc from 'openid-client';
+import { hashToken } from '../auth/tokenHash.js';
 import type { AppContext } from '../context.js';
 import { fieldError } from '../errors.js';
+import { outboundPolicyFor } from '../outbound/policy.js';
 import { providerConfiguration, scopesOf } from './oidcClient.js';
 import { samlProvider } from './samlClient.js';
 import { companiesWithSso, openSsoSettings, type SsoSettings } from './ssoSettings.js';
@@ -11,8 +12,6 @@ import { provisionSsoUser, SsoRefusal, type IdTokenClaims } from './ssoUsers.js'
 export const callbackPath = '/api/sso/callback';
 const requestLifetime = '10 minutes';
 const handoffLifetime = '60 seconds';
-
-const hashOf = (code: string) => createHash('sha256').update(code).digest('hex');
 
 /** The company a sign-in is for: the verified owner of the domain (of an e-mail address), or the only company with single sign-on. */
 async function companyFor(context: AppContext, domainOrEmail: string | undefined): Promise<number> {
@@ -135,7 +134,7 @@ async function handOff(context: AppContext, pending: PendingRequest, settings: S
     const code = randomBytes(32).toString('base64url');
     await context.db.transaction(async (connection) => {
       const userId = await provisionSsoUser(connection, pending.company_id, settings, claims);
-      await connection.query('insert into sso_handoffs (code_hash, user_id) values ($1, $2)', [hashOf(code), userId]);
+      await connection.query('insert into sso_handoffs (code_hash, user_id) values ($1, $2)', [hashToken(code), userId]);
     });
     return consoleSso({ handoff: code, redirect: pending.redirect });
   } catch (error) {
@@ -150,7 +149,7 @@ export async function redeemHandoff(context: AppContext, code: string): Promise<
   const [row] = await context.db.query<{ user_id: number }>(
     `delete from sso_handoffs h using users u join companies c on c.id = u.company_id
       where h.code_hash = $1 and u.id = h.user_id and u.is_active and c.is_active returning h.user_id`,
-    [hashOf(code)],
+    [hashToken(code)],
   );
   return row?.user_id ?? null;
 }

@@ -1,5 +1,5 @@
-import { keepUnchangedSecrets, maskSecrets, openSecrets, sealSecrets } from '../adapters/secretFields.js';
-import { secretRuleOf } from '../adapters/secretRule.js';
+import { keepUnchangedSecrets, maskSecrets, openSecrets, sealSecrets } from '../auth/secretFields.js';
+import { secretRuleOf } from '../auth/secretRule.js';
 import { schemaById } from '../http/validators.js';
 import type { Queryable } from '../db/database.js';
 import { loadSettingsDocument, saveSettingsDocument } from '../settings/settingsStore.js';

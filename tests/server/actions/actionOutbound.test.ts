@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sealSecrets } from '../../../src/server/adapters/secretFields.js';
+import { sealSecrets } from '../../../src/server/auth/secretFields.js';
 import { defaultSmtpSettings, saveSmtpSettings } from '../../../src/server/outbound/smtp.js';
 import { startSmtpServer, type TestSmtpServer } from '../../support/smtpServer.js';
 import { startSyslogReceiver } from '../../support/syslogReceiver.js';

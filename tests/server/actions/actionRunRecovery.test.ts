@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sealSecrets } from '../../../src/server/adapters/secretFields.js';
+import { sealSecrets } from '../../../src/server/auth/secretFields.js';
 import { readConfig, type ServerConfig } from '../../../src/server/config.js';
 import { openPostgresDatabase } from '../../../src/server/db/postgresDatabase.js';
 import { startCartograph, type RunningCartograph } from '../../../src/server/server.js';

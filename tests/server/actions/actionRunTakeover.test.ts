@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reapStaleRuns } from '../../../src/server/actions/actionJobs.js';
-import { sealSecrets } from '../../../src/server/adapters/secretFields.js';
+import { sealSecrets } from '../../../src/server/auth/secretFields.js';
 import { engines, startTestServer, type TestServer } from '../harness.js';
 import { runDiscoveryAndWait } from '../discoveryFleet.js';
 import { createAction, labRuntime, waitForRun } from './actionFixtures.js';

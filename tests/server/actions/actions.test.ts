@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signatureOf } from '../../../src/server/actions/runners/webhookRunner.js';
 import { runDiscoveryAndWait } from '../discoveryFleet.js';
 import { createUserWithGroups, engines, userPassword, type TestServer } from '../harness.js';
-import { openSecrets } from '../../../src/server/adapters/secretFields.js';
+import { openSecrets } from '../../../src/server/auth/secretFields.js';
 import { createAction, runAction, startLabServer, waitForRun } from './actionFixtures.js';
 import type { JobSend } from '../../../src/server/jobs/queueWorkers.js';
 

@@ -1,7 +1,7 @@
 import { loopbackAllowed } from '../../support/outbound.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSmtpSettings, loadSmtpSettings, MailNotConfiguredError, saveSmtpSettings, sendCompanyMail, sendMail, smtpSettingsKind, type SmtpSettings } from '../../../src/server/outbound/smtp.js';
-import { maskedSecret } from '../../../src/server/adapters/secretFields.js';
+import { maskedSecret } from '../../../src/server/auth/secretFields.js';
 import { issueCertificate } from '../../support/testCertificates.js';
 import { startSmtpServer, type TestSmtpServer } from '../../support/smtpServer.js';
 import { engines, startTestServer, type TestServer } from '../harness.js';

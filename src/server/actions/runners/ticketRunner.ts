@@ -1,4 +1,4 @@
-import { openSecrets } from '../../adapters/secretFields.js';
+import { openSecrets } from '../../auth/secretFields.js';
 import type { ActionRunner, RunEnvironment, TargetResult } from '../actionTypes.js';
 import { allTargets, messageOf } from '../actionTypes.js';
 import { mapBounded } from '../bounded.js';

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/database.js';
 import type { CatalogueAdapter } from '../catalogue.js';
-import type { SecretRule } from '../secretRule.js';
+import type { SecretRule } from '../../auth/secretRule.js';
 import type { EntityKind } from '../engine.js';
 import type { AdapterRuntime } from '../runtime.js';
 import { catalogueEntryOf, customConnectionSchemaId, type CustomAdapterDefinition, type CustomFieldDefinition } from './customEngine.js';

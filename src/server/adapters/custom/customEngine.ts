@@ -1,5 +1,5 @@
 import type { CatalogueAdapter } from '../catalogue.js';
-import type { SecretRule } from '../secretRule.js';
+import type { SecretRule } from '../../auth/secretRule.js';
 import type { AdapterEngine, EntityKind, FetchContext, FetchedRecord } from '../engine.js';
 import type { CustomAdapterDefinition, CustomFieldDefinition } from './customAdapterDefinition.js';
 import { convertValue } from './fieldTypes.js';

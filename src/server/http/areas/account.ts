@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { hashPassword, passwordPolicyErrors, verifyPassword } from '../../auth/passwords.js';
-import type { AppContext } from '../../context.js';
 import { loadApiTokenSettings, saveApiTokenSettings, tokenExpiry, type ApiTokenSettings, type TokenLifetimeRequest } from '../../auth/apiTokenLifetime.js';
+import { hashPassword, passwordPolicyErrors, verifyPassword } from '../../auth/passwords.js';
+import { hashToken } from '../../auth/tokenHash.js';
+import type { AppContext } from '../../context.js';
 import { issueAccess } from '../../identity/accessIssuer.js';
 import { newOtpEnrolment, sealOtpSecret, verifyOtpCode } from '../../identity/otp.js';
 import { issueRecoveryCodes, recoveryCodesLeft, removeSecondFactor } from '../../identity/recoveryCodes.js';
 import { describeUser, userById } from '../../identity/users.js';
 import { detailError, fieldError, notFound } from '../errors.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
-import { hashApiToken } from './session.js';
 
 type TokenRow = { id: number; name: string; created_at: Date; expires_at: Date | null; last_used_at: Date | null };
 
@@ -120,7 +120,7 @@ export function registerAccountRoutes(routes: RouteCatalogue, context: AppContex
       const [row] = await db.query<TokenRow>(
         `insert into api_tokens (user_id, name, token_hash, expires_at) values ($1, $2, $3, $4)
          returning id, name, created_at, expires_at, last_used_at`,
-        [caller.userId, name, hashApiToken(token), expiresAt],
+        [caller.userId, name, hashToken(token), expiresAt],
       );
       return { ...row, token };
     },

@@ -17,7 +17,7 @@ import { DomainError } from '../../errors.js';
 import { detailError, fieldErrorsFromAjv, HttpError, notFound } from '../errors.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
 import { validatorFor } from '../validators.js';
-import { registerSealedDocuments } from './sealedDocuments.js';
+import { registerSealedDocuments } from '../../resources/sealedDocuments.js';
 
 export const sshCommandPermission = 'workflows.run_sshcommand';
 

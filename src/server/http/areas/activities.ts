@@ -2,8 +2,9 @@ import { loadActivityRetention, saveActivityRetention, type ActivityRetention } 
 import type { AppContext } from '../../context.js';
 import { csvField, neutralizeFormula } from '../../inventory/exports.js';
 import { notFound, requireProvider } from '../errors.js';
-import { likePattern, pageWindow, paginated, type ListQuery } from '../pagination.js';
+import { pageWindow, paginated, type ListQuery } from '../pagination.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
+import { containsPattern } from '../../db/likePatterns.js';
 
 type ActivityQuery = ListQuery & { user?: string; action?: string; target_type?: string; result?: string; level?: string; from?: string; to?: string };
 
@@ -21,7 +22,7 @@ function activityFilter(companyId: number, query: ActivityQuery): { where: strin
   if (query.result) add('result = ?', query.result);
   if (query.from) add('created_at >= ?::timestamptz', query.from);
   if (query.to) add('created_at < ?::timestamptz', query.to);
-  if (query.search) add('(username ilike ? or action ilike $S or target_type ilike $S)'.replaceAll('$S', `$${params.length + 1}`), likePattern(query.search));
+  if (query.search) add('(username ilike ? or action ilike $S or target_type ilike $S)'.replaceAll('$S', `$${params.length + 1}`), containsPattern(query.search));
   return { where: clauses.join(' and '), params };
 }
 
@@ -33,7 +34,7 @@ function systemFilter(query: ActivityQuery): { where: string; params: unknown[] 
   if (query.action) add('event = ?', query.action);
   if (query.from) add('created_at >= ?::timestamptz', query.from);
   if (query.to) add('created_at < ?::timestamptz', query.to);
-  if (query.search) add('(event ilike ? or message ilike $S)'.replaceAll('$S', `$${params.length + 1}`), likePattern(query.search));
+  if (query.search) add('(event ilike ? or message ilike $S)'.replaceAll('$S', `$${params.length + 1}`), containsPattern(query.search));
   return { where: clauses.join(' and '), params };
 }
 

@@ -7,6 +7,7 @@ import { resolveSnapshot } from '../../inventory/snapshots.js';
 import { notFound } from '../errors.js';
 import { pageWindow, paginated, type ListQuery } from '../pagination.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
+import { containsPattern } from '../../db/likePatterns.js';
 
 type PlaceQuery = ListQuery & { certificate?: string; device?: string; index_id?: number };
 type AssetRow = { asset_id: string; fields: Record<string, unknown[]> };
@@ -30,7 +31,7 @@ async function readCertificate(db: Queryable, discoveryId: number, idOrName: str
 }
 
 async function listPlaces(db: Queryable, discoveryId: number, query: PlaceQuery, limit: number, offset: number): Promise<{ count: number; rows: PlaceRow[] }> {
-  const search = query.search ? `%${query.search.replace(/[\\%_]/g, (character) => `\\${character}`)}%` : null;
+  const search = query.search ? containsPattern(query.search) : null;
   const filter = `p.discovery_id = $1 and ($2::text is null or p.certificate_asset = $2) and ($3::text is null or p.device_asset = $3)
     and ($4::text is null or p.host ilike $4 or p.sni ilike $4 or d.fields->'Hostname'->>0 ilike $4 or c.fields->'Name'->>0 ilike $4)`;
   const from = `from snapshot_certificate_places p

@@ -8,8 +8,9 @@ import { builtinGroupId, companyColumns, createCompany, type CompanyRow } from '
 import { describeUser, userById, userColumns, type UserRow } from '../../identity/users.js';
 import { createUser, type UserBody } from './users.js';
 import { detailError, fieldError, notFound, requireProvider } from '../errors.js';
-import { likePattern, orderByClause, pageWindow, paginated, type ListQuery } from '../pagination.js';
+import { orderByClause, pageWindow, paginated, type ListQuery } from '../pagination.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
+import { containsPattern } from '../../db/likePatterns.js';
 
 type CompanyBody = { name?: string; is_active?: boolean };
 
@@ -33,7 +34,7 @@ async function checkCompanyName(db: Queryable, name: string | undefined, company
 
 export function listQuery(request: FastifyRequest) {
   const query = request.query as ListQuery & { tenant?: number };
-  return { query, ...pageWindow(query), search: query.search ? likePattern(query.search) : null };
+  return { query, ...pageWindow(query), search: query.search ? containsPattern(query.search) : null };
 }
 
 /** Companies (tenants), plus the caller's own company and the companies it administers. */

@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.js';
 import { loadDiscoverySettings } from '../../discovery/settings.js';
 import { entityFieldMap, prefixedFieldMap, specificFieldMap, type FieldMap } from '../../inventory/fieldMaps.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
+import { readableSnapshot } from '../../inventory/snapshots.js';
 
 // Everything the open-source edition ships; the console checks these names with has-module-permission.
 export const licenseModules = [
@@ -86,8 +87,7 @@ export function registerConfigurationRoutes(routes: RouteCatalogue, context: App
     method: 'GET', url: '/configurations/discovery', name: 'configurations.discovery', summary: 'Field maps of every inventory and the source precedence',
     access: 'authenticated',
     handler: async (request) => {
-      const [latest] = await context.db.query<{ id: number }>("select id from discoveries where company_id = $1 and status = 'done' order by id desc limit 1", [callerOf(request).companyId]);
-      const discoveryId = latest?.id ?? null;
+      const discoveryId = (await readableSnapshot(context.db, callerOf(request).companyId))?.id ?? null;
       const settings = await loadDiscoverySettings(context.db, callerOf(request).companyId, context.adapters.catalogue);
       return {
         log_level: context.config.logLevel,

@@ -1,64 +1,16 @@
-import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
-import { basename, join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { adapterForCompany } from '../../adapters/custom/customCatalogue.js';
-import { removeUpload, sniffLocal } from '../../adapters/files/fileSource.js';
-import { openSecrets, sealSecrets } from '../../adapters/secretFields.js';
+import { removeUpload } from '../../adapters/files/fileSource.js';
+import { cleanFileName, expectedContent, storeUpload, uploadLimitBytes } from '../../adapters/files/uploads.js';
+import { openSecrets, sealSecrets } from '../../auth/secretFields.js';
 import type { AppContext } from '../../context.js';
 import { detailError, fieldError, fieldErrorsFromAjv, HttpError, notFound } from '../errors.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
 import { validatorFor } from '../validators.js';
 import { mayUseAdapter } from './adapters.js';
-
-/** The largest file one upload may hold (the engines stream it, so the bound is about disk, not memory). */
-export const uploadLimitBytes = 1024 ** 3;
-
-/** What each file engine's upload must look like, checked by content, never by the file's name. */
-export const expectedContent: Record<string, { extension: string; describe: string; matches: (head: Buffer) => boolean }> = {
-  csv: { extension: 'csv', describe: 'CSV text', matches: (head) => !head.includes(0) || isUtf16(head) },
-  json: { extension: 'json', describe: 'JSON text', matches: (head) => /^(\uFEFF)?\s*[[{]/.test(head.toString('utf8')) },
-  xlsx: { extension: 'xlsx', describe: 'an XLSX workbook (a ZIP archive)', matches: (head) => head.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04])) },
-};
-
-function isUtf16(head: Buffer): boolean {
-  return head[0] === 0xff && head[1] === 0xfe;
-}
-
-/** A file name safe to show back: no path, no control characters, bounded. */
-export function cleanFileName(name: string | undefined, extension: string): string {
-  // eslint-disable-next-line no-control-regex
-  const cleaned = basename((name ?? '').replace(/\\/g, '/')).replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
-  return cleaned || `upload.${extension}`;
-}
-
-type ExpectedContent = (typeof expectedContent)[string];
-
-/**
- * Streams one uploaded file to `uploads/` in the data folder under a random name and checks it by content against
- * the kinds the connection reads (the first that matches names the file); a file that fails is removed.
- */
-export async function storeUpload(dataDir: string, file: NodeJS.ReadableStream & { truncated?: boolean }, kinds: ExpectedContent[], limitBytes = uploadLimitBytes): Promise<{ reference: string; expected: ExpectedContent }> {
-  await mkdir(join(dataDir, 'uploads'), { recursive: true, mode: 0o700 });
-  const partial = join(dataDir, `uploads/${randomUUID()}.partial`);
-  try {
-    await pipeline(file, createWriteStream(partial, { mode: 0o600 }));
-    if (file.truncated) throw detailError(413, `The file is larger than the upload limit of ${limitBytes / 1024 ** 2} MB.`);
-    const head = await sniffLocal(partial, 512);
-    if (!head.length) throw fieldError('file', 'The file is empty.');
-    const expected = kinds.find((kind) => kind.matches(head));
-    if (!expected) throw fieldError('file', `The file is not ${kinds.map((kind) => kind.describe).join(' or ')}: its content was checked, whatever its name says.`);
-    const reference = `uploads/${randomUUID()}.${expected.extension}`;
-    await rename(partial, join(dataDir, reference));
-    return { reference, expected };
-  } catch (error) {
-    await rm(partial, { force: true });
-    throw error;
-  }
-}
 
 /**
  * Registers `POST /adapters/connections/{id}/file`: a multipart upload of the file a CSV, JSON or XLSX connection

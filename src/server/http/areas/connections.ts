@@ -3,15 +3,16 @@ import type { CatalogueAdapter } from '../../adapters/catalogue.js';
 import { adapterForCompany, customAdaptersOf } from '../../adapters/custom/customCatalogue.js';
 import { exportedFromOf } from '../../adapters/exportedFrom.js';
 import { removeUpload } from '../../adapters/files/fileSource.js';
-import { keepUnchangedSecrets, maskSecrets, openSecrets, sealSecrets } from '../../adapters/secretFields.js';
+import { keepUnchangedSecrets, maskSecrets, openSecrets, sealSecrets } from '../../auth/secretFields.js';
 import { testOnConnector, type RemoteTestResult } from '../../connectors/remoteTest.js';
 import type { AppContext } from '../../context.js';
 import type { Caller } from '../../identity/callers.js';
 import { detailError, fieldError, fieldErrorsFromAjv, HttpError, notFound } from '../errors.js';
-import { likePattern, orderByClause, pageWindow, paginated, type ListQuery } from '../pagination.js';
+import { orderByClause, pageWindow, paginated, type ListQuery } from '../pagination.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
 import { enforceFormRules, validatorFor } from '../validators.js';
 import { adapterStatus, mayUseAdapter } from './adapters.js';
+import { containsPattern } from '../../db/likePatterns.js';
 
 type Option = { name: string; typed_value: unknown };
 type ConnectionBody = { adapter?: string; name?: string; description?: string; connector?: number; enabled?: boolean; option_connections?: Option[]; connection?: number };
@@ -95,7 +96,7 @@ export function registerConnectionRoutes(routes: RouteCatalogue, context: AppCon
       const { limit, offset } = pageWindow(query);
       const allowed = caller.adapters.includes('*') ? null : caller.adapters;
       const filter = `c.company_id = $1 and ($2::text is null or c.adapter = $2) and ($3::text is null or c.name ilike $3 or c.description ilike $3) and ($4::text[] is null or c.adapter = any($4))`;
-      const params = [caller.companyId, query.adapter ?? null, query.search ? likePattern(query.search) : null, allowed];
+      const params = [caller.companyId, query.adapter ?? null, query.search ? containsPattern(query.search) : null, allowed];
       const [{ count }] = await db.query<{ count: number }>(`select count(*)::int as count from connections c where ${filter}`, params);
       const order = orderByClause(query.ordering, { id: 'c.id', name: 'lower(c.name)', adapter: 'c.adapter', status: 'c.status' }, 'c.id');
       const rows = await db.query<ConnectionRow>(`${connectionSelect} where ${filter} order by ${order} limit $5 offset $6`, [...params, limit, offset]);

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { adapterForCompany } from '../../adapters/custom/customCatalogue.js';
-import { openSecrets } from '../../adapters/secretFields.js';
+import { openSecrets } from '../../auth/secretFields.js';
 import { checkConnectorToken, type TokenConnector, type TokenRefusal } from '../../connectors/connectorTokens.js';
 import { logConnectorEvent, RefusalLog, refusalLogSeconds } from '../../connectors/connectorEvents.js';
 import { untilJobQueued } from '../../connectors/jobSignals.js';

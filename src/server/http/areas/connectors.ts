@@ -7,6 +7,7 @@ import { detailError, fieldError, notFound } from '../errors.js';
 import { pageWindow, paginated, type ListQuery } from '../pagination.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
 import { registerConnectorApiRoutes } from './connectorApi.js';
+import { containsPattern } from '../../db/likePatterns.js';
 
 type ConnectorRow = {
   id: number; name: string; description: string; is_default: boolean; connection_count: number; created_at: Date;
@@ -68,7 +69,7 @@ export function registerConnectorRoutes(routes: RouteCatalogue, context: AppCont
       const query = request.query as ListQuery;
       const { limit, offset } = pageWindow(query);
       const companyId = callerOf(request).companyId;
-      const search = query.search ? `%${query.search.replace(/[\\%_]/g, (character) => `\\${character}`)}%` : null;
+      const search = query.search ? containsPattern(query.search) : null;
       const filter = 'k.company_id = $1 and ($2::text is null or k.name ilike $2 or k.description ilike $2)';
       const [{ count }] = await db.query<{ count: number }>(`select count(*)::int as count from connectors k where ${filter}`, [companyId, search]);
       const rows = await db.query<ConnectorRow>(`${connectorSelect} where ${filter} order by k.is_default desc, lower(k.name), k.id limit $3 offset $4`, [companyId, search, limit, offset]);

@@ -7,13 +7,13 @@ import { customConnectionSchemaId } from '../../adapters/custom/customEngine.js'
 import { readDataHeader, readSample, sampleLimitBytes, SampleError } from '../../adapters/custom/sampleFile.js';
 import type { EntityKind } from '../../adapters/engine.js';
 import { removeUpload } from '../../adapters/files/fileSource.js';
-import { openSecrets, sealSecrets } from '../../adapters/secretFields.js';
+import { cleanFileName, expectedContent, storeUpload } from '../../adapters/files/uploads.js';
+import { openSecrets, sealSecrets } from '../../auth/secretFields.js';
 import type { AppContext } from '../../context.js';
 import type { Caller } from '../../identity/callers.js';
 import { detailError, fieldError, fieldErrorsFromAjv, HttpError } from '../errors.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
 import { validatorFor } from '../validators.js';
-import { cleanFileName, expectedContent, storeUpload } from './connectionFiles.js';
 
 type LoadAdapter = (caller: Caller, id: number) => Promise<CustomAdapterRow>;
 

@@ -7,10 +7,11 @@ import { removeUpload } from '../../adapters/files/fileSource.js';
 import type { AppContext } from '../../context.js';
 import type { Caller } from '../../identity/callers.js';
 import { fieldError, notFound } from '../errors.js';
-import { likePattern, orderByClause, pageWindow, paginated, type ListQuery } from '../pagination.js';
+import { orderByClause, pageWindow, paginated, type ListQuery } from '../pagination.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
 import { adapterStatus, mayUseAdapter } from './adapters.js';
 import { registerCustomAdapterUploadRoutes } from './customAdapterUploads.js';
+import { containsPattern } from '../../db/likePatterns.js';
 
 type CustomAdapterBody = {
   name: string; slug?: string; description?: string; categories?: string[]; entity: CustomEntity; file_type?: 'csv' | 'xlsx'; delimiter?: string;
@@ -78,7 +79,7 @@ export function registerCustomAdapterRoutes(routes: RouteCatalogue, context: App
       // Groups grant adapters by slug, custom ones included; `*` grants all.
       const allowed = caller.adapters.includes('*') ? null : caller.adapters;
       const filter = 'company_id = $1 and ($2::text is null or name ilike $2 or slug ilike $2) and ($3::text[] is null or slug = any($3))';
-      const params = [caller.companyId, query.search ? likePattern(query.search) : null, allowed];
+      const params = [caller.companyId, query.search ? containsPattern(query.search) : null, allowed];
       const [{ count }] = await db.query<{ count: number }>(`select count(*)::int as count from custom_adapters where ${filter}`, params);
       const order = orderByClause(query.ordering, { id: 'id', slug: 'slug', name: 'lower(name)' }, 'id');
       const rows = await db.query<CustomAdapterRow & { connection_count: number }>(

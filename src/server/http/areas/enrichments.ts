@@ -6,9 +6,10 @@ import { downloadFeedsNow } from '../../avm/feedSchedule.js';
 import { FeedError } from '../../avm/feedText.js';
 import type { AppContext } from '../../context.js';
 import { detailError, fieldError, requireProvider } from '../errors.js';
-import { likePattern, orderByClause, pageWindow, paginated, type ListQuery } from '../pagination.js';
+import { orderByClause, pageWindow, paginated, type ListQuery } from '../pagination.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
 import type { FastifyRequest } from 'fastify';
+import { containsPattern } from '../../db/likePatterns.js';
 
 type EnrichmentRow = {
   slug: string; name: string; description: string; status: string; status_detail: string; record_count: number; last_imported_at: Date | null;
@@ -49,7 +50,7 @@ export function registerEnrichmentRoutes(routes: RouteCatalogue, context: AppCon
       const query = request.query as ListQuery;
       const { limit, offset } = pageWindow(query);
       const filter = '($1::text is null or name ilike $1 or slug ilike $1)';
-      const params = [query.search ? likePattern(query.search) : null];
+      const params = [query.search ? containsPattern(query.search) : null];
       const [{ count }] = await context.db.query<{ count: number }>(`select count(*)::int as count from enrichments where ${filter}`, params);
       const order = orderByClause(query.ordering, { slug: 'slug', name: 'lower(name)', status: 'status', last_imported_at: 'last_imported_at', record_count: 'record_count' }, 'position');
       const rows = await context.db.query<EnrichmentRow>(`select ${columns} from enrichments where ${filter} order by ${order} limit $2 offset $3`, [...params, limit, offset]);

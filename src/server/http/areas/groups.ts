@@ -2,8 +2,9 @@ import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/database.js';
 import { addedGrants, permissionsByIds, refuseGrantsBeyondCaller, type Grants } from '../../identity/grantLimits.js';
 import { fieldError, HttpError, detailError, notFound } from '../errors.js';
-import { likePattern, orderByClause, pageWindow, paginated, type ListQuery } from '../pagination.js';
+import { orderByClause, pageWindow, paginated, type ListQuery } from '../pagination.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
+import { containsPattern } from '../../db/likePatterns.js';
 
 type GroupBody = { name?: string; permissions?: number[]; user_ids?: number[]; adapters?: string[] };
 type GroupRow = { id: number; name: string; is_builtin: boolean; adapters: string[]; user_count: number; hr_permissions: { id: number; name: string; codename: string; app: string }[] };
@@ -87,7 +88,7 @@ export function registerGroupRoutes(routes: RouteCatalogue, context: AppContext)
       const query = request.query as ListQuery;
       const { limit, offset } = pageWindow(query);
       const filter = 'g.company_id = $1 and ($2::text is null or g.name ilike $2)';
-      const params = [caller.companyId, query.search ? likePattern(query.search) : null];
+      const params = [caller.companyId, query.search ? containsPattern(query.search) : null];
       const [{ count }] = await db.query<{ count: number }>(`select count(*)::int as count from groups g where ${filter}`, params);
       const order = orderByClause(query.ordering, { id: 'g.id', name: 'lower(g.name)' }, 'g.id');
       const rows = await db.query<GroupRow>(`select ${groupColumns} from groups g where ${filter} order by ${order} limit $3 offset $4`, [...params, limit, offset]);
@@ -149,7 +150,7 @@ export function registerGroupRoutes(routes: RouteCatalogue, context: AppContext)
       const query = request.query as ListQuery;
       const { limit, offset } = pageWindow(query);
       const filter = "($1::text is null or p.codename ilike $1 or p.label ilike $1 or p.app ilike $1)";
-      const params = [query.search ? likePattern(query.search) : null];
+      const params = [query.search ? containsPattern(query.search) : null];
       const [{ count }] = await db.query<{ count: number }>(`select count(*)::int as count from permissions p where ${filter}`, params);
       const rows = await db.query(`select p.id, p.label as name, p.codename, p.app from permissions p where ${filter} order by p.app, p.codename limit $2 offset $3`, [...params, limit, offset]);
       return paginated(request, query, count, rows);

@@ -4,6 +4,7 @@ import { fieldValues, type FieldValuesQuery } from '../../inventory/fieldValues.
 import { resolveSnapshot } from '../../inventory/snapshots.js';
 import { pageWindow, paginated, type ListQuery } from '../pagination.js';
 import { callerOf, type Access, type RouteCatalogue } from '../routes.js';
+import { containsPattern } from '../../db/likePatterns.js';
 
 type RelationQuery = ListQuery & { device?: string; kind?: 'device-user' | 'device-device'; index_id?: number };
 type RelationRow = { id: string; kind: string; relation: string; device_asset: string; device_name: string | null; related_asset: string | null; related_name: string; related_label: string | null; adapters: string[] };
@@ -56,7 +57,7 @@ export function registerInventoryExtraRoutes(routes: RouteCatalogue, context: Ap
       const { limit, offset } = pageWindow(query);
       const filter = `r.discovery_id = $1 and ($2::text is null or r.device_asset = $2) and ($3::text is null or r.kind = $3)
         and ($4::text is null or r.related_name ilike $4 or d.fields->'Hostname'->>0 ilike $4)`;
-      const search = query.search ? `%${query.search.replace(/[\\%_]/g, (character) => `\\${character}`)}%` : null;
+      const search = query.search ? containsPattern(query.search) : null;
       const params = [discoveryId, query.device ?? null, query.kind ?? null, search];
       const from = `from snapshot_relations r left join snapshot_assets d on d.discovery_id = r.discovery_id and d.entity = 'device' and d.asset_id = r.device_asset`;
       const [{ count }] = await db.query<{ count: number }>(`select count(*)::int as count ${from} where ${filter}`, params);

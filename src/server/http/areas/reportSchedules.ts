@@ -6,8 +6,9 @@ import { loadVisibleReport, reportScheduleKind, type ScheduleDocument } from '..
 import { loadReportSettings, reportSettingsKind, type ReportSettings } from '../../reports/reportRuns.js';
 import { nextRunOf, scheduleTimingErrors } from '../../reports/scheduleTimes.js';
 import { HttpError, notFound } from '../errors.js';
-import { likePattern, pageWindow, paginated, type ListQuery } from '../pagination.js';
+import { pageWindow, paginated, type ListQuery } from '../pagination.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
+import { containsPattern } from '../../db/likePatterns.js';
 
 const path = '/reports/schedules';
 // The shape people type; the SMTP server has the last word on whether a mailbox exists.
@@ -61,7 +62,7 @@ export function registerReportScheduleRoutes(routes: RouteCatalogue, context: Ap
       const query = request.query as ListQuery;
       const { limit, offset } = pageWindow(query);
       const filter = "kind = $1 and company_id = $2 and ($3::text is null or document->>'name' ilike $3 or document->>'subject' ilike $3)";
-      const params = [reportScheduleKind, caller.companyId, query.search ? likePattern(query.search) : null];
+      const params = [reportScheduleKind, caller.companyId, query.search ? containsPattern(query.search) : null];
       const [{ count }] = await db.query<{ count: number }>(`select count(*)::int as count from resources where ${filter}`, params);
       const rows = await db.query<Row>(`select id, document, created_at, updated_at from resources where ${filter} order by lower(document->>'name'), id limit $4 offset $5`, [...params, limit, offset]);
       return paginated(request, query, count, rows.map(describe));

@@ -1,17 +1,17 @@
 import type { AppContext } from '../../context.js';
 import type { Caller } from '../../identity/callers.js';
-import { isPrunedSnapshot } from '../../inventory/snapshots.js';
+import { isPrunedSnapshot, readableSnapshot } from '../../inventory/snapshots.js';
 import { checkReportSections, type ReportBody } from '../../reports/reportChecks.js';
 import { loadVisibleReport, reportDocumentOf, reportKind, reportVisibleTo, type ReportFormat, type StoredReport } from '../../reports/reportDocuments.js';
 import { queueRun } from '../../reports/reportJobs.js';
 import { createRun, type RunRow } from '../../reports/reportRuns.js';
 import { previewReport } from '../../reports/reportPreview.js';
-import { reportSnapshot } from '../../reports/sections.js';
 import { fieldError, HttpError, notFound } from '../errors.js';
 import { registerReportFileLinkRoutes, sendRunFile, type RunFile } from './reportFileLinks.js';
 import { registerReportLogoRoutes } from './reportLogo.js';
-import { likePattern, pageWindow, paginated, type ListQuery } from '../pagination.js';
+import { pageWindow, paginated, type ListQuery } from '../pagination.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
+import { containsPattern } from '../../db/likePatterns.js';
 
 const path = '/reports/reports';
 
@@ -60,7 +60,7 @@ export function registerReportRoutes(routes: RouteCatalogue, context: AppContext
     const taken = await db.query(`select 1 from resources where ${reportVisibleTo('$2', '$3')} and lower(document->>'name') = lower($1) and id <> coalesce($4::int, 0)`, [document.name, caller.companyId, caller.userId, existing?.id ?? null]);
     if (taken.length) throw fieldError('name', 'A report with this name already exists.');
     // A report may pin a snapshot of its own company only (runs read within the company anyway; it must not even be saved).
-    if (document.index_id && !(await reportSnapshot(db, caller.companyId, document.index_id))) throw fieldError('index_id', `No published snapshot ${document.index_id}.`);
+    if (document.index_id && !(await readableSnapshot(db, caller.companyId, document.index_id))) throw fieldError('index_id', `No published snapshot ${document.index_id}.`);
     await checkReportSections(db, caller, document);
     const [row] = existing
       ? await db.query<StoredReport>('update resources set document = $2, updated_at = now() where id = $1 returning id, document, created_at, updated_at', [existing.id, JSON.stringify(document)])
@@ -80,7 +80,7 @@ export function registerReportRoutes(routes: RouteCatalogue, context: AppContext
       const query = request.query as ListQuery;
       const { limit, offset } = pageWindow(query);
       const filter = `${reportVisibleTo('$1', '$2')} and ($3::text is null or document->>'name' ilike $3 or document->>'description' ilike $3)`;
-      const params = [caller.companyId, caller.userId, query.search ? likePattern(query.search) : null];
+      const params = [caller.companyId, caller.userId, query.search ? containsPattern(query.search) : null];
       const [{ count }] = await db.query<{ count: number }>(`select count(*)::int as count from resources where ${filter}`, params);
       // Each report's newest run comes in the same query (a lateral join on the runs' per-report index), so the list
       // shows it without one call per report.
@@ -134,7 +134,7 @@ export function registerReportRoutes(routes: RouteCatalogue, context: AppContext
       const caller = callerOf(request);
       const report = await load(caller, (request.params as { id: number }).id, false);
       const body = request.body as { formats?: ReportFormat[]; index_id?: number | null };
-      if (body.index_id && !(await reportSnapshot(db, caller.companyId, body.index_id))) {
+      if (body.index_id && !(await readableSnapshot(db, caller.companyId, body.index_id))) {
         throw fieldError('index_id', (await isPrunedSnapshot(db, caller.companyId, body.index_id)) ? `Snapshot ${body.index_id}'s data was pruned: choose a snapshot that is kept.` : `No published snapshot ${body.index_id}.`);
       }
       const run = await createRun(db, {

@@ -2,9 +2,10 @@ import type { AppContext } from '../../context.js';
 import { checkSavedQueryText, savedQueryKind, visibleToCaller, type SavedQueryDocument } from '../../query/savedQueryStore.js';
 import { describeUsers, savedQueryUsers } from '../../query/savedQueryUsers.js';
 import { detailError, fieldError, HttpError, notFound } from '../errors.js';
-import { likePattern, pageWindow, paginated, type ListQuery } from '../pagination.js';
+import { pageWindow, paginated, type ListQuery } from '../pagination.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
 import type { Caller } from '../../identity/callers.js';
+import { containsPattern } from '../../db/likePatterns.js';
 
 type Row = { id: number; document: SavedQueryDocument; created_at: Date; updated_at: Date };
 const orderable = new Set(['name', 'text', 'type', 'is_public', 'created_at', 'updated_at']);
@@ -63,7 +64,7 @@ export function registerSavedQueryRoutes(routes: RouteCatalogue, context: AppCon
       if (orderField && !orderable.has(orderField)) throw fieldError('ordering', `Ordering by "${orderField}" is not supported.`);
       const filter = `${visibleToCaller('$1', '$2')} and ($3::text is null or document->>'name' ilike $3 or document->>'text' ilike $3)
         and ($4::text is null or coalesce(document->>'type', 'device') = $4)`;
-      const params = [caller.companyId, caller.userId, query.search ? likePattern(query.search) : null, query.type ?? null];
+      const params = [caller.companyId, caller.userId, query.search ? containsPattern(query.search) : null, query.type ?? null];
       const [{ count }] = await db.query<{ count: number }>(`select count(*)::int as count from resources where ${filter}`, params);
       const direction = query.ordering?.startsWith('-') ? 'desc' : 'asc';
       const order = !orderField ? 'id asc' : ['created_at', 'updated_at'].includes(orderField) ? `${orderField} ${direction}, id` : `document->$7 ${direction}, id`;

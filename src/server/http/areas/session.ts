@@ -1,15 +1,10 @@
-import { createHash } from 'node:crypto';
+import { hashToken } from '../../auth/tokenHash.js';
 import type { AppContext } from '../../context.js';
 import { issueAccess } from '../../identity/accessIssuer.js';
 import { signInWithPassword } from '../../identity/signIn.js';
 import { ldapSignInOffered, signInWithLdap } from '../../identity/ldap/ldapSignIn.js';
 import { detailError } from '../errors.js';
 import type { RouteCatalogue } from '../routes.js';
-
-/** API tokens are high-entropy random strings, so a plain SHA-256 is enough to store them irreversibly. */
-export function hashApiToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
 
 /** Sign-in: password (with the one-time-password step), LDAP, and API-token exchange. */
 export function registerSessionRoutes(routes: RouteCatalogue, context: AppContext): void {
@@ -54,7 +49,7 @@ export function registerSessionRoutes(routes: RouteCatalogue, context: AppContex
            from users u join companies c on c.id = u.company_id
           where t.token_hash = $1 and u.id = t.user_id and u.is_active and c.is_active and (t.expires_at is null or t.expires_at > now())
           returning t.id, t.user_id`,
-        [hashApiToken(token)],
+        [hashToken(token)],
       );
       if (!row) throw detailError(401, 'Invalid or expired API token.', 'invalid_api_token');
       return issueAccess(context, row.user_id);

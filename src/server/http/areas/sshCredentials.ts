@@ -1,11 +1,11 @@
 import type { AppContext } from '../../context.js';
 import { signInOf } from '../../actions/runners/sshRunner.js';
 import { sshCredentialDefaults, sshCredentialKind, sshSecretFields, type SshCredential } from '../../actions/sshCredentials.js';
-import { secretRuleOf } from '../../adapters/secretRule.js';
+import { secretRuleOf } from '../../auth/secretRule.js';
 import { schemaById } from '../validators.js';
 import { HttpError } from '../errors.js';
 import type { RouteCatalogue } from '../routes.js';
-import { registerSealedDocuments } from './sealedDocuments.js';
+import { registerSealedDocuments } from '../../resources/sealedDocuments.js';
 
 /** SSH credentials of the action center (`/action-center/ssh`): passwords, keys and passphrases sealed at rest. */
 export function registerSshCredentialRoutes(routes: RouteCatalogue, context: AppContext): void {

@@ -4,8 +4,9 @@ import { planSnapshotQuery, withStatementTimeout } from '../../inventory/search.
 import { resolveSnapshot } from '../../inventory/snapshots.js';
 import { assignTags, refreshDeviceTags, tagKind, unassignTags } from '../../inventory/tags.js';
 import { fieldError, HttpError, notFound } from '../errors.js';
-import { likePattern, pageWindow, paginated, type ListQuery } from '../pagination.js';
+import { pageWindow, paginated, type ListQuery } from '../pagination.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
+import { containsPattern } from '../../db/likePatterns.js';
 
 type TagDocument = { name: string; description?: string; color?: string };
 type TagRow = { id: number; document: TagDocument; created_at: Date; updated_at: Date; device_count: number };
@@ -42,7 +43,7 @@ export function registerTagRoutes(routes: RouteCatalogue, context: AppContext): 
       const order = { name: "lower(t.document->>'name')", created_at: 't.created_at', device_count: 'device_count' }[query.ordering?.replace(/^-/, '') ?? 'name'];
       if (!order) throw fieldError('ordering', `Ordering by "${query.ordering?.replace(/^-/, '')}" is not supported.`);
       const filter = "t.kind = $1 and t.company_id = $2 and ($3::text is null or t.document->>'name' ilike $3 or t.document->>'description' ilike $3)";
-      const params = [tagKind, caller.companyId, query.search ? likePattern(query.search) : null];
+      const params = [tagKind, caller.companyId, query.search ? containsPattern(query.search) : null];
       const [{ count }] = await db.query<{ count: number }>(`select count(*)::int as count from resources t where ${filter}`, params);
       const rows = await db.query<TagRow>(`${tagSelect} where ${filter} order by ${order} ${query.ordering?.startsWith('-') ? 'desc' : 'asc'}, t.id limit $4 offset $5`, [...params, limit, offset]);
       return paginated(request, query, count, rows.map(describe));

@@ -8,8 +8,9 @@ import { grantsOf, type Caller } from '../../identity/callers.js';
 import { grantsOfGroups, refuseGrantsBeyondCaller, type AdapterNames } from '../../identity/grantLimits.js';
 import { describeUser, userById, userColumns, type UserRow } from '../../identity/users.js';
 import { detailError, fieldError, HttpError, notFound } from '../errors.js';
-import { likePattern, orderByClause, pageWindow, paginated, type ListQuery } from '../pagination.js';
+import { orderByClause, pageWindow, paginated, type ListQuery } from '../pagination.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
+import { containsPattern } from '../../db/likePatterns.js';
 
 export type UserBody = {
   username?: string;
@@ -97,7 +98,7 @@ export function registerUserRoutes(routes: RouteCatalogue, context: AppContext):
       const query = request.query as ListQuery;
       const { limit, offset } = pageWindow(query);
       const filter = `u.company_id = $1 and ($2::text is null or u.username ilike $2 or u.email ilike $2 or u.first_name ilike $2 or u.last_name ilike $2)`;
-      const params = [caller.companyId, query.search ? likePattern(query.search) : null];
+      const params = [caller.companyId, query.search ? containsPattern(query.search) : null];
       const [{ count }] = await db.query<{ count: number }>(`select count(*)::int as count from users u where ${filter}`, params);
       const rows = await db.query<UserRow>(
         `select ${userColumns} from users u where ${filter} order by ${orderByClause(query.ordering, orderingColumns, 'u.id')} limit $3 offset $4`,

@@ -1,10 +1,11 @@
-import { noteChange } from '../../activities/activityChanges.js';
-import type { AppContext } from '../../context.js';
-import { keepUnchangedSecrets, maskedSecret, maskSecrets, openSecrets, sealSecrets, type SecretRule } from '../../adapters/secretFields.js';
-import type { Caller } from '../../identity/callers.js';
-import { HttpError, notFound } from '../errors.js';
-import { likePattern, pageWindow, paginated, type ListQuery } from '../pagination.js';
-import { callerOf, type Access, type RouteCatalogue } from '../routes.js';
+import { noteChange } from '../activities/activityChanges.js';
+import type { AppContext } from '../context.js';
+import { keepUnchangedSecrets, maskedSecret, maskSecrets, openSecrets, sealSecrets, type SecretRule } from '../auth/secretFields.js';
+import type { Caller } from '../identity/callers.js';
+import { HttpError, notFound } from '../http/errors.js';
+import { pageWindow, paginated, type ListQuery } from '../http/pagination.js';
+import { callerOf, type Access, type RouteCatalogue } from '../http/routes.js';
+import { containsPattern } from '../db/likePatterns.js';
 
 type Document = Record<string, unknown>;
 // Answered by the server, ignored when a client sends them back.
@@ -82,7 +83,7 @@ export function registerSealedDocuments(routes: RouteCatalogue, context: AppCont
       const query = request.query as ListQuery;
       const { limit, offset } = pageWindow(query);
       const filter = 'kind = $1 and company_id = $2 and ($3::text is null or exists (select 1 from unnest($4::text[]) field where document->>field ilike $3))';
-      const params = [kind, caller.companyId, query.search ? likePattern(query.search) : null, resource.search];
+      const params = [kind, caller.companyId, query.search ? containsPattern(query.search) : null, resource.search];
       const [{ count }] = await db.query<{ count: number }>(`select count(*)::int as count from resources where ${filter}`, params);
       const rows = await db.query<Row>(`select id, document, created_at, updated_at from resources where ${filter} order by id limit $5 offset $6`, [...params, limit, offset]);
       return paginated(request, query, count, await describe(rows));

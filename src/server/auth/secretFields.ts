@@ -1,4 +1,4 @@
-import { decryptSecret, encryptSecret } from '../auth/secretBox.js';
+import { decryptSecret, encryptSecret } from './secretBox.js';
 import { Invalid } from '../errors.js';
 import { destinationKey, fieldLabel, type SecretRule } from './secretRule.js';
 
