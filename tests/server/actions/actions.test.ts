@@ -155,6 +155,12 @@ describe.each(engines)('the action center on %s', (engine) => {
     await waitForRun(server, runs.results[0].id);
     runs = (await server.request('GET', `/actions/runs?action=${id}`, { token })).body;
     expect(runs.results[0]).toMatchObject({ status: 'done', succeeded: 10 });
+    // A run's results page like every list: the next page's link while rows are left, none on the last page.
+    const firstPage = (await server.request('GET', `/actions/runs/${runs.results[0].id}/results?size=4`, { token })).body;
+    expect(firstPage).toMatchObject({ count: 10, previous: null, next: expect.stringContaining('page=2') });
+    const lastPage = (await server.request('GET', `/actions/runs/${runs.results[0].id}/results?size=4&page=3`, { token })).body;
+    expect(lastPage.results).toHaveLength(2);
+    expect(lastPage).toMatchObject({ next: null, previous: expect.stringContaining('page=2') });
     expect((await server.request('POST', '/actions/actions', { token, body: { name: 'Bad zone', trigger: 'schedule', timezone: 'Mars/Olympus', scope: linux, type: 'tag', parameters: { operation: 'add', tags: ['x'] } } })).body).toMatchObject({ timezone: [expect.any(String)] });
     await server.request('DELETE', `/actions/actions/${id}`, { token });
   });

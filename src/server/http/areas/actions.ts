@@ -15,6 +15,7 @@ import { queryCondition } from '../../inventory/search.js';
 import { resolveSnapshot } from '../../inventory/snapshots.js';
 import { DomainError } from '../../errors.js';
 import { detailError, fieldErrorsFromAjv, HttpError, notFound } from '../errors.js';
+import { pageWindow, paginated, type ListQuery } from '../pagination.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
 import { validatorFor } from '../validators.js';
 import { registerSealedDocuments } from '../../resources/sealedDocuments.js';
@@ -134,13 +135,12 @@ export function registerActionRoutes(routes: RouteCatalogue, context: AppContext
     method: 'GET', url: '/actions/runs', name: 'action_run.list', summary: 'Run history (of one action), newest first', access: 'workflows.view_workflow', query: 'cartograph:api/action-run-list-query',
     handler: async (request) => {
       const caller = callerOf(request);
-      const query = request.query as { action?: number; page?: number; size?: number };
-      const size = query.size ?? 50;
-      const offset = ((query.page ?? 1) - 1) * size;
+      const query = request.query as ListQuery & { action?: number };
+      const { limit, offset } = pageWindow(query);
       const filter = 'company_id = $1 and ($2::int is null or action_id = $2)';
       const [{ count }] = await db.query<{ count: number }>(`select count(*)::int as count from action_runs where ${filter}`, [caller.companyId, query.action ?? null]);
-      const results = await db.query(`select ${runColumns} from action_runs where ${filter} order by id desc limit $3 offset $4`, [caller.companyId, query.action ?? null, size, offset]);
-      return { count, next: null, previous: null, results };
+      const results = await db.query(`select ${runColumns} from action_runs where ${filter} order by id desc limit $3 offset $4`, [caller.companyId, query.action ?? null, limit, offset]);
+      return paginated(request, query, count, results);
     },
   });
   routes.add({
@@ -159,13 +159,12 @@ export function registerActionRoutes(routes: RouteCatalogue, context: AppContext
       const runId = (request.params as { id: number }).id;
       const [run] = await db.query('select 1 from action_runs where id = $1 and company_id = $2', [runId, caller.companyId]);
       if (!run) throw notFound();
-      const query = request.query as { status?: string; page?: number; size?: number };
-      const size = query.size ?? 50;
-      const offset = ((query.page ?? 1) - 1) * size;
+      const query = request.query as ListQuery & { status?: string };
+      const { limit, offset } = pageWindow(query);
       const filter = 'run_id = $1 and ($2::text is null or status = $2)';
       const [{ count }] = await db.query<{ count: number }>(`select count(*)::int as count from action_run_results where ${filter}`, [runId, query.status ?? null]);
-      const results = await db.query(`select asset_id, name, status, detail, output, exit_code from action_run_results where ${filter} order by asset_id limit $3 offset $4`, [runId, query.status ?? null, size, offset]);
-      return { count, next: null, previous: null, results };
+      const results = await db.query(`select asset_id, name, status, detail, output, exit_code from action_run_results where ${filter} order by asset_id limit $3 offset $4`, [runId, query.status ?? null, limit, offset]);
+      return paginated(request, query, count, results);
     },
   });
 
