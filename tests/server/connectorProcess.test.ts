@@ -69,14 +69,14 @@ describe.each(engines)('a connector process against a server on %s', (engine) =>
     expect(last).toMatchObject({ state: 'done', progress: { connections: [{ name: 'OT gateways', state: 'done', records: 3 }] } });
     const devices = await server.request('POST', '/devices/devices', { token: server.adminToken, body: { fields: ['Hostname', 'SerialNumber'], ordering: [{ field: 'Hostname' }] } });
     expect(devices.body.results.map((row: { Hostname: unknown }) => [row.Hostname].flat()[0])).toEqual(['hmi-panel-07', 'plc-gateway-01', 'plc-gateway-02']);
-    expect(connector.output()).toContain('finished connection');
+    await connector.printed('finished connection');
     expect(connector.output()).not.toContain(created.body.token);
 
     // The Test button of this connection runs on the connector: the server itself may not read the file (it has no
     // import folders), so success can only come from there.
     const tested = await server.request('POST', `/adapters/test/${connection.body.id}`, { token: server.adminToken });
     expect(tested.body, JSON.stringify(tested.body)).toMatchObject({ success: true });
-    expect(connector.output()).toContain(`finished test of connection ${connection.body.id} (jsonfile): reached`);
+    await connector.printed(`finished test of connection ${connection.body.id} (jsonfile): reached`);
     const missing = await server.request('POST', '/adapters/test', {
       token: server.adminToken,
       body: {
@@ -85,12 +85,12 @@ describe.each(engines)('a connector process against a server on %s', (engine) =>
       },
     });
     expect(missing.body).toMatchObject({ success: false });
-    expect(connector.output()).toContain('finished test of unsaved settings (jsonfile): failed');
+    await connector.printed('finished test of unsaved settings (jsonfile): failed');
 
     const revoked = await server.request('POST', `/connectors/connectors/${created.body.id}/revoke`, { token: server.adminToken });
     expect(revoked.status).toBe(200);
     expect(await connector.exited).toBe(1);
-    expect(connector.output()).toContain("the server refused this connector's token");
+    await connector.printed("the server refused this connector's token");
     const events = await server.context.db.query<{ event: string }>("select event from system_log where detail->>'connector_id' = $1 order by id", [String(created.body.id)]);
     expect(events.map((row) => row.event)).toEqual(['connector_token_created', 'connector_first_seen', 'connector_token_revoked', 'connector_token_refused']);
   });

@@ -8,6 +8,11 @@ export type ConnectorProcess = {
   child: ChildProcess;
   /** Everything it printed so far. */
   output: () => string;
+  /**
+   * Resolves once it has printed `line` (within 10 s): what it logs after answering the server may reach this
+   * process's pipe after the server's own answer reached the test.
+   */
+  printed: (line: string) => Promise<void>;
   /** Resolves with its exit code once it exits by itself. */
   exited: Promise<number | null>;
   stop: () => Promise<void>;
@@ -30,21 +35,29 @@ export async function startConnector(args: string[], env: Record<string, string>
     process.off('exit', killOnExit);
     resolve(code);
   }));
-  if (waitFor) {
-    await new Promise<void>((resolve, reject) => {
-      const check = () => {
-        if (output.includes(waitFor)) {
-          child.stdout!.off('data', check);
-          resolve();
-        }
-      };
-      child.stdout!.on('data', check);
-      void exited.then((code) => reject(new Error(`the connector exited (${code}) before printing "${waitFor}": ${output.slice(-2000)}`)));
-    });
-  }
+  const printed = (line: string, timeoutMs = 10_000) => new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => finish(new Error(`the connector did not print "${line}" within ${timeoutMs} ms: ${output.slice(-2000)}`)), timeoutMs);
+    const check = () => {
+      if (output.includes(line)) finish();
+    };
+    const finish = (error?: Error) => {
+      clearTimeout(timer);
+      child.stdout!.off('data', check);
+      child.stderr!.off('data', check);
+      if (error) reject(error);
+      else resolve();
+    };
+    child.stdout!.on('data', check);
+    child.stderr!.on('data', check);
+    void exited.then((code) => finish(new Error(`the connector exited (${code}) before printing "${line}": ${output.slice(-2000)}`)));
+    check();
+  });
+  // Starting may take long on a busy machine (tsx compiles the connector first).
+  if (waitFor) await printed(waitFor, 120_000);
   return {
     child,
     output: () => output,
+    printed,
     exited,
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
