@@ -5,8 +5,10 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Manifest } from '../../src/server/adapters/http/manifest.js';
 import { adaptersFolder, configForForm, readJson, schemaErrors } from '../../tools/adapterKit/adapterFolder.js';
-import { slugsWithManifest } from '../../tools/adapterKit/check.js';
+import { fetchEngines } from '../../src/server/adapters/engines.js';
+import { slugsWithManifest, slugsWithSocketFixture } from '../../tools/adapterKit/check.js';
 import { replayConnectivityCheck, replayFixture } from '../../tools/adapterKit/fixtureReplay.js';
+import { replayGmpConnectivityCheck, replayGmpFixture, type GmpFixture } from '../../tools/adapterKit/gmpReplay.js';
 import { isSubset, type ReplayFixture } from '../../tools/adapterKit/replayServer.js';
 
 type Node = Record<string, unknown>;
@@ -53,5 +55,33 @@ describe.each(slugs)('adapter %s', (slug) => {
     const fixture = readJson<ReplayFixture>(fixtureFile);
     const result = await replayConnectivityCheck(slug, fixture, manifest);
     expect(result, JSON.stringify(result)).toMatchObject({ ok: true });
+  });
+});
+
+// Adapters of a socket code engine (Greenbone's GMP over TLS): the fixture replays through the real engine against a
+// local TLS server speaking the vendor's documented XML, and its documented failure gives the reason it names.
+describe.each(slugsWithSocketFixture())('engine adapter %s', (slug) => {
+  const fixture = readJson<GmpFixture>(`${adaptersFolder}/${slug}/fixtures/replay.json`);
+
+  it('has a replay fixture whose config fills its connection form', () => {
+    const schema = readJson<Node>(`${adaptersFolder}/${slug}/connection.schema.json`);
+    expect(schemaErrors(schema, configForForm(fixture.config, schema))).toEqual([]);
+  });
+
+  it('replays its fixture through its engine to exactly the expected records', async () => {
+    const { records, unmatched, error } = await replayGmpFixture(slug, fixture, fetchEngines.gmp);
+    expect(error).toBeUndefined();
+    expect(unmatched, 'commands no exchange matched').toEqual([]);
+    expect(records.length).toBe(fixture.expected.count);
+    for (const expected of fixture.expected.records) {
+      expect(records.some((record) => record.entity === expected.entity && isSubset(expected.fields, record.fields)), JSON.stringify(expected.fields)).toBe(true);
+    }
+    for (const record of records) expect(record.raw).toBeTruthy();
+  });
+
+  it('passes its connectivity check against the replay, and fails the documented way', async () => {
+    expect(await replayGmpConnectivityCheck(slug, fixture, fetchEngines.gmp)).toMatchObject({ ok: true });
+    expect(fixture.failure).toBeDefined();
+    expect(await replayGmpConnectivityCheck(slug, fixture, fetchEngines.gmp, fixture.failure!.config)).toMatchObject({ ok: false, reason: fixture.failure!.reason });
   });
 });

@@ -4,7 +4,9 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import type { FetchedRecord } from '../../src/server/adapters/engine.js';
 import type { Manifest } from '../../src/server/adapters/http/manifest.js';
 import { adapterFiles, adaptersFolder, configForForm, has, readJson, schemaErrors, unreadFormFields } from './adapterFolder.js';
-import { replayConnectivityCheck, replayFixture } from './fixtureReplay.js';
+import { replayConnectivityCheck, replayFixture, type ReplayResult } from './fixtureReplay.js';
+import { replayGmpConnectivityCheck, replayGmpFixture, type GmpFixture } from './gmpReplay.js';
+import { greenboneEngine } from '../../src/server/adapters/greenbone/greenboneEngine.js';
 import { isSubset, type ReplayFixture } from './replayServer.js';
 import { scaffoldMarker } from './scaffold.js';
 
@@ -32,6 +34,11 @@ export const identityFields: Record<string, string[]> = {
   IpAddresses: ['IpAddresses'],
   'cloud/agent id': ['CloudInstanceId', 'AgentId', 'DeviceId'],
 };
+/** Code engines whose adapters replay a socket fixture instead of an HTTP manifest: the engine name → how it replays. */
+const socketEngines = { gmp: { engine: greenboneEngine, replay: replayGmpFixture, check: replayGmpConnectivityCheck } } as const;
+type SocketEngineName = keyof typeof socketEngines;
+const isSocketEngine = (engine: unknown): engine is SocketEngineName => typeof engine === 'string' && engine in socketEngines;
+
 /** Entities whose records name a device (a software, finding or service record carries its device's identifiers). */
 const deviceEntities = new Set(['device', 'software', 'vulnerability', 'service']);
 
@@ -72,7 +79,7 @@ function checkFiles(slug: string, root: string, problems: string[]) {
   if (adapter) {
     for (const error of schemaErrors(readJson<Node>(files.adapterMeta), adapter)) problems.push(`${files.adapter}: ${error}`);
     if (adapter.slug !== slug) problems.push(`${files.adapter}: slug is ${JSON.stringify(adapter.slug)}, not the folder name ${slug}`);
-    if (adapter.engine !== 'http') problems.push(`${files.adapter}: engine is ${JSON.stringify(adapter.engine)}; set "http" once the manifest and fixture pass`);
+    if (adapter.engine !== 'http' && !isSocketEngine(adapter.engine)) problems.push(`${files.adapter}: engine is ${JSON.stringify(adapter.engine)}; set "http" once the manifest and fixture pass`);
   }
   const connection = readPart<Node>(files.connection, problems);
   if (connection) {
@@ -83,7 +90,8 @@ function checkFiles(slug: string, root: string, problems: string[]) {
       problems.push(`${files.connection} does not compile: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  const manifest = readPart<Manifest>(files.manifest, problems);
+  const socketEngine = isSocketEngine(adapter?.engine) ? adapter.engine : null;
+  const manifest = socketEngine ? undefined : readPart<Manifest>(files.manifest, problems);
   if (manifest) {
     for (const error of schemaErrors(readJson<Node>(files.manifestMeta), manifest)) problems.push(`${files.manifest}: ${error}`);
     if (connection) for (const path of unreadFormFields(readFileSync(files.manifest, 'utf8'), connection)) problems.push(`${files.manifest} never reads the form field ${path}`);
@@ -101,7 +109,8 @@ function checkFiles(slug: string, root: string, problems: string[]) {
   for (const path of [files.adapter, files.connection, files.manifest, files.fixture, files.instructions]) {
     if (has(path) && readFileSync(path, 'utf8').includes(scaffoldMarker)) problems.push(`${path} still holds the scaffold's placeholder text`);
   }
-  return { manifest, fixture };
+  if (socketEngine && fixture && (fixture as unknown as GmpFixture).protocol !== socketEngine) problems.push(`${files.fixture}: protocol must be "${socketEngine}" for the ${socketEngine} engine`);
+  return { manifest, fixture, socketEngine };
 }
 
 /** Every check of one adapter; replays only when the files are sound enough to. */
@@ -112,9 +121,13 @@ export async function checkAdapter(slug: string, root = adaptersFolder): Promise
     problems.push(`no adapter folder ${adapterFiles(slug, root).folder}`);
     return report;
   }
-  const { manifest, fixture } = checkFiles(slug, root, problems);
-  if (!manifest || !fixture?.exchanges?.length || !fixture.expected) return report;
-  const result = await replayFixture(slug, fixture, manifest);
+  const { manifest, fixture, socketEngine } = checkFiles(slug, root, problems);
+  if ((!manifest && !socketEngine) || !fixture?.exchanges?.length || !fixture.expected) return report;
+  const socket = socketEngine ? socketEngines[socketEngine] : null;
+  const socketFixture = fixture as unknown as GmpFixture;
+  // A fixture of another protocol cannot be replayed by this engine (the problem is already reported).
+  if (socket && socketFixture.protocol !== socketEngine) return report;
+  const result: ReplayResult = socket ? await socket.replay(slug, socketFixture, socket.engine) : await replayFixture(slug, fixture, manifest!);
   Object.assign(report, { warnings: result.warnings, unmatched: result.unmatched }, summarise(result.records));
   if (result.error) problems.push(`the replay failed: ${result.error}`);
   for (const request of result.unmatched) problems.push(`no exchange answers ${request}`);
@@ -123,14 +136,26 @@ export async function checkAdapter(slug: string, root = adaptersFolder): Promise
     if (!result.records.some((record) => record.entity === expected.entity && isSubset(expected.fields, record.fields))) problems.push(`no ${expected.entity} record with ${JSON.stringify(expected.fields)}`);
   }
   if (result.records.some((record) => !record.raw)) problems.push('a record has no raw vendor record');
-  const connectivity = await replayConnectivityCheck(slug, fixture, manifest);
+  const connectivity = socket ? await socket.check(slug, socketFixture, socket.engine) : await replayConnectivityCheck(slug, fixture, manifest!);
   if (!connectivity.ok) problems.push(`the connectivity check failed (${connectivity.reason}): ${connectivity.detail}`);
+  if (socket && socketFixture.failure) {
+    const failed = await socket.check(slug, socketFixture, socket.engine, socketFixture.failure.config);
+    if (failed.ok || failed.reason !== socketFixture.failure.reason) problems.push(`the documented failure gave ${failed.ok ? 'success' : failed.reason}, not ${socketFixture.failure.reason}`);
+  }
   return report;
 }
 
-/** Every adapter folder that has a manifest (what `check --all` checks). */
+/** Every adapter folder that has a manifest (what the HTTP replay conformance test replays). */
 export function slugsWithManifest(root = adaptersFolder): string[] {
   return readdirSync(root)
     .filter((name) => statSync(`${root}/${name}`).isDirectory() && has(adapterFiles(name, root).manifest))
+    .sort();
+}
+
+/** Every adapter of a socket code engine (Greenbone's GMP) with a replay fixture. */
+export function slugsWithSocketFixture(root = adaptersFolder): string[] {
+  return readdirSync(root)
+    .filter((name) => statSync(`${root}/${name}`).isDirectory() && has(adapterFiles(name, root).adapter) && has(adapterFiles(name, root).fixture))
+    .filter((name) => isSocketEngine(readJson<Node>(adapterFiles(name, root).adapter).engine))
     .sort();
 }

@@ -1,6 +1,7 @@
 import type { AdapterEngine } from './engine.js';
 import { createFileEngines } from './files/fileEngines.js';
 import { createHttpEngine } from './http/httpEngine.js';
+import { greenboneEngine } from './greenbone/greenboneEngine.js';
 import { createSqlEngine } from './sql/sqlEngine.js';
 import { ldapEngine } from './ldap/ldapEngine.js';
 import { networkScannerEngine } from './scanners/networkScanner.js';
@@ -14,4 +15,5 @@ export const fetchEngines: Record<string, AdapterEngine> = {
   ldap: ldapEngine,
   'network-scanner': networkScannerEngine,
   'tls-scanner': tlsScannerEngine,
+  gmp: greenboneEngine,
 };

@@ -19,6 +19,8 @@ export type RequestSpec = {
   basic?: { username: string; password: string };
   response_format?: 'json' | 'text' | 'xml';
   xml_lists?: string[];
+  /** Read XML element names without their namespace prefix (`s:Envelope` → `Envelope`): servers choose prefixes freely (WS-Management). */
+  xml_strip_prefixes?: boolean;
   /** Text before the JSON body that is not JSON (Trellix ePO's `OK:` line), removed before parsing. */
   json_prefix?: string;
   success_statuses?: number[];

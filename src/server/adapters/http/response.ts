@@ -58,12 +58,12 @@ function parseCookies(setCookies: string[]): Record<string, string> {
 export type BodyFormat = 'json' | 'text' | 'xml';
 
 /** How a body is read beyond its format: XML elements that are always lists, text written before the JSON. */
-export type BodyOptions = { xmlLists?: readonly string[]; jsonPrefix?: string };
+export type BodyOptions = { xmlLists?: readonly string[]; xmlStripPrefixes?: boolean; jsonPrefix?: string };
 
 function parseBody(text: string, format: BodyFormat, options: BodyOptions): unknown {
   if (format === 'text') return text;
   if (text.trim() === '') return null;
-  if (format === 'xml') return parseXmlBody(text, options.xmlLists ?? []);
+  if (format === 'xml') return parseXmlBody(text, options.xmlLists ?? [], { stripPrefixes: options.xmlStripPrefixes });
   const start = text.trimStart();
   const json = options.jsonPrefix && start.startsWith(options.jsonPrefix) ? start.slice(options.jsonPrefix.length) : text;
   return json.trim() === '' ? null : JSON.parse(json);

@@ -276,7 +276,7 @@ export class HttpSession {
       if (spec.empty_statuses?.includes(raw.status)) return { ...toResponseScope({ ...raw, body: Buffer.alloc(0) }, 'json', label), body: null };
       const ok = spec.success_statuses ? spec.success_statuses.includes(raw.status) : raw.status >= 200 && raw.status < 300;
       const format = spec.response_format ?? 'json';
-      const bodyOptions = { xmlLists: spec.xml_lists, jsonPrefix: spec.json_prefix };
+      const bodyOptions = { xmlLists: spec.xml_lists, xmlStripPrefixes: spec.xml_strip_prefixes, jsonPrefix: spec.json_prefix };
       if (intercept) {
         const seen = ok ? toResponseScope(raw, format, `${method} ${path} (${label})`, bodyOptions) : lenientResponseScope(raw, format, bodyOptions);
         if (intercept(seen)) return seen;

@@ -1,4 +1,5 @@
 // The fixed set of filters templates may call (`value | name(args)`); each takes plain data and returns plain data.
+import { randomUUID } from 'node:crypto';
 
 type Filter = (value: unknown, ...args: unknown[]) => unknown;
 
@@ -164,6 +165,8 @@ export const filters: Record<string, Filter> = Object.assign(Object.create(null)
     const seconds = isEmpty(value) ? Number.NaN : Number(value);
     return Number.isFinite(seconds) ? Date.now() - Math.round(seconds * 1000) : undefined;
   },
+  // A fresh random UUID whatever the value (`{{ '' | uuid }}`): WS-Management wants a new MessageID on every request.
+  uuid: () => randomUUID(),
   base64: (value: unknown) => Buffer.from(text(value), 'utf8').toString('base64'),
   flatten: (value: unknown) => asList(value).flat(4),
   compact: (value: unknown) => asList(value).filter((item) => !isEmpty(item)),

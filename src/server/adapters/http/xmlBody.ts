@@ -20,7 +20,7 @@ function internalSubset(text: string): string | null {
   return text.slice(open, end === -1 ? undefined : end);
 }
 
-const parserFor = (listElements: readonly string[]) => {
+const parserFor = (listElements: readonly string[], stripPrefixes: boolean) => {
   const lists = new Set(listElements);
   return new XMLParser({
     ignoreAttributes: false,
@@ -35,6 +35,8 @@ const parserFor = (listElements: readonly string[]) => {
     processEntities: { enabled: true, maxEntityCount: 0 },
     // Qualys nests HOST_LIST/HOST/DETECTION_LIST/DETECTION: deeper than 100 levels is not a vendor answer.
     maxNestedTags: 100,
+    // `s:Envelope` → `Envelope` (and `xmlns:*` attributes dropped) when asked: one manifest then reads any prefixes.
+    removeNSPrefix: stripPrefixes,
     isArray: (name, _path, _isLeaf, isAttribute) => !isAttribute && lists.has(name),
   });
 };
@@ -44,13 +46,13 @@ const parserFor = (listElements: readonly string[]) => {
  * just one (otherwise a single `<HOST>` would come out as an object, two as a list).
  * Before: `<HOST_LIST><HOST><ID>1</ID></HOST></HOST_LIST>` with `["HOST"]`; after: `{HOST_LIST: {HOST: [{ID: "1"}]}}`.
  */
-export function parseXmlBody(text: string, listElements: readonly string[] = []): unknown {
+export function parseXmlBody(text: string, listElements: readonly string[] = [], options: { stripPrefixes?: boolean } = {}): unknown {
   const subset = internalSubset(text);
   if (subset !== null && /<!ENTITY/i.test(subset)) throw new XmlBodyError('the XML declares entities in its DOCTYPE (<!ENTITY>); Cartograph never expands them (external entity and billion-laughs attacks), so the answer is refused');
   const validation = XMLValidator.validate(text);
   if (validation !== true) throw new XmlBodyError(`invalid or truncated XML (line ${validation.err.line}, column ${validation.err.col}): ${validation.err.msg}`);
   try {
-    const parsed = parserFor(listElements).parse(text) as Record<string, unknown>;
+    const parsed = parserFor(listElements, options.stripPrefixes ?? false).parse(text) as Record<string, unknown>;
     delete parsed['?xml'];
     return parsed;
   } catch (error) {

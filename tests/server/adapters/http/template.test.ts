@@ -67,6 +67,12 @@ describe('the template interpreter', () => {
     expect(render("{{ 'soon' | ago }}", scope)).toBeUndefined();
   });
 
+  it('gives a fresh random UUID with uuid, whatever the value (a WS-Management MessageID per request)', () => {
+    const first = render("{{ '' | uuid }}", scope) as string;
+    expect(first).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(render("{{ '' | uuid }}", scope)).not.toBe(first);
+  });
+
   it('lays a date out as a vendor query wants it with date_format (UTC)', () => {
     expect(render("{{ record.seenMs | date_format('DD/MM/YYYY HH:mm:ss') }}", scope)).toBe('14/03/2024 12:00:00');
     expect(render("{{ record.plain | date_format('YYYY-MM-DD') }}", scope)).toBe('2024-03-14');

@@ -55,6 +55,29 @@ describe('XML answers', () => {
     expect(records[2].raw).toEqual({ QID: '38170' });
   });
 
+  it('reads element names without their namespace prefix when asked, whatever prefixes the server chose', async () => {
+    const prefixed = manifest({
+      base_url: '{{ config.base_url }}',
+      streams: [{
+        name: 'vms', entity: 'device',
+        request: { url: '/wsman', response_format: 'xml', xml_strip_prefixes: true, xml_lists: ['Msvm_ComputerSystem'] },
+        records: '{{ response.body.Envelope.Body.PullResponse.Items.Msvm_ComputerSystem }}',
+        mapping: { Hostname: '{{ record.ElementName }}', LastSeen: '{{ record.TimeOfLastStateChange.Datetime | date }}' },
+      }],
+    });
+    const answers = [
+      '<s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope" xmlns:n="http://schemas.xmlsoap.org/ws/2004/09/enumeration"><s:Body><n:PullResponse><n:Items><p:Msvm_ComputerSystem xmlns:p="urn:cs"><p:ElementName>web-01</p:ElementName><p:TimeOfLastStateChange><cim:Datetime xmlns:cim="urn:cim">2024-05-20T06:01:02Z</cim:Datetime></p:TimeOfLastStateChange></p:Msvm_ComputerSystem></n:Items></n:PullResponse></s:Body></s:Envelope>',
+      '<env:Envelope xmlns:env="http://www.w3.org/2003/05/soap-envelope" xmlns:wsen="http://schemas.xmlsoap.org/ws/2004/09/enumeration"><env:Body><wsen:PullResponse><wsen:Items><q:Msvm_ComputerSystem xmlns:q="urn:cs"><q:ElementName>sql-01</q:ElementName></q:Msvm_ComputerSystem></wsen:Items></wsen:PullResponse></env:Body></env:Envelope>',
+    ];
+    for (const [index, body] of answers.entries()) {
+      server = await startServer((_request, response) => xml(response, body));
+      const { records } = await collect(prefixed, { base_url: server.url });
+      expect(records.map((record) => record.fields)).toEqual([index === 0 ? { Hostname: 'web-01', LastSeen: '2024-05-20T06:01:02.000Z' } : { Hostname: 'sql-01' }]);
+      await server.close();
+      server = null;
+    }
+  });
+
   it('refuses a DOCTYPE declaring entities (billion laughs) without expanding anything', async () => {
     const laughs = ['<!ENTITY lol "lol">', ...Array.from({ length: 9 }, (_, level) => `<!ENTITY lol${level + 1} "${`&lol${level || ''};`.repeat(10)}">`)].join('');
     server = await startServer((_request, response) => xml(response, `<?xml version="1.0"?><!DOCTYPE OUTPUT [${laughs}]><OUTPUT><HOST_LIST><HOST><DNS>&lol9;</DNS></HOST></HOST_LIST></OUTPUT>`));
