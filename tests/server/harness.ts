@@ -28,11 +28,23 @@ export const engines: Engine[] = postgresTestsRun() ? ['pglite', 'postgresql'] :
 export async function createScratchPostgres(options: { migrated?: boolean } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
   const serverUrl = requirePostgresUrl();
   const name = `cartograph_test_${randomBytes(6).toString('hex')}`;
-  const template = options.migrated ? ` template ${await postgresTemplate(serverUrl)}` : '';
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`create database ${name}${template}`);
-  await admin.end();
+  try {
+    // Another checkout's run (other migrations, another template) drops the templates it does not know: build ours
+    // again when it vanished between finding it and copying it.
+    for (let attempt = 1; ; attempt += 1) {
+      const template = options.migrated ? ` template ${await postgresTemplate(serverUrl)}` : '';
+      try {
+        await admin.query(`create database ${name}${template}`);
+        break;
+      } catch (error) {
+        if ((error as { code?: string }).code !== '3D000' || attempt === 3) throw error;
+      }
+    }
+  } finally {
+    await admin.end();
+  }
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {

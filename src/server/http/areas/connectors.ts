@@ -129,13 +129,15 @@ export function registerConnectorRoutes(routes: RouteCatalogue, context: AppCont
     handler: async (request) => {
       const companyId = callerOf(request).companyId;
       const existing = await loadRemoteConnector(db, companyId, idOf(request));
+      // Logged first: from the commit on, the connector's next call is refused and logged, and the log should read
+      // in the order things happened.
+      await logToken(request, existing, 'connector_token_revoked', 'token revoked');
       await db.transaction(async (transaction) => {
         await transaction.query('update connectors set token_hash = null, revoked_at = now() where id = $1', [existing.id]);
         // Fetches waiting for it would wait out their timeout for a connector that can no longer answer.
         await transaction.query("update connector_jobs set state = 'error', error = 'The connector''s token was revoked.' where connector_id = $1 and state in ('queued', 'leased')", [existing.id]);
       });
       jobQueuedFor(existing.id);
-      await logToken(request, existing, 'connector_token_revoked', 'token revoked');
       return describeConnector(await loadConnector(db, companyId, existing.id));
     },
   });
