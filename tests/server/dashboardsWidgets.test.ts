@@ -161,7 +161,7 @@ describe.each(engines)('widget computations over known snapshots on %s', (engine
     expect((await widget('connection_statuses')).rows).toEqual([{ label: 'Done', value: 2 }, { label: 'Error', value: 1 }, { label: 'Disabled', value: 1 }]);
     const info = await widget('discovery_info');
     expect(info.index_id).toBeNull();
-    expect(info.rows).toContainEqual({ label: 'Status', value: 'error' });
+    expect(info.rows).toContainEqual({ label: 'Status', value: 'Failed' });
     expect(info.rows).toContainEqual({ label: 'Error', value: 'Every connection failed' });
     expect(info.rows).toContainEqual({ label: 'Duration (seconds)', value: 90 });
     const next = await widget('next_discoveries', { limit: 3 });

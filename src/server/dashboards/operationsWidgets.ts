@@ -27,6 +27,10 @@ export async function connectionStatuses(context: WidgetContext, settings: Widge
   };
 }
 
+// The info tile shows values as they are: say them in words, as the Discoveries page does.
+const statusWords: Record<string, string> = { running: 'Running', done: 'Done', error: 'Failed' };
+const triggerWords: Record<string, string> = { manual: 'By hand', schedule: 'The schedule' };
+
 type DiscoveryRow = { id: number; status: string; trigger: string; start_time: Date; end_time: Date | null; error: string; progress: { assets?: Record<string, number>; connections?: { state: string }[] } };
 
 /** The latest discovery: its state, times, duration, connections that failed, and what it published. */
@@ -39,11 +43,11 @@ export async function discoveryInfo(context: WidgetContext, settings: WidgetSett
   const connections = latest.progress.connections ?? [];
   const durationSeconds = latest.end_time ? Math.round((latest.end_time.getTime() - latest.start_time.getTime()) / 1000) : null;
   const rows: Record<string, unknown>[] = [
-    { label: 'Status', value: latest.status },
+    { label: 'Status', value: statusWords[latest.status] ?? latest.status },
     { label: 'Started', value: latest.start_time.toISOString() },
     { label: 'Finished', value: latest.end_time?.toISOString() ?? null },
     { label: 'Duration (seconds)', value: durationSeconds },
-    { label: 'Started by', value: latest.trigger },
+    { label: 'Started by', value: triggerWords[latest.trigger] ?? latest.trigger },
     { label: 'Connections', value: connections.length },
     { label: 'Connections failed', value: connections.filter((connection) => connection.state === 'error').length },
     ...Object.entries(latest.progress.assets ?? {}).map(([entity, count]) => ({ label: `Published ${entity} records`, value: count, inventory: entity })),

@@ -178,5 +178,7 @@ export async function inventoryDetail(db: Database, companyId: number, entity: s
   );
   // Stored is the adapter per field; the preferred value is the field's first.
   const preferred = Object.fromEntries(Object.entries(asset.preferred).map(([field, adapter]) => [field, { value: asset.fields[field]?.[0], adapter }]));
-  return { ...asset.fields, ...asset.specifics, PrimaryKey: [asset.asset_id], index_id: discoveryId, preferred, sources, merge_reasons: asset.reasons, relations };
+  // The snapshot's connections name every id of `Connections`, also those of records that are not this asset's own
+  // (software and findings are reported through devices' records).
+  return { ...asset.fields, ...asset.specifics, PrimaryKey: [asset.asset_id], index_id: discoveryId, preferred, sources, connections, merge_reasons: asset.reasons, relations };
 }

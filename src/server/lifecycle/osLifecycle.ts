@@ -13,7 +13,7 @@ import type { LifecycleRow } from './lifecycleFeed.js';
 /** endoflife.date's API v1 answer for its operating systems, taken from its repository on the day it names. */
 export const bundledSnapshotFile = fileURLToPath(new URL('./endoflife-date-os.json', import.meta.url));
 /** How the bundled snapshot's import names its source (its day is the file's `generated_at`). */
-export const bundledSnapshotSource = 'the snapshot bundled with Cartograph (endoflife.date, 2026-08-22)';
+export const bundledSnapshotSource = 'the snapshot bundled with Cartograph (endoflife.date, 22 August 2026)';
 
 /**
  * Imports the bundled snapshot when no import of the lifecycle feed is in use (a first start, or every import

@@ -50,9 +50,9 @@ export function registerServiceLicenseRoutes(routes: RouteCatalogue, context: Ap
             [discoveryId, asset.record_keys],
           )
           : [];
-        const connections = records.length ? await snapshotConnections(db, discoveryId) : [];
+        const connections = await snapshotConnections(db, discoveryId);
         const sources = records.map((record) => ({ ...record, connection_name: connectionNameOf(connections, record.connection_id) }));
-        return { ...asset.fields, PrimaryKey: [asset.asset_id], index_id: discoveryId, ...(inventory.entity === 'license' && { sources }) };
+        return { ...asset.fields, PrimaryKey: [asset.asset_id], index_id: discoveryId, connections, ...(inventory.entity === 'license' && { sources }) };
       },
     });
     routes.add({

@@ -6,6 +6,9 @@ import { apiFetch } from '../../app/http';
 import { hasPermission } from '../../app/session/session';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
 import { Button, EmptyState, PageHeader, Table, type TableColumn } from '../../ui';
+import { fieldLabel } from '../inventories/fieldValues';
+import { discoveryConfigurationQuery, type FieldMap } from '../inventories/inventoryApi';
+import { inventoryKindOfEntity } from '../inventories/inventoryKinds';
 import { dashboardQuery, widgetKindLabels, widgetsQuery, type WidgetResponse } from './dashboardsApi';
 import './dashboards.css';
 
@@ -15,12 +18,19 @@ export function WidgetList() {
   const client = useQueryClient();
   const dashboard = useQuery(dashboardQuery(dashboardId));
   const widgets = useQuery(widgetsQuery(dashboardId));
+  const configuration = useQuery(discoveryConfigurationQuery());
   const canChange = hasPermission('dashboards.change_dashboard');
+  // A widget grouped by a field names it by its title, as the column picker does ("OS type", never `OS.Type`).
+  const fieldTitle = (row: WidgetResponse) => {
+    const kind = inventoryKindOfEntity(row.inventory === 'application' ? 'software' : row.inventory);
+    const fieldMap = (kind && configuration.data?.[kind.fieldMapKey]) as FieldMap | undefined;
+    return fieldLabel(row.field, fieldMap?.[row.field]);
+  };
   useEffect(() => setBreadcrumb([{ label: t('dashboards.dashboard'), to: '/dashboard' }, { label: t('dashboards.widgets') }]), []);
   const columns: TableColumn<WidgetResponse>[] = [
     { id: 'name', header: t('dashboards.name'), cell: (row) => row.name, sortable: true, sortValue: (row) => row.name },
     { id: 'kind', header: t('dashboards.kind'), cell: (row) => widgetKindLabels[row.kind] ?? row.kind },
-    { id: 'query', header: t('dashboards.query'), cell: (row) => row.query || row.field || '-' },
+    { id: 'query', header: t('dashboards.query'), cell: (row) => row.query || (row.field ? fieldTitle(row) : '-') },
     {
       id: 'actions', header: t('dashboards.actions'),
       cell: (row) => canChange ? (

@@ -21,6 +21,8 @@ export type AssetDetailResponse = Record<string, unknown> & {
   index_id: number;
   preferred: Record<string, unknown>;
   sources: SourceRecordResponse[];
+  /** The snapshot's connections, naming every id of the asset's `Connections`. */
+  connections?: SnapshotConnection[];
   merge_reasons: { rule?: string; reason?: string; keys?: string[] }[];
   relations: RelationResponse[];
 };

@@ -66,9 +66,9 @@ export function sourceTabLabels(sources: readonly { connection_id: number; conne
  * An asset's field as a detail or preview shows it: `Connections` by the names its source records carry, `Adapters`
  * by the adapters' catalogue names ("CSV file", never `csvfile`).
  */
-export function detailValue(asset: Record<string, unknown> & { sources?: AssetDetailResponse['sources'] }, key: string, adapterName: (slug: string) => string): unknown {
+export function detailValue(asset: Record<string, unknown> & Partial<Pick<AssetDetailResponse, 'sources' | 'connections'>>, key: string, adapterName: (slug: string) => string): unknown {
   if (key === 'Adapters') return ((asset.Adapters as unknown[] | undefined) ?? []).map((slug) => adapterName(String(slug)));
   if (key !== 'Connections') return asset[key];
-  const connections = (asset.sources ?? []).map((source) => ({ id: source.connection_id, name: source.connection_name, adapter: source.adapter }));
+  const connections = asset.connections ?? (asset.sources ?? []).map((source) => ({ id: source.connection_id, name: source.connection_name, adapter: source.adapter }));
   return connectionNames(asset.Connections as unknown[] | undefined, connections);
 }

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import profileSchema from '../../../../schemas/entities/asset-profile.json';
 import { Card, Pagination, Table } from '../../ui';
 import { membersQuery, profilesPath } from './securityApi';
+import { formatDate } from '../../../core/dates';
 import { DeviceLink, ScoreBadge } from './scoreParts';
 import { SecurityDocumentForm } from './SecurityDocumentForm';
 
@@ -30,7 +31,7 @@ function ProfileMembers({ id }: { id: number }) {
         <Table
           caption={t('security.profileHistory')} rows={[...(data?.history ?? [])].reverse()} rowKey={(row) => row.index_id}
           columns={[
-            { id: 'start_time', header: t('security.snapshot'), cell: (row) => new Date(row.start_time).toLocaleString() },
+            { id: 'start_time', header: t('security.snapshot'), cell: (row) => formatDate(row.start_time) },
             { id: 'devices', header: t('security.devices'), align: 'end', cell: (row) => row.devices.toLocaleString() },
             { id: 'added', header: t('security.joined'), align: 'end', cell: (row) => row.added ?? '-' },
             { id: 'removed', header: t('security.left'), align: 'end', cell: (row) => row.removed ?? '-' },

@@ -2,6 +2,7 @@ import { t } from '../../app/i18n/messages';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
+import { schemaMessageKey } from '../../../core/schemaMessages';
 import { apiFetch } from '../../app/http';
 import { notify } from '../../app/notifications/notifications';
 import { hasPermission } from '../../app/session/session';
@@ -70,7 +71,7 @@ export function SecurityPolicies() {
         columns={[
           { id: 'enabled', header: t('security.enabled'), sortable: true, cell: (row) => <Switch hideLabel label={t('security.enableName', { name: row.name })} checked={row.enabled} disabled={!canChange || toggle.isPending} onCheckedChange={() => toggle.mutate(row)} /> },
           { id: 'name', header: t('security.name'), sortable: true, cell: (row) => (canChange ? <Link to="/security-manager/security-policy/edit/$id" params={{ id: String(row.id) }}>{row.name}</Link> : row.name) },
-          { id: 'severity', header: t('security.severity'), sortable: true, cell: (row) => <Badge tone={severityTone[row.severity]}>{row.severity}{row.weight ? t('security.weightSuffix', { weight: row.weight }) : ''}</Badge> },
+          { id: 'severity', header: t('security.severity'), sortable: true, cell: (row) => <Badge tone={severityTone[row.severity]}>{t(schemaMessageKey('cartograph:entities/security-policy', '/properties/severity', `enum.${row.severity}`), {}, row.severity)}{row.weight ? t('security.weightSuffix', { weight: row.weight }) : ''}</Badge> },
           { id: 'cis_safeguard', header: t('security.cisV8'), sortable: true, cell: (row) => (row.cis_safeguard ? <span title={row.cis_title}>{row.cis_safeguard}</span> : '-') },
           {
             id: 'last_result', header: t('security.latestSnapshot'),
