@@ -28,7 +28,7 @@ function ConditionRow({ condition, fields, onChange, onRemove }: { condition: Bu
   const takesValue = builderOperators.find((operator) => operator.value === condition.operator)?.takesValue ?? true;
   return (
     <li className="query-builder__row">
-      <Select label={t('inventories.field')} options={fields} value={condition.field} placeholder={t('inventories.chooseAField')} onValueChange={(field) => onChange({ ...condition, field })} />
+      {condition.operator !== 'search' && <Select label={t('inventories.field')} options={fields} value={condition.field} placeholder={t('inventories.chooseAField')} onValueChange={(field) => onChange({ ...condition, field })} />}
       <Select label={t('inventories.condition')} options={builderOperators} value={condition.operator} onValueChange={(operator) => onChange({ ...condition, operator: operator as BuilderOperator })} />
       {takesValue && <TextInput label={t('inventories.value')} value={condition.value} onValueChange={(value) => onChange({ ...condition, value })} />}
       <Button variant="ghost" onClick={onRemove} aria-label={condition.field ? t('inventories.removeConditionOnField', { field: condition.field }) : t('inventories.removeConditionOnNoField')}>{t('inventories.remove')}</Button>
