@@ -1,0 +1,37 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { inventoryCountQuery } from './inventoryApi';
+import { refusedQueryMessage } from './previousAnswer';
+import { querySyntaxError } from './queryBuilderModel';
+
+/** How long typing pauses before the bar counts the query's matches: one request per pause, not per key. */
+export const liveCountDebounceMs = 300;
+
+/** The value once it has stayed the same for `ms`. */
+function useSettled<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
+
+/**
+ * How many assets the typed query matches before it runs, as the asset profile form previews its query: asked of
+ * the list's own search (so the count is the list's) once the text parses and typing pauses. `refusal` is the
+ * server's reason for refusing it (an unknown field, a value of the wrong type), named as you type.
+ */
+export function useLiveCount(searchPath: string | undefined, text: string): { count?: number; refusal: string | null; counting: boolean } {
+  const typed = text.trim();
+  const settled = useSettled(typed, liveCountDebounceMs);
+  const enabled = Boolean(searchPath && settled && !querySyntaxError(settled));
+  const answer = useQuery({ ...inventoryCountQuery(searchPath ?? '', settled), enabled });
+  // A count for text since changed is not the typed query's: nothing is shown until the new text settles.
+  const current = enabled && settled === typed;
+  return {
+    count: current && !answer.isPlaceholderData ? answer.data?.count : undefined,
+    refusal: current ? refusedQueryMessage(answer.error) : null,
+    counting: Boolean(typed) && !querySyntaxError(typed) && Boolean(searchPath) && (!current || answer.isFetching),
+  };
+}
