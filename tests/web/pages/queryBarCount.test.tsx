@@ -9,7 +9,8 @@ import { renderPage } from './renderPage';
 giveVirtualTablesHeight();
 
 const configuration = { body: { field_map: { Hostname: { value_type: 'text', label: 'Host name', adapter: 'cartograph' }, IpAddresses: { value_type: 'ip', label: 'IP addresses', adapter: 'cartograph' } } } };
-const counts = (calls: { url: string; body?: { size?: number; page?: number } }[]) => calls.filter((call) => call.url === '/devices/devices' && call.body?.size === 1 && call.body.page === undefined);
+type Body = { size?: number; page?: number } | undefined;
+const counts = (calls: { url: string; body?: unknown }[]) => calls.filter((call) => call.url === '/devices/devices' && (call.body as Body)?.size === 1 && (call.body as Body)?.page === undefined);
 
 describe('the query bar as you type', () => {
   beforeEach(() => signInWith(['users.view_devices', 'users.view_device_detail']));

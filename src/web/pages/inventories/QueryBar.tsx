@@ -84,7 +84,7 @@ export function QueryBar({ query, example, onQueryChange, fields, serverError, l
   const parses = !syntax;
   useEffect(() => onDraftParsesChange?.(parses), [parses, onDraftParsesChange]);
   // The server's refusal names the applied query: shown while the bar still holds that text, not over a new draft.
-  const liveCount = useLiveCount(countPath, text);
+  const liveCount = useLiveCount(countPath, text, query);
   // The applied query's refusal, or the typed one's as soon as the count is refused (a typo named before running).
   const refusal = (text.trim() === query.trim() ? serverError : null) ?? liveCount.refusal ?? undefined;
   const model = builderModelOf(text);
@@ -147,9 +147,10 @@ export function QueryBar({ query, example, onQueryChange, fields, serverError, l
         <Button variant="secondary" aria-expanded={building} onClick={() => setBuilding(!building)}>{building ? t('inventories.hideBuilder') : t('inventories.queryBuilder')}</Button>
         {entity && <QueryHelp entity={entity} onRun={(next) => { setText(next); onQueryChange(next); }} />}
       </form>
-      {countPath && (
-        <p className="query-bar__count" role="status" aria-live="polite">
-          {liveCount.count !== undefined ? t('inventories.liveCount', { count: formatNumber(liveCount.count), title: countTitle }) : liveCount.counting ? t('inventories.liveCounting') : null}
+      {/* Announced politely as it changes; not a `status` role, which the list's stale-answer notice holds. */}
+      {(liveCount.count !== undefined || liveCount.counting) && (
+        <p className="query-bar__count" aria-live="polite">
+          {liveCount.count !== undefined ? t('inventories.liveCount', { count: formatNumber(liveCount.count), title: countTitle }) : t('inventories.liveCounting')}
         </p>
       )}
       {building && (model ? (

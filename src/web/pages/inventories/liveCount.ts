@@ -20,18 +20,19 @@ function useSettled<T>(value: T, ms: number): T {
 /**
  * How many assets the typed query matches before it runs, as the asset profile form previews its query: asked of
  * the list's own search (so the count is the list's) once the text parses and typing pauses. `refusal` is the
- * server's reason for refusing it (an unknown field, a value of the wrong type), named as you type.
+ * server's reason for refusing it (an unknown field, a value of the wrong type), named as you type. The applied
+ * query (`applied`) is not counted again: the list above already answers it, count included.
  */
-export function useLiveCount(searchPath: string | undefined, text: string): { count?: number; refusal: string | null; counting: boolean } {
+export function useLiveCount(searchPath: string | undefined, text: string, applied: string): { count?: number; refusal: string | null; counting: boolean } {
   const typed = text.trim();
   const settled = useSettled(typed, liveCountDebounceMs);
-  const enabled = Boolean(searchPath && settled && !querySyntaxError(settled));
-  const answer = useQuery({ ...inventoryCountQuery(searchPath ?? '', settled), enabled });
-  // A count for text since changed is not the typed query's: nothing is shown until the new text settles.
-  const current = enabled && settled === typed;
+  const counts = (candidate: string) => Boolean(searchPath && candidate && candidate !== applied.trim() && !querySyntaxError(candidate));
+  // Text since changed is not the typed query: it is neither asked for nor shown until the new text settles.
+  const current = counts(settled) && settled === typed;
+  const answer = useQuery({ ...inventoryCountQuery(searchPath ?? '', settled), enabled: current });
   return {
     count: current && !answer.isPlaceholderData ? answer.data?.count : undefined,
     refusal: current ? refusedQueryMessage(answer.error) : null,
-    counting: Boolean(typed) && !querySyntaxError(typed) && Boolean(searchPath) && (!current || answer.isFetching),
+    counting: counts(typed) && (!current || answer.isFetching),
   };
 }
