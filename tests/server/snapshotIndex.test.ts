@@ -72,7 +72,7 @@ const documentsOnly = [
   'Hostname = 443', 'AdapterCount = *', 'IpAddresses = 10.0.1.0/24 AND Hostname = /^ws/i', 'InstalledSoftware.SoftwareName = chrome', 'Specifics.qualys.os = *jammy*', 'OS.Type = windows AND Specifics.qualys.os != *jammy*', 'Hostname > m',
 ];
 // Queries both paths refuse alike, naming the field (a typo never reads as "0 devices").
-const refusedQueries = ['Colour = red', 'OS.Type = windows AND Hostnme = ws', 'IpAddresses = 10.0.0.0/33', 'LastSeen = yesterday', 'Tags in [pci] AND Colur in [x]', 'Colour contains x', 'Colour exists'];
+const refusedQueries = ['Colour = red', 'OS.Type = windows AND Hostnme = ws', 'IpAddresses = 10.0.0.0/33', 'LastSeen = yesterday', 'Tags in [pci] AND Colur in [x]', 'Colour contains x', 'Colour exists', 'AdapterCount = many', 'Hostname last now-7d', 'AdapterCount in [1, two]'];
 const orderings = [[], [{ field: 'Hostname' }], [{ field: 'Hostname', order: 'desc' }], [{ field: 'LastSeen', order: 'desc' }, { field: 'Hostname' }], [{ field: 'AdapterCount' }]];
 
 describe.each(engines)('the snapshot index on %s', (engine) => {
@@ -134,6 +134,8 @@ describe.each(engines)('the snapshot index on %s', (engine) => {
     expect(await refused('Software.Nmae = chrome')).toMatch(/Software has no field "Nmae". Did you mean Software.Name/);
     expect(await refused('Hostname = x', '/appinventory/applications')).toMatch(/Hostname is a device field; here try Device.Hostname/);
     expect(await refused('LastSeen = yesterday')).toMatch(/^Last seen takes a date/);
+    expect(await refused('OS.Type = Linux AND AdapterCount >= many')).toMatch(/^Adapter count takes a number; "many" is not one \(at character 22\)/);
+    expect(await refused('Hostname last now-7d')).toMatch(/^Hostname is not a date/);
     expect(await refused('IpAddresses = 10.61.0.0/33')).toMatch(/an IPv4 prefix is at most \/32/);
   });
 

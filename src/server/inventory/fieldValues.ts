@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database.js';
-import { HttpError } from '../http/errors.js';
+import { fieldError } from '../errors.js';
 import { likePattern } from '../http/pagination.js';
 import { fieldProblem, isOwnField } from '../query/queryFields.js';
 import { resolveSnapshot } from './snapshots.js';
@@ -15,7 +15,7 @@ const suggestedValues = 10;
  * the nearest ones, as in a query.
  */
 export async function fieldValues(db: Queryable, companyId: number, entity: string, query: FieldValuesQuery) {
-  if (!isOwnField(entity, query.field)) throw new HttpError(400, { field: [fieldProblem(entity, query.field) ?? `Values are suggested for the inventory's own fields, not "${query.field}".`] });
+  if (!isOwnField(entity, query.field)) throw fieldError('field', fieldProblem(entity, query.field) ?? `Values are suggested for the inventory's own fields, not "${query.field}".`);
   const discoveryId = await resolveSnapshot(db, companyId, query.index_id);
   const values = await db.query<{ value: string; count: number }>(
     `select value, count(*)::int as count
