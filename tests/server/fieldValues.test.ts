@@ -22,6 +22,9 @@ describe.each(engines)('value suggestions of an inventory field on %s', (engine)
     expect(await values('field=OS.Type')).toMatchObject({ status: 200, body: { field: 'OS.Type', values: [{ value: 'Windows', count: 3 }, { value: 'Linux', count: 2 }, { value: 'macOS', count: 1 }] } });
     expect((await values('field=OS.Type&search=IN')).body.values).toEqual([{ value: 'Windows', count: 3 }, { value: 'Linux', count: 2 }]);
     expect((await values('field=Hostname&search=lt-001')).body.values.map((row: { value: string }) => row.value)).toEqual(['lt-0017', 'lt-0018', 'lt-0019']);
+    // Narrowed through the index's lower-cased column, answered from the documents as written.
+    expect((await values('field=Hostname&search=LT-0018')).body.values).toEqual([{ value: 'lt-0018', count: 1 }]);
+    expect((await values('field=OS.Type&search=mac')).body.values).toEqual([{ value: 'macOS', count: 1 }]);
     // Wildcards typed by the user are text, not patterns.
     expect((await values('field=Hostname&search=%25')).body.values).toEqual([]);
   });
