@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSnapshotIndex } from '../../src/server/inventory/snapshotIndex.js';
 import { publishSnapshot, type KnownAsset } from './dashboardsFixtures.js';
 import { createUserWithGroups, engines, startTestServer, userPassword, type TestServer } from './harness.js';
 
@@ -11,10 +12,12 @@ describe.each(engines)('value suggestions of an inventory field on %s', (engine)
   beforeAll(async () => {
     server = await startTestServer(engine);
     token = server.adminToken;
-    await publishSnapshot(server.context.db, 1, new Date(), 0, [
+    // Indexed, as a discovery publishes it: typed text is narrowed through the index (company B's below is not).
+    const discoveryId = await publishSnapshot(server.context.db, 1, new Date(), 0, [
       device('d1', 'Windows', 'lt-0017'), device('d2', 'Windows', 'lt-0018'), device('d3', 'Linux', 'srv-01'),
       device('d4', 'Windows', 'lt-0019'), device('d5', 'macOS', 'mac-01'), device('d6', 'Linux', 'srv-02'),
     ]);
+    await buildSnapshotIndex(server.context.db, discoveryId);
   });
   afterAll(() => server.stop());
 
