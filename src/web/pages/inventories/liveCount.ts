@@ -5,7 +5,7 @@ import { refusedQueryMessage } from './previousAnswer';
 import { querySyntaxError } from './queryBuilderModel';
 
 /** How long typing pauses before the bar counts the query's matches: one request per pause, not per key. */
-export const liveCountDebounceMs = 300;
+const liveCountDebounceMs = 300;
 
 /** The value once it has stayed the same for `ms`. */
 function useSettled<T>(value: T, ms: number): T {
