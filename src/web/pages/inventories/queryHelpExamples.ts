@@ -3,7 +3,7 @@
 // demo and checks it parses, is accepted and matches some assets. `explains` is the message key of its description.
 // Dates are written as dates where the demo's are fixed (devices), and as date math where they follow the load.
 
-export type QueryHelpExample = { query: string; explains: string };
+type QueryHelpExample = { query: string; explains: string };
 
 export const queryHelpExamples: Record<string, QueryHelpExample[]> = {
   device: [
