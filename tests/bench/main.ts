@@ -22,6 +22,7 @@ import { benchCertificateLists } from './certificateLists.js';
 import { benchServiceLicenseLists } from './serviceLicenseLists.js';
 import { benchReports } from './reports.js';
 import { percentiles, time } from './measure.js';
+import { benchQueryBar } from './queryBar.js';
 
 const documents = 10_000;
 const iterations = 200;
@@ -126,9 +127,12 @@ for (const engine of engines) {
   certificateLists.push(await benchCertificateLists(engine));
   serviceLicenseLists.push(await benchServiceLicenseLists(engine));
 }
+// The query bar at 100k devices: value suggestions and the live count, beside the device list (tests/bench/queryBar.ts).
+const queryBar = [];
+for (const engine of engines) queryBar.push(await benchQueryBar(engine));
 // 50 clients for 60 s on PostgreSQL at 100k devices (tests/bench/load.ts); null without DATABASE_URL.
 const load = await benchLoad();
 // A report with a 100k-row table, two charts and a comparison as CSV, XLSX and PDF (tests/bench/reports.ts).
 const reports = [];
 for (const engine of engines) reports.push(await benchReports(engine));
-process.stdout.write(`${JSON.stringify({ ...results, http_engine: httpEngine, discovery, normalization, software_discovery: softwareDiscovery, software_lists: softwareLists, certificate_lists: certificateLists, service_license_lists: serviceLicenseLists, load, reports }, null, 2)}\n`);
+process.stdout.write(`${JSON.stringify({ ...results, http_engine: httpEngine, discovery, normalization, software_discovery: softwareDiscovery, software_lists: softwareLists, certificate_lists: certificateLists, service_license_lists: serviceLicenseLists, query_bar: queryBar, load, reports }, null, 2)}\n`);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSnapshotIndex } from '../../src/server/inventory/snapshotIndex.js';
 import { publishSnapshot, type KnownAsset } from './dashboardsFixtures.js';
 import { createUserWithGroups, engines, startTestServer, userPassword, type TestServer } from './harness.js';
 
@@ -11,10 +12,12 @@ describe.each(engines)('value suggestions of an inventory field on %s', (engine)
   beforeAll(async () => {
     server = await startTestServer(engine);
     token = server.adminToken;
-    await publishSnapshot(server.context.db, 1, new Date(), 0, [
+    // Indexed, as a discovery publishes it: typed text is narrowed through the index (company B's below is not).
+    const discoveryId = await publishSnapshot(server.context.db, 1, new Date(), 0, [
       device('d1', 'Windows', 'lt-0017'), device('d2', 'Windows', 'lt-0018'), device('d3', 'Linux', 'srv-01'),
       device('d4', 'Windows', 'lt-0019'), device('d5', 'macOS', 'mac-01'), device('d6', 'Linux', 'srv-02'),
     ]);
+    await buildSnapshotIndex(server.context.db, discoveryId);
   });
   afterAll(() => server.stop());
 
@@ -22,6 +25,9 @@ describe.each(engines)('value suggestions of an inventory field on %s', (engine)
     expect(await values('field=OS.Type')).toMatchObject({ status: 200, body: { field: 'OS.Type', values: [{ value: 'Windows', count: 3 }, { value: 'Linux', count: 2 }, { value: 'macOS', count: 1 }] } });
     expect((await values('field=OS.Type&search=IN')).body.values).toEqual([{ value: 'Windows', count: 3 }, { value: 'Linux', count: 2 }]);
     expect((await values('field=Hostname&search=lt-001')).body.values.map((row: { value: string }) => row.value)).toEqual(['lt-0017', 'lt-0018', 'lt-0019']);
+    // Narrowed through the index's lower-cased column, answered from the documents as written.
+    expect((await values('field=Hostname&search=LT-0018')).body.values).toEqual([{ value: 'lt-0018', count: 1 }]);
+    expect((await values('field=OS.Type&search=mac')).body.values).toEqual([{ value: 'macOS', count: 1 }]);
     // Wildcards typed by the user are text, not patterns.
     expect((await values('field=Hostname&search=%25')).body.values).toEqual([]);
   });

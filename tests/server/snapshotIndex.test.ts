@@ -60,16 +60,19 @@ const typed = [
   // Free text over the devices' `x-search` fields, lists and contains.
   'ws-00', '"WEB-01"', 'corp', 'ws-01 AND OS.Type = windows', 'NOT sn', 'Tags in [pci, dmz]', 'Hostname contains "-01"', 'SerialNumber exists', 'NOT SerialNumber exists',
   'AdapterCount in [1, 3]',
+  // Subnets and ranges, IPv4 and IPv6, from the addresses' `inet` column; alone, in lists, negated, as free text.
+  'IpAddresses = 10.0.1.0/24', 'IpAddresses != 10.0.0.0/16', 'IpAddresses in [192.168.1.0/28, 10.0.2.0/24]', 'IpAddresses = 10.0.0.1-10.0.0.40', '192.168.1.16/28',
+  'IpAddresses = fe80::/120', 'IpAddresses = fe80::1-fe80::20 AND OS.Type = windows', 'IpAddresses = FE80::/64', 'IpAddresses = 10.0.0.0/8 AND NOT IpAddresses = 10.0.3.0/24',
+  'IpAddresses in [10.0.0.5, 10.0.1.0/30, fe80::a]', '10.0.2.10-10.0.2.99 OR ws-01', 'IpAddresses = 0.0.0.0/0', 'IpAddresses = ::/0', 'IpAddresses contains "168.1."',
 ];
 // Queries only the documents answer (regular expressions, numbers written as text, letters beyond ASCII, fields
 // without a column): the index must step aside for them.
 const documentsOnly = [
   'Hostname = /^WS-\\d+$/', 'Hostname = /^ws/i', 'AdapterCount = "2"', 'SerialNumber = 0', 'Hostname = "ünï-*"', 'OS.Build = 19045', 'LastSeen = 2026-11-08*',
-  'Hostname = 443', 'AdapterCount = *',
-  // Subnets and ranges, IPv4 and IPv6 (the index keeps addresses as text).
-  'IpAddresses = 10.0.1.0/24', 'IpAddresses != 10.0.0.0/16', 'IpAddresses in [192.168.1.0/28, 10.0.2.0/24]', 'IpAddresses = 10.0.0.1-10.0.0.40', '192.168.1.16/28',
-  'IpAddresses = fe80::/120', 'IpAddresses = fe80::1-fe80::20 AND OS.Type = windows', 'InstalledSoftware.SoftwareName = chrome', 'Specifics.qualys.os = *jammy*', 'OS.Type = windows AND Specifics.qualys.os != *jammy*', 'Hostname > m',
+  'Hostname = 443', 'AdapterCount = *', 'IpAddresses = 10.0.1.0/24 AND Hostname = /^ws/i', 'InstalledSoftware.SoftwareName = chrome', 'Specifics.qualys.os = *jammy*', 'OS.Type = windows AND Specifics.qualys.os != *jammy*', 'Hostname > m',
 ];
+// Queries both paths refuse alike, naming the field (a typo never reads as "0 devices").
+const refusedQueries = ['Colour = red', 'OS.Type = windows AND Hostnme = ws', 'IpAddresses = 10.0.0.0/33', 'LastSeen = yesterday', 'Tags in [pci] AND Colur in [x]', 'Colour contains x', 'Colour exists', 'AdapterCount = many', 'Hostname last now-7d', 'AdapterCount in [1, two]'];
 const orderings = [[], [{ field: 'Hostname' }], [{ field: 'Hostname', order: 'desc' }], [{ field: 'LastSeen', order: 'desc' }, { field: 'Hostname' }], [{ field: 'AdapterCount' }]];
 
 describe.each(engines)('the snapshot index on %s', (engine) => {
@@ -83,6 +86,10 @@ describe.each(engines)('the snapshot index on %s', (engine) => {
   const everyAnswer = async () => {
     const answers = new Map<string, unknown>();
     for (const query of [...typed, ...documentsOnly]) for (const ordering of orderings) answers.set(`${query} | ${JSON.stringify(ordering)}`, await search(query, ordering));
+    for (const query of refusedQueries) {
+      const answer = await server.request('POST', '/devices/devices', { token: server.adminToken, body: { query } });
+      answers.set(query, { status: answer.status, body: answer.body });
+    }
     return answers;
   };
 
@@ -102,6 +109,12 @@ describe.each(engines)('the snapshot index on %s', (engine) => {
     for (const query of documentsOnly) expect((await plan(query)).table, query).toBe('snapshot_assets');
     // Lists ordered by a field without an ordering column read the documents too.
     for (const field of ['OS.Build', 'SerialNumber']) expect((await planSnapshotQuery(server.context.db, { companyId: 1, userId: null }, discoveryId, 'device', 'OS.Type = windows', [{ field }])).table).toBe('snapshot_assets');
+    // A snapshot indexed before addresses had their `inet` column answers its subnets from the documents.
+    const { db } = server.context;
+    await db.query("update discoveries set indexed_fields = indexed_fields - 'device.addresses' where id = $1", [discoveryId]);
+    expect((await plan('IpAddresses = 10.0.1.0/24')).table).toBe('snapshot_assets');
+    expect((await plan('IpAddresses = "10.0.1.*"')).table).toBe('snapshot_index');
+    await db.query(`update discoveries set indexed_fields = indexed_fields || '{"device.addresses": ["IpAddresses"]}' where id = $1`, [discoveryId]);
   });
 
   it('finds a host by a fragment and its devices by subnet, and names typos rather than answering none', async () => {
@@ -121,6 +134,8 @@ describe.each(engines)('the snapshot index on %s', (engine) => {
     expect(await refused('Software.Nmae = chrome')).toMatch(/Software has no field "Nmae". Did you mean Software.Name/);
     expect(await refused('Hostname = x', '/appinventory/applications')).toMatch(/Hostname is a device field; here try Device.Hostname/);
     expect(await refused('LastSeen = yesterday')).toMatch(/^Last seen takes a date/);
+    expect(await refused('OS.Type = Linux AND AdapterCount >= many')).toMatch(/^Adapter count takes a number; "many" is not one \(at character 21\)/);
+    expect(await refused('Hostname last now-7d')).toMatch(/^Hostname is not a date/);
     expect(await refused('IpAddresses = 10.61.0.0/33')).toMatch(/an IPv4 prefix is at most \/32/);
   });
 
@@ -141,6 +156,7 @@ describe.each(engines)('the snapshot index on %s', (engine) => {
     const fromDocuments = await everyAnswer();
     await db.query('update discoveries set indexed_fields = $2 where id = $1', [discoveryId, JSON.stringify(held)]);
     for (const [key, answer] of fromDocuments) expect(fromIndex.get(key), key).toEqual(answer);
+    for (const query of refusedQueries) expect((fromIndex.get(query) as { status: number }).status, query).toBe(400);
     // Text sorts without regard to case, both ways: "ws-…" and "WS-…" are one run, in their numbers' order.
     const hostnames = async () => {
       const answer = await server.request('POST', '/devices/devices', { token: server.adminToken, body: { ordering: [{ field: 'Hostname' }], fields: ['Hostname'], size: 1000 } });

@@ -40,3 +40,29 @@ describe('the query builder model', () => {
     expect(querySyntaxError('')).toBeNull();
   });
 });
+
+describe('the query builder model with free text, lists and subnets', () => {
+  it('round-trips free text, subnets, ranges, lists and contains with the text', () => {
+    const text = 'lt-0017 AND "web server" AND IpAddresses = 10.61.0.0/16 AND IpAddresses = 10.0.0.1-10.0.0.50 AND IpAddresses in [10.1.0.0/16, 192.168.1.0/24, fe80::/64] AND Hostname contains "db 01" AND Tags in [pci, "a b"]';
+    const model = builderModelOf(text);
+    expect(model).toEqual({
+      connective: 'and',
+      conditions: [
+        { field: '', operator: 'search', value: 'lt-0017' },
+        { field: '', operator: 'search', value: '"web server"' },
+        { field: 'IpAddresses', operator: '=', value: '10.61.0.0/16' },
+        { field: 'IpAddresses', operator: '=', value: '10.0.0.1-10.0.0.50' },
+        { field: 'IpAddresses', operator: 'in', value: '10.1.0.0/16, 192.168.1.0/24, fe80::/64' },
+        { field: 'Hostname', operator: 'contains', value: '"db 01"' },
+        { field: 'Tags', operator: 'in', value: 'pci, "a b"' },
+      ],
+    });
+    expect(builderText(model!)).toBe(text);
+    expect(builderText(builderModelOf('10.61.0.0/16 OR fe80::/10')!)).toBe('10.61.0.0/16 OR fe80::/10');
+  });
+
+  it('makes a phrase typed without quotes one free-text condition, and a list of one value a list', () => {
+    expect(builderText({ connective: 'or', conditions: [{ field: '', operator: 'search', value: 'web server' }, { field: 'Tags', operator: 'in', value: 'prod' }] })).toBe('"web server" OR Tags in [prod]');
+    expect(() => builderText({ connective: 'and', conditions: [{ field: 'Tags', operator: 'in', value: 'a,' }] })).toThrow(/Expected a value/);
+  });
+});

@@ -1,8 +1,9 @@
 import type { DateMath, QueryNode, QueryValue } from './ast.js';
 
-const bareText = /^[^\s()"'=!<>/]+$/;
+// A slash reads as a regular expression only where a value starts, so a subnet (`10.61.0.0/16`) stays bare.
+const bareText = /^[^\s()"'=!<>/][^\s()"'=!<>]*$/;
 // Inside a list a comma or bracket ends a value.
-const bareListText = /^[^\s()"'=!<>/,[\]]+$/;
+const bareListText = /^[^\s()"'=!<>/,[\]][^\s()"'=!<>,[\]]*$/;
 const keywords = new Set(['AND', 'OR', 'NOT', 'LAST', 'QUERY', 'IS', 'IN', 'CONTAINS', 'EXISTS']);
 
 const quote = (text: string) => `"${text.replace(/[\\"]/g, (character) => `\\${character}`)}"`;

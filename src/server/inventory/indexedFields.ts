@@ -11,9 +11,11 @@ export type IndexedKind = 'text' | 'number' | 'date';
 /**
  * One indexed field and its columns (snapshotIndex.ts): `column` (`ix_os_type`) holds every value of the field;
  * `firstColumn` (`ix_os_type_first`), for the fields marked `"sorted"` only, holds the preferred (first) value as
- * written, which lists are ordered by.
+ * written, which lists are ordered by; `addressColumn` (`ix_ip_addresses_inet`), for address fields (`x-ip`) only,
+ * holds the values that read as IP addresses as `inet`, which subnets and ranges are answered from (null for a
+ * snapshot indexed before it existed: its subnets read the documents).
  */
-export type IndexedField = { field: string; kind: IndexedKind; column: string; firstColumn: string | null; covered: boolean };
+export type IndexedField = { field: string; kind: IndexedKind; column: string; firstColumn: string | null; addressColumn: string | null; covered: boolean };
 
 /** The entity schema of each inventory a discovery writes (the snapshot's `entity` → schema id). */
 export const inventorySchemas: Record<string, string> = {
@@ -26,7 +28,7 @@ export const inventorySchemas: Record<string, string> = {
   certificate: 'cartograph:entities/certificate',
 };
 
-type PropertySchema = { type?: string; format?: string; items?: PropertySchema; 'x-indexed'?: true | 'sorted'; 'x-covered'?: true };
+type PropertySchema = { type?: string; format?: string; items?: PropertySchema; 'x-indexed'?: true | 'sorted'; 'x-covered'?: true; 'x-ip'?: true };
 
 function kindOf(property: PropertySchema): IndexedKind {
   const item = property.items ?? property;
@@ -51,7 +53,8 @@ export function indexedFieldsOf(entity: string): IndexedField[] {
   const fields = Object.entries(properties)
     .filter(([, property]) => property['x-indexed'])
     .map(([field, property]) => ({
-      field, kind: kindOf(property), column: columnFor(field), firstColumn: property['x-indexed'] === 'sorted' ? `${columnFor(field)}_first` : null, covered: property['x-covered'] === true,
+      field, kind: kindOf(property), column: columnFor(field), firstColumn: property['x-indexed'] === 'sorted' ? `${columnFor(field)}_first` : null,
+      addressColumn: property['x-ip'] ? `${columnFor(field)}_inet` : null, covered: property['x-covered'] === true,
     }));
   const covered = fields.filter((field) => field.covered);
   // A covering index entry must fit a B-tree page's third (coveringIndexOf); dates are arrays of any text.
@@ -71,7 +74,8 @@ export function allIndexedFields(): IndexedField[] {
   for (const field of Object.keys(inventorySchemas).flatMap(indexedFieldsOf)) {
     const other = byColumn.get(field.column);
     if (other && other.kind !== field.kind) throw new Error(`Indexed column ${field.column} is ${other.kind} for ${other.field} and ${field.kind} for ${field.field}`);
-    if (!other || field.firstColumn) byColumn.set(field.column, field);
+    // One entity may order by the column and another read addresses from it: the table holds both extra columns.
+    byColumn.set(field.column, other ? { ...field, firstColumn: field.firstColumn ?? other.firstColumn, addressColumn: field.addressColumn ?? other.addressColumn } : field);
   }
   return [...byColumn.values()];
 }

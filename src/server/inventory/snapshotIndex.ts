@@ -1,3 +1,4 @@
+import { addressValuePattern } from '../../core/query/index.js';
 import type { Queryable } from '../db/database.js';
 import { allIndexedFields, coveringIndexOf, indexedFieldsOf, inventorySchemas, type IndexedField, type IndexedKind } from './indexedFields.js';
 
@@ -36,6 +37,7 @@ export async function ensureSnapshotIndexColumns(db: Queryable): Promise<void> {
   for (const field of allIndexedFields()) {
     if (!existing.has(field.column)) await db.exec(`alter table snapshot_index add column ${field.column} ${columnTypes[field.kind]}`);
     if (field.firstColumn && !existing.has(field.firstColumn)) await db.exec(`alter table snapshot_index add column ${field.firstColumn} ${field.kind === 'number' ? 'double precision' : 'text'}`);
+    if (field.addressColumn && !existing.has(field.addressColumn)) await db.exec(`alter table snapshot_index add column ${field.addressColumn} inet[]`);
   }
   // A page of a list ordered by the field is read straight from one of these, in either direction; each holds its
   // entity's rows only.
@@ -114,6 +116,15 @@ export function orderKeySql(kind: IndexedField['kind'] | undefined, first: strin
   return kind === 'number' ? `case when ${first} ~ '${numericText}' then (${first})::float8 end` : `left(lower(${first}), ${sortKeyLength})`;
 }
 
+/**
+ * SQL reading an address field's values that read as IP addresses into its `inet[]` column: the documents' subnet
+ * and range conditions (compileQuery.ts) cast exactly these values, behind exactly this pattern, so both read paths
+ * see the same addresses. The pattern passes only `inet`'s own syntax: an odd value is left out, never an error.
+ */
+function addressValuesSql(parameter: string): string {
+  return `array(select value::inet from jsonb_array_elements_text(fields->${parameter}) as field_value(value) where value ~ '${addressValuePattern.replace(/'/g, "''")}')`;
+}
+
 /** SQL reading the preferred (first) value lists are ordered by, into the field's ordering column. */
 function firstValueSql(field: IndexedField, parameter: string): string {
   return orderKeySql(field.kind, `fields->${parameter}->>0`);
@@ -122,8 +133,10 @@ function firstValueSql(field: IndexedField, parameter: string): string {
 /** The columns of an entity's index rows and the SQL deriving each from its document (field names from `$4` on). */
 function indexRowsSql(fields: IndexedField[]): { columns: string[]; values: string[] } {
   return {
-    columns: fields.flatMap((field) => [field.column, ...(field.firstColumn ? [field.firstColumn] : [])]),
-    values: fields.flatMap((field, index) => [valuesSql(field, `$${index + 4}`), ...(field.firstColumn ? [firstValueSql(field, `$${index + 4}`)] : [])]),
+    columns: fields.flatMap((field) => [field.column, ...(field.firstColumn ? [field.firstColumn] : []), ...(field.addressColumn ? [field.addressColumn] : [])]),
+    values: fields.flatMap((field, index) => [
+      valuesSql(field, `$${index + 4}`), ...(field.firstColumn ? [firstValueSql(field, `$${index + 4}`)] : []), ...(field.addressColumn ? [addressValuesSql(`$${index + 4}`)] : []),
+    ]),
   };
 }
 
@@ -154,7 +167,9 @@ async function writeIndexRows(db: Queryable, discoveryId: number, entity: string
 export async function writeTemporaryIndexRows(db: Queryable, table: string, discoveryId: number, entity: string, only: ReadonlySet<string>): Promise<Map<string, IndexedField>> {
   const fields = indexedFieldsOf(entity).filter((field) => only.has(field.field));
   const { columns, values } = indexRowsSql(fields);
-  const definitions = fields.flatMap((field) => [`${field.column} ${columnTypes[field.kind]}`, ...(field.firstColumn ? [`${field.firstColumn} ${field.kind === 'number' ? 'double precision' : 'text'}`] : [])]);
+  const definitions = fields.flatMap((field) => [
+    `${field.column} ${columnTypes[field.kind]}`, ...(field.firstColumn ? [`${field.firstColumn} ${field.kind === 'number' ? 'double precision' : 'text'}`] : []), ...(field.addressColumn ? [`${field.addressColumn} inet[]`] : []),
+  ]);
   // No field at all is a real case (every condition of the scoring names a saved query that is gone): the rows then
   // hold the ids alone.
   await db.exec(`drop table if exists ${table}; create temporary table ${table} (${['discovery_id integer not null', 'entity text not null', 'asset_id text not null', ...definitions].join(', ')}) on commit drop`);
@@ -178,6 +193,8 @@ export async function buildSnapshotIndex(db: Queryable, discoveryId: number, ent
     await writeIndexRows(db, discoveryId, entity, null);
     await recordCoverage(db, discoveryId, entity, null);
     held[entity] = indexedFieldsOf(entity).map((field) => field.field);
+    // Which address fields have their `inet` column filled: a snapshot indexed before those columns has none.
+    held[addressesKey(entity)] = indexedFieldsOf(entity).filter((field) => field.addressColumn).map((field) => field.field);
   }
   await db.query('update discoveries set indexed_fields = indexed_fields || $2::jsonb where id = $1', [discoveryId, JSON.stringify(held)]);
 }
@@ -192,11 +209,16 @@ export async function refreshSnapshotIndex(db: Queryable, discoveryId: number, e
   }
 }
 
+const addressesKey = (entity: string) => `${entity}.addresses`;
+
 /** The indexed fields a snapshot holds for an entity, by field name: what its queries may read from the index. */
 export async function snapshotIndexedFields(db: Queryable, discoveryId: number, entity: string): Promise<Map<string, IndexedField>> {
-  const [row] = await db.query<{ fields: string[] | null }>('select indexed_fields->$2 as fields from discoveries where id = $1', [discoveryId, entity]);
+  const [row] = await db.query<{ fields: string[] | null; addresses: string[] | null }>(
+    'select indexed_fields->$2 as fields, indexed_fields->$3 as addresses from discoveries where id = $1', [discoveryId, entity, addressesKey(entity)],
+  );
   const held = new Set(row?.fields ?? []);
-  return new Map(indexedFieldsOf(entity).filter((field) => held.has(field.field)).map((field) => [field.field, field]));
+  const addresses = new Set(row?.addresses ?? []);
+  return new Map(indexedFieldsOf(entity).filter((field) => held.has(field.field)).map((field) => [field.field, addresses.has(field.field) ? field : { ...field, addressColumn: null }]));
 }
 
 /**
@@ -211,6 +233,7 @@ export async function refreshIndexedColumns(db: Queryable, discoveryId: number, 
   const assignments = fields.flatMap((field, index) => [
     `${field.column} = ${valuesSql(field, `$${index + 3}`)}`,
     ...(field.firstColumn ? [`${field.firstColumn} = ${firstValueSql(field, `$${index + 3}`)}`] : []),
+    ...(field.addressColumn ? [`${field.addressColumn} = ${addressValuesSql(`$${index + 3}`)}`] : []),
   ]);
   await db.query(
     `update snapshot_index i set ${assignments.join(', ')} from snapshot_assets a

@@ -1,4 +1,4 @@
-import { addressValuePattern, resolveDateMath, type AddressRange, type QueryNode, type QueryValue } from '../../core/query/index.js';
+import { addressValuePattern, resolveDateMath, type AddressRange, type ComparisonOperator, type QueryNode, type QueryValue } from '../../core/query/index.js';
 import { fieldError } from '../errors.js';
 import type { IndexedField } from '../inventory/indexedFields.js';
 import { fieldColumn } from './fieldColumns.js';
@@ -76,15 +76,20 @@ function compileTree(node: QueryNode, options: CompileOptions, indexed: Readonly
   // passes) has let them through, so an odd value never fails the query.
   const addresses = (field: string) =>
     `array(select field_value.value::inet from jsonb_array_elements_text(coalesce(${fieldColumn(field)}->${parameter(field)}, '[]'::jsonb)) as field_value(value) where field_value.value ~ ${parameter(addressValuePattern)})`;
-  const inNetwork = (field: string, range: AddressRange) =>
+  // The same test over the documents' addresses and over the index's `inet[]` column, which holds exactly those.
+  const inNetwork = (range: AddressRange, values: string) =>
     range.kind === 'subnet'
-      ? `${parameter(range.subnet)}::inet >>= any(${addresses(field)})`
-      : `exists (select 1 from unnest(${addresses(field)}) as address(value) where host(address.value)::inet between ${parameter(range.from)}::inet and ${parameter(range.to)}::inet)`;
+      ? `${parameter(range.subnet)}::inet >>= any(${values})`
+      : `exists (select 1 from unnest(${values}) as address(value) where host(address.value)::inet between ${parameter(range.from)}::inet and ${parameter(range.to)}::inet)`;
+  const networkOf = (current: ConditionNode) =>
+    current.kind === 'comparison' && current.value.kind === 'text' && (current.operator === '=' || current.operator === '!=') && entity !== null && isAddressField(entity, current.field)
+      ? addressRangeOrRefusal(current.value.text, current.field)
+      : null;
 
   const comparison = (field: string, operator: string, value: QueryValue): string => {
     const negated = (matches: string) => (operator === '!=' ? `not ${matches}` : matches);
-    const range = entity && value.kind === 'text' && (operator === '=' || operator === '!=') && isAddressField(entity, field) ? addressRangeOrRefusal(value.text, field) : null;
-    if (range) return negated(inNetwork(field, range));
+    const range = networkOf({ kind: 'comparison', field, operator: operator as ComparisonOperator, value });
+    if (range) return negated(inNetwork(range, addresses(field)));
     if (value.kind === 'regex') {
       if (value.pattern.length > maximumRegexLength) throw fieldError('query', `Regular expressions are limited to ${maximumRegexLength} characters.`);
       return negated(anyValue(field, (column) => `${column} ${value.flags.includes('i') ? '~*' : '~'} ${parameter(value.pattern)}`));
@@ -155,9 +160,12 @@ function compileTree(node: QueryNode, options: CompileOptions, indexed: Readonly
         throw new Error(`${current.kind} must be resolved (queryFields.ts) before compiling`);
       default: {
         if (!indexed) return documentCondition(current);
-        // Subnets and ranges are the documents' to answer: the index keeps addresses as text.
-        const network = current.kind === 'comparison' && current.value.kind === 'text' && entity !== null && isAddressField(entity, current.field) && addressRangeOrRefusal(current.value.text, current.field);
-        const condition = network ? null : indexedCondition(current, indexed, parameter, now);
+        // Subnets and ranges read the field's `inet[]` column, when the snapshot has it filled.
+        const network = networkOf(current);
+        const addressColumn = indexed.get(current.field)?.addressColumn;
+        const condition = network
+          ? addressColumn ? `${current.kind === 'comparison' && current.operator === '!=' ? 'not ' : ''}${inNetwork(network, addressColumn)}` : null
+          : indexedCondition(current, indexed, parameter, now);
         typed &&= condition !== null;
         return condition ?? 'false';
       }

@@ -46,7 +46,11 @@ function comparison(field: IndexedField, operator: ComparisonOperator, value: Qu
       return negated(`(${holds(value.text.toLowerCase())}${reported})`);
     }
     if (!value.text.includes('*')) return negated(holds(value.text.toLowerCase()));
-    return negated(`(${field.column} ~ ${parameter(wildcardPattern(value.text))})`);
+    // The longest run of text between wildcards must appear in the column for the pattern to match: a substring
+    // test is far cheaper than the regular expression, which then decides only for the rows that hold it.
+    const longest = value.text.toLowerCase().split('*').reduce((best, part) => (part.length > best.length ? part : best), '');
+    const candidate = longest ? `strpos(${field.column}, ${parameter(longest)}) > 0 and ` : '';
+    return negated(`(${candidate}${field.column} ~ ${parameter(wildcardPattern(value.text))})`);
   }
   // Text ordering compares values as written, which only dates keep.
   return field.kind === 'date' ? `${parameter(value.text)} ${mirrored[operator]} any(${field.column})` : null;

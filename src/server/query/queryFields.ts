@@ -25,11 +25,25 @@ export const isOwnField = (entity: string, field: string): boolean => Object.has
 /** Whether a field of the inventory holds IP addresses (`x-ip`). */
 export const isAddressField = (entity: string, field: string): boolean => propertiesOf(entity)[field]?.['x-ip'] === true;
 
-const isDateField = (entity: string, field: string) => {
+const itemOf = (entity: string, field: string) => {
   const property = propertiesOf(entity)[field];
-  const format = (property?.items ?? property)?.format;
-  return format === 'date' || format === 'date-time';
+  return property?.items ?? property;
 };
+const isDateField = (entity: string, field: string) => ['date', 'date-time'].includes(itemOf(entity, field)?.format ?? '');
+const isNumberField = (entity: string, field: string) => ['integer', 'number'].includes(itemOf(entity, field)?.type ?? '');
+const isBooleanField = (entity: string, field: string) => itemOf(entity, field)?.type === 'boolean';
+const numericText = /^\s*-?\d+(\.\d+)?\s*$/;
+
+/** Why a text value cannot be one of the field's values (a date field given "yesterday"), or null. */
+function wrongType(entity: string, field: string, text: string): string | null {
+  // A wildcard pattern asks about the text sources wrote, whatever the field's type.
+  if (text.includes('*')) return null;
+  const title = titleOf(entity, field);
+  if (isDateField(entity, field) && !/^\d{4}/.test(text)) return `${title} takes a date (2026-11-08) or "last now-7d"; "${text}" is not one`;
+  if (isNumberField(entity, field) && !numericText.test(text)) return `${title} takes a number; "${text}" is not one`;
+  if (isBooleanField(entity, field) && !/^(true|false)$/i.test(text)) return `${title} takes true or false; "${text}" is not one`;
+  return null;
+}
 
 /** Levenshtein distance, ignoring case: how many letters separate a typo from a field. */
 function distance(left: string, right: string): number {
@@ -142,11 +156,16 @@ export function resolveQuery(node: QueryNode, entity: string | null, text?: stri
         return { kind: 'comparison', field: current.field, operator: '=', value: containing(current.text) };
       case 'comparison':
         check(current.field);
-        if (entity && current.value.kind === 'text') {
-          if (isDateField(entity, current.field) && !/^\d{4}/.test(current.value.text) && !current.value.text.includes('*')) {
-            throw refusal(`${titleOf(entity, current.field)} takes a date (2026-11-08) or "last now-7d"; "${current.value.text}" is not one`, text, current.field);
-          }
+        if (entity && current.value.kind === 'text' && isOwnField(entity, current.field)) {
+          const problem = wrongType(entity, current.field, current.value.text);
+          if (problem) throw refusal(problem, text, current.field);
           if (isAddressField(entity, current.field)) addressRangeOrRefusal(current.value.text, current.field, text);
+        }
+        return current;
+      case 'last':
+        check(current.field);
+        if (entity && isOwnField(entity, current.field) && !isDateField(entity, current.field)) {
+          throw refusal(`${titleOf(entity, current.field)} is not a date: "last" takes a date field, like LastSeen last now-7d`, text, current.field);
         }
         return current;
       default:

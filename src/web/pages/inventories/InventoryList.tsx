@@ -94,7 +94,10 @@ export function InventoryList({ kind }: { kind: InventoryKind }) {
           </>
         }
       />
-      <QueryBar query={query} onQueryChange={applyQuery} example={queryExample(fieldMap, kind.defaultColumns)} fields={fieldChoices} serverError={queryError} onDraftParsesChange={markDraft} valuesPath={kind.valuesPath} />
+      <QueryBar
+        query={query} onQueryChange={applyQuery} example={queryExample(fieldMap, kind.defaultColumns)} fields={fieldChoices} serverError={queryError} onDraftParsesChange={markDraft}
+        valuesPath={kind.valuesPath} countPath={kind.searchPath} countTitle={kind.title.toLowerCase()} entity={kind.entity}
+      />
       {staleFor !== null && (
         <p className="inventory-stale-notice" role="status" id="inventory-stale-notice">
           {staleFor ? t('inventories.tableShowsPreviousQuery', { query: staleFor }) : t('inventories.tableShowsPreviousAll', { title: kind.title.toLowerCase() })}

@@ -3,6 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { fieldValuesQuery } from './inventoryApi';
 import { Button, Select, TextInput } from '../../ui';
+import { formatNumber } from '../../../core/format/numbers';
+import { useLiveCount } from './liveCount';
+import { QueryHelp } from './QueryHelp';
 import { QuerySuggestionList, useSuggestionKeys } from './QuerySuggestionList';
 import { querySuggestions, valueSuggestions, type SuggestedField, type Suggestion } from './querySuggestions';
 import { builderModelOf, builderOperators, builderText, querySyntaxError, type BuilderCondition, type BuilderModel, type BuilderOperator } from './queryBuilderModel';
@@ -22,13 +25,19 @@ type QueryBarProps = {
   onDraftParsesChange?: (parses: boolean) => void;
   /** Where the inventory answers a field's frequent values (`/devices/values`), for value suggestions; none without it. */
   valuesPath?: string;
+  /** The inventory's search (`/devices/devices`): the bar counts the typed query's matches there as it parses. */
+  countPath?: string;
+  /** What the count counts, lower-case plural ("devices"). */
+  countTitle?: string;
+  /** The inventory (`device`): the "?" beside the bar opens the syntax with its examples. */
+  entity?: string;
 };
 
 function ConditionRow({ condition, fields, onChange, onRemove }: { condition: BuilderCondition; fields: QueryBarProps['fields']; onChange: (next: BuilderCondition) => void; onRemove: () => void }) {
   const takesValue = builderOperators.find((operator) => operator.value === condition.operator)?.takesValue ?? true;
   return (
     <li className="query-builder__row">
-      <Select label={t('inventories.field')} options={fields} value={condition.field} placeholder={t('inventories.chooseAField')} onValueChange={(field) => onChange({ ...condition, field })} />
+      {condition.operator !== 'search' && <Select label={t('inventories.field')} options={fields} value={condition.field} placeholder={t('inventories.chooseAField')} onValueChange={(field) => onChange({ ...condition, field })} />}
       <Select label={t('inventories.condition')} options={builderOperators} value={condition.operator} onValueChange={(operator) => onChange({ ...condition, operator: operator as BuilderOperator })} />
       {takesValue && <TextInput label={t('inventories.value')} value={condition.value} onValueChange={(value) => onChange({ ...condition, value })} />}
       <Button variant="ghost" onClick={onRemove} aria-label={condition.field ? t('inventories.removeConditionOnField', { field: condition.field }) : t('inventories.removeConditionOnNoField')}>{t('inventories.remove')}</Button>
@@ -67,7 +76,7 @@ function QueryBuilder({ model, fields, onApply }: { model: BuilderModel; fields:
 }
 
 /** The query bar of an inventory list: query text checked as typed (with the error's position), and a builder. */
-export function QueryBar({ query, example, onQueryChange, fields, serverError, live = false, onDraftParsesChange, valuesPath }: QueryBarProps) {
+export function QueryBar({ query, example, onQueryChange, fields, serverError, live = false, onDraftParsesChange, valuesPath, countPath, countTitle = '', entity }: QueryBarProps) {
   const [text, setText] = useState(query);
   const [building, setBuilding] = useState(false);
   useEffect(() => setText(query), [query]);
@@ -75,7 +84,9 @@ export function QueryBar({ query, example, onQueryChange, fields, serverError, l
   const parses = !syntax;
   useEffect(() => onDraftParsesChange?.(parses), [parses, onDraftParsesChange]);
   // The server's refusal names the applied query: shown while the bar still holds that text, not over a new draft.
-  const refusal = text.trim() === query.trim() ? serverError ?? undefined : undefined;
+  const liveCount = useLiveCount(countPath, text, query);
+  // The applied query's refusal, or the typed one's as soon as the count is refused (a typo named before running).
+  const refusal = (text.trim() === query.trim() ? serverError : null) ?? liveCount.refusal ?? undefined;
   const model = builderModelOf(text);
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -134,7 +145,14 @@ export function QueryBar({ query, example, onQueryChange, fields, serverError, l
         <Button type="submit" disabled={Boolean(syntax)}>{t('inventories.search')}</Button>
         {query && <Button variant="ghost" onClick={() => onQueryChange('')}>{t('inventories.clear')}</Button>}
         <Button variant="secondary" aria-expanded={building} onClick={() => setBuilding(!building)}>{building ? t('inventories.hideBuilder') : t('inventories.queryBuilder')}</Button>
+        {entity && <QueryHelp entity={entity} onRun={(next) => { setText(next); onQueryChange(next); }} />}
       </form>
+      {/* Announced politely as it changes; not a `status` role, which the list's stale-answer notice holds. */}
+      {(liveCount.count !== undefined || liveCount.counting) && (
+        <p className="query-bar__count" aria-live="polite">
+          {liveCount.count !== undefined ? t('inventories.liveCount', { count: formatNumber(liveCount.count), title: countTitle }) : t('inventories.liveCounting')}
+        </p>
+      )}
       {building && (model ? (
         <QueryBuilder key={text} model={model} fields={fields} onApply={(next) => { setText(next); onQueryChange(next); }} />
       ) : (

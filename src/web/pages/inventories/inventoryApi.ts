@@ -40,6 +40,15 @@ export const inventorySearchQuery = (searchPath: string, params: InventorySearch
     retry: false,
   });
 
+/** How many assets a query matches (the list's own search, one row asked), for the query bar's live count. */
+export const inventoryCountQuery = (searchPath: string, query: string) =>
+  queryOptions({
+    queryKey: ['inventory-count', searchPath, query],
+    queryFn: () => apiFetch<InventoryPageResponse>(searchPath, { method: 'POST', body: { query, fields: [], size: 1 }, silent: true }),
+    staleTime: 30_000,
+    retry: false,
+  });
+
 /** The most frequent values of an inventory's field holding `search`, for the query bar's suggestions. */
 export const fieldValuesQuery = (valuesPath: string, field: string, search: string) =>
   queryOptions({
