@@ -121,3 +121,16 @@ export function packageIdentity(facts: PackageFacts): PackageIdentity | null {
   const name = (type === 'rpm' ? null : source) || (purl?.name ?? facts.name?.trim());
   return ecosystem && name ? { ecosystem, name, version } : null;
 }
+
+const distributionsOfType: Record<string, string[]> = { deb: ['Debian', 'Ubuntu'], rpm: ['Red Hat', 'Rocky Linux', 'AlmaLinux', 'SUSE', 'openSUSE'], apk: ['Alpine'] };
+
+/**
+ * The OSV ecosystems an installation's package may belong to, from its purl or package type alone (before its
+ * device's OS is known): what decides whether its ecosystem's advisories, rather than CPE, match it.
+ * Before: `(null, "deb_packages")`; after: `["Debian", "Ubuntu"]`; `("pkg:maven/org.apache.logging.log4j/log4j-core@2.14.1", null)` → `["Maven"]`.
+ */
+export function ecosystemsOfPackageSource(purl: string | null, packageType: string | null): string[] {
+  const type = (purl ? parsePurl(purl)?.type : undefined) ?? (packageType ? packageTypes[packageType.trim().toLowerCase()] : undefined);
+  if (!type) return [];
+  return distributionsOfType[type] ?? (languageEcosystems[type] ? [languageEcosystems[type]] : []);
+}
