@@ -1,6 +1,6 @@
 import { ecosystemBase, versionOrderOf } from '../../core/versionOrder/ecosystems.js';
 import { affectedVersion, type AffectedRange } from '../../core/versionOrder/osvRanges.js';
-import { ecosystemRelease, packageIdentity, type PackageIdentity } from '../../core/software/packages.js';
+import { ecosystemRelease, packageIdentity, type OsRelease, type PackageIdentity } from '../../core/software/packages.js';
 import type { Queryable } from '../db/database.js';
 import type { DeviceLinks } from '../discovery/software/deviceLinks.js';
 import { committedImports } from './feedImport.js';
@@ -41,11 +41,23 @@ async function* packageRecords(db: Queryable, discoveryId: number): AsyncGenerat
   }
 }
 
+type OsOfDevice = Map<string, OsRelease>;
+
+/** Each merged device's OS as normalization named it: what gives a distribution package its ecosystem. */
+async function readDeviceOs(db: Queryable, discoveryId: number): Promise<OsOfDevice> {
+  const rows = await db.query<{ asset_id: string; distribution: string | null; version: string | null }>(
+    `select asset_id, fields->'OS.Distribution'->>0 as distribution, fields->'OS.Version'->>0 as version from snapshot_assets
+      where discovery_id = $1 and entity = 'device' and fields->'OS.Distribution'->>0 is not null`,
+    [discoveryId],
+  );
+  return new Map(rows.map((row) => [row.asset_id, { distribution: row.distribution, version: row.version }]));
+}
+
 /** An installation's identity on its device, or null. */
-function identityOf(record: PackageRecord, devices: DeviceLinks): { identity: PackageIdentity; device: string } | null {
+function identityOf(record: PackageRecord, devices: DeviceLinks, osOfDevice: OsOfDevice): { identity: PackageIdentity; device: string } | null {
   const device = devices.link(record.connectionId, record.links);
   if (!device) return null;
-  const identity = packageIdentity({ purl: record.purl, packageType: record.packageType, name: record.name, sourcePackage: record.sourcePackage, version: record.version, os: devices.osOf(device.asset) });
+  const identity = packageIdentity({ purl: record.purl, packageType: record.packageType, name: record.name, sourcePackage: record.sourcePackage, version: record.version, os: osOfDevice.get(device.asset) });
   return identity ? { identity, device: device.asset } : null;
 }
 
@@ -115,8 +127,9 @@ const nothingMatched: SoftwareMatching = { cves: new Set(), matches: async funct
 export async function preparePackageMatching(db: Queryable, discoveryId: number, devices: DeviceLinks): Promise<SoftwareMatching> {
   // First reading: the distinct pairs installed.
   const pairs = new Map<string, PackageIdentity>();
+  const osOfDevice = await readDeviceOs(db, discoveryId);
   for await (const record of packageRecords(db, discoveryId)) {
-    const found = identityOf(record, devices);
+    const found = identityOf(record, devices, osOfDevice);
     if (found) pairs.set(pairKeyOf(found.identity), found.identity);
   }
   if (!pairs.size) return nothingMatched;
@@ -135,7 +148,7 @@ export async function preparePackageMatching(db: Queryable, discoveryId: number,
       // Second reading: each device's installations whose pair is affected, each CVE once per device.
       const seen = new Map<string, Set<string>>();
       for await (const record of packageRecords(db, discoveryId)) {
-        const found = identityOf(record, devices);
+        const found = identityOf(record, devices, osOfDevice);
         const findings = found && findingsOfPair.get(pairKeyOf(found.identity));
         if (!found || !findings) continue;
         const cvesOfDevice = seen.get(found.device) ?? seen.set(found.device, new Set()).get(found.device)!;
