@@ -15,11 +15,15 @@ const multipart = (name: string, content: Buffer | string) => ({
   headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
 });
 const fixtures = new URL('../fixtures/osv/', import.meta.url);
-const osvRecords = readdirSync(fixtures).filter((name) => name.endsWith('.json')).map((name) => JSON.parse(readFileSync(new URL(name, fixtures), 'utf8')));
+const osvRecords = ['', 'language/'].flatMap((folder) => readdirSync(new URL(folder, fixtures)).filter((name) => name.endsWith('.json')).map((name) => JSON.parse(readFileSync(new URL(`${folder}${name}`, fixtures), 'utf8'))));
 const inline = (name: string, records: unknown[]) => ({ source_type: 'upload', file: `data:application/json;name=${name};base64,${Buffer.from(JSON.stringify(records)).toString('base64')}`, file_name: name });
 
 type Installed = { name: string; version: string; type?: string; source?: string; purl?: string; vendor?: string };
-/** Devices with what their advisories say they are open to (DSA-5020-1, 5022-1, 5024-1, GHSA-jfh8-c2jp-5v3q). */
+/**
+ * Devices labelled with what the advisories imported here say they are open to (DSA-5020-1, 5022-1, 5024-1;
+ * GHSA-jfh8-c2jp-5v3q, GHSA-67hx-6x53-jw92, GHSA-h5c8-rqwp-cp95): the labels are those advisories' verdicts, not
+ * every CVE the packages have (log4j-core 2.15.0 is open to CVE-2021-45046 through GHSA-7rjr-3q55-vv33, not imported).
+ */
 const devices: { hostname: string; os: string; installed: Installed[]; expected: string[] }[] = [
   // 2.15.0-1~deb11u1 is DSA-5020-1's fix for CVE-2021-44228 (a backport: NVD's range says < 2.15.0 upstream); 5022-1 and 5024-1 fixed later.
   { hostname: 'deb11-a', os: 'Debian GNU/Linux 11 (bullseye)', installed: [{ name: 'liblog4j2-java', version: '2.15.0-1~deb11u1', type: 'deb_packages', source: 'apache-log4j2' }], expected: ['CVE-2021-45046', 'CVE-2021-45105'] },
@@ -29,6 +33,14 @@ const devices: { hostname: string; os: string; installed: Installed[]; expected:
   { hostname: 'deb10-a', os: 'Debian GNU/Linux 10 (buster)', installed: [{ name: 'liblog4j2-java', version: '2.16.0-1~deb10u1', type: 'deb_packages', source: 'apache-log4j2' }], expected: ['CVE-2021-45105'] },
   { hostname: 'jar-01', os: 'Ubuntu 22.04.3 LTS', installed: [{ name: 'log4j-core', version: '2.14.1', purl: 'pkg:maven/org.apache.logging.log4j/log4j-core@2.14.1', vendor: 'Apache Software Foundation' }], expected: ['CVE-2021-44228'] },
   { hostname: 'jar-02', os: 'Ubuntu 22.04.3 LTS', installed: [{ name: 'log4j-core', version: '2.15.0', purl: 'pkg:maven/org.apache.logging.log4j/log4j-core@2.15.0', vendor: 'Apache Software Foundation' }], expected: [] },
+  // npm: a scoped package, a pre-release range of the next major, a package with no fix at all.
+  { hostname: 'node-01', os: 'Ubuntu 22.04.3 LTS', installed: [{ name: '@babel/traverse', version: '7.22.5', purl: 'pkg:npm/%40babel/traverse@7.22.5' }], expected: ['CVE-2023-45133'] },
+  { hostname: 'node-02', os: 'Ubuntu 22.04.3 LTS', installed: [{ name: '@babel/traverse', version: '7.23.2', purl: 'pkg:npm/%40babel/traverse@7.23.2' }], expected: [] },
+  { hostname: 'node-03', os: 'Ubuntu 22.04.3 LTS', installed: [{ name: '@babel/traverse', version: '8.0.0-alpha.2', type: 'npm_packages' }], expected: ['CVE-2023-45133'] },
+  { hostname: 'node-04', os: 'Ubuntu 22.04.3 LTS', installed: [{ name: 'babel-traverse', version: '6.26.0', type: 'npm_packages' }], expected: ['CVE-2023-45133'] },
+  // PyPI: osquery's python_packages writes the distribution's own spelling; the advisory names the normalized one.
+  { hostname: 'py-01', os: 'Debian GNU/Linux 12 (bookworm)', installed: [{ name: 'Jinja2', version: '3.1.2', type: 'python_packages' }], expected: ['CVE-2024-22195'] },
+  { hostname: 'py-02', os: 'Debian GNU/Linux 12 (bookworm)', installed: [{ name: 'Jinja2', version: '3.1.3', type: 'python_packages' }], expected: [] },
   // No package identity: the CPE matcher decides, as before.
   { hostname: 'app-01', os: 'Ubuntu 22.04.3 LTS', installed: [{ name: 'log4j-core', version: '2.16.0', vendor: 'Apache Software Foundation' }], expected: ['CVE-2021-45105', 'CVE-2021-44832'] },
 ];
@@ -81,6 +93,8 @@ describe.each(engines)('package matching by advisories on %s', (engine) => {
     expect(evidence('deb11-a', 'CVE-2021-45105')).toBe('Debian DSA-5024-1: fixed in 2.17.0-1~deb11u1; installed 2.15.0-1~deb11u1 is earlier (apache-log4j2 on Debian:11).');
     expect(evidence('deb10-a', 'CVE-2021-45105')).toBe('Debian DSA-5024-1: fixed in 2.17.0-1~deb10u1; installed 2.16.0-1~deb10u1 is earlier (apache-log4j2 on Debian:10).');
     expect(evidence('jar-01', 'CVE-2021-44228')).toBe('Maven GHSA-jfh8-c2jp-5v3q: fixed in 2.15.0; installed 2.14.1 is earlier (org.apache.logging.log4j:log4j-core on Maven).');
+    expect(evidence('node-04', 'CVE-2023-45133')).toBe('npm GHSA-67hx-6x53-jw92: no fixed version yet; installed 6.26.0 is affected (babel-traverse on npm).');
+    expect(evidence('py-01', 'CVE-2024-22195')).toBe('PyPI GHSA-h5c8-rqwp-cp95: fixed in 3.1.3; installed 3.1.2 is earlier (jinja2 on PyPI).');
     expect(evidence('app-01', 'CVE-2021-45105')).toMatch(/^log4j-core 2\.16\.0 matches cpe:2\.3:a:apache:log4j/);
   });
 });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createInflateRaw } from 'node:zlib';
+import { inflateRawSync } from 'node:zlib';
 import { readAt, readZipDirectory, type ZipEntry } from '../adapters/files/zipDirectory.js';
 import { FeedError, feedText } from './feedText.js';
 
@@ -43,38 +43,32 @@ async function textOf(bytes: AsyncIterable<Buffer | string>, where: string): Pro
   return text;
 }
 
-/** Inflates one entry, refusing one that inflates beyond its declared size or the bound. */
-async function entryText(path: string, entry: ZipEntry, fileSize: number): Promise<string> {
-  const handle = await open(path, 'r');
-  let start: number;
-  try {
-    const header = await readAt(handle, entry.localOffset, 30);
-    if (header.length < 30 || header.readUInt32LE(0) !== 0x04034b50) throw new FeedError(`The archive entry ${entry.name} is damaged.`);
-    start = entry.localOffset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
-  } finally {
-    await handle.close();
-  }
+type ZipHandle = Awaited<ReturnType<typeof open>>;
+
+/**
+ * Inflates one entry, refusing one that inflates beyond its declared size or the bound. Records are a few kilobytes:
+ * each is read in one piece from the open archive and inflated at once, rather than streamed.
+ */
+async function entryText(handle: ZipHandle, entry: ZipEntry, fileSize: number): Promise<string> {
+  const header = await readAt(handle, entry.localOffset, 30);
+  if (header.length < 30 || header.readUInt32LE(0) !== 0x04034b50) throw new FeedError(`The archive entry ${entry.name} is damaged.`);
+  const start = entry.localOffset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
   if (start + entry.compressed > fileSize) throw new FeedError(`The archive entry ${entry.name} is cut short.`);
   if (entry.compressed === 0) return '';
-  const chunks: Buffer[] = [];
-  let total = 0;
-  const source = createReadStream(path, { start, end: start + entry.compressed - 1 });
-  const stream = entry.method === 8 ? source.pipe(createInflateRaw()) : entry.method === 0 ? source : null;
-  if (!stream) throw new FeedError(`The archive entry ${entry.name} uses a compression method Cartograph does not read (${entry.method}).`);
-  source.on('error', (error) => stream.destroy(error));
+  if (entry.uncompressed > maximumEntryBytes) throw new FeedError(`The archive entry ${entry.name} is larger than ${maximumEntryBytes / 1024 ** 2} MB.`);
+  const compressed = await readAt(handle, start, entry.compressed);
+  if (entry.method === 0) return compressed.toString('utf8');
+  if (entry.method !== 8) throw new FeedError(`The archive entry ${entry.name} uses a compression method Cartograph does not read (${entry.method}).`);
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      total += chunk.length;
-      if (total > Math.min(entry.uncompressed, maximumEntryBytes)) throw new FeedError(`The archive entry ${entry.name} inflates beyond ${total > entry.uncompressed ? 'its declared size' : `${maximumEntryBytes / 1024 ** 2} MB`}.`);
-      chunks.push(chunk);
-    }
+    // One byte more than declared: an entry that fills it inflates beyond what its header claims.
+    const inflated = inflateRawSync(compressed, { maxOutputLength: entry.uncompressed + 1 });
+    if (inflated.length > entry.uncompressed) throw new FeedError(`The archive entry ${entry.name} inflates beyond its declared size.`);
+    return inflated.toString('utf8');
   } catch (error) {
     if (error instanceof FeedError) throw error;
+    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw new FeedError(`The archive entry ${entry.name} inflates beyond its declared size.`);
     throw new FeedError(`The archive entry ${entry.name} cannot be inflated (${(error as Error).message}).`);
-  } finally {
-    source.destroy();
   }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The records of a ZIP on disk, entry by entry in the archive's order (JSON entries only). */
@@ -85,11 +79,16 @@ async function* recordsOfZip(path: string, label: string): AsyncGenerator<OsvSou
     tooMany: (count) => new FeedError(`${label} holds ${count} entries, more than the ${maximumEntries} Cartograph reads.`),
   });
   let declared = 0;
-  for (const entry of entries) {
-    if (!entry.name.toLowerCase().endsWith('.json')) continue;
-    declared += entry.uncompressed;
-    if (declared > maximumTotalBytes) throw new FeedError(`${label} unpacks to more than ${maximumTotalBytes / 1024 ** 3} GB.`);
-    yield* recordsOfJson(await entryText(path, entry, size), `${label}: ${entry.name}`);
+  const handle = await open(path, 'r');
+  try {
+    for (const entry of entries) {
+      if (!entry.name.toLowerCase().endsWith('.json')) continue;
+      declared += entry.uncompressed;
+      if (declared > maximumTotalBytes) throw new FeedError(`${label} unpacks to more than ${maximumTotalBytes / 1024 ** 3} GB.`);
+      yield* recordsOfJson(await entryText(handle, entry, size), `${label}: ${entry.name}`);
+    }
+  } finally {
+    await handle.close();
   }
 }
 
