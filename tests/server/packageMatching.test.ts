@@ -97,4 +97,26 @@ describe.each(engines)('package matching by advisories on %s', (engine) => {
     expect(evidence('py-01', 'CVE-2024-22195')).toBe('PyPI GHSA-h5c8-rqwp-cp95: fixed in 3.1.3; installed 3.1.2 is earlier (jinja2 on PyPI).');
     expect(evidence('app-01', 'CVE-2021-45105')).toMatch(/^log4j-core 2\.16\.0 matches cpe:2\.3:a:apache:log4j/);
   });
+
+  it('beside it, says what NVD CPE matching alone gives on the same installations (printed), missing what only the advisories name', async () => {
+    // The OSV feed taken away: every installation goes to the CPE matcher, as before this feed existed.
+    await server.context.db.query('delete from avm_osv_packages');
+    await server.context.db.query('delete from avm_osv_advisories');
+    await server.context.db.query("delete from avm_imports where slug = 'osv'");
+    const discovery = await runDiscoveryAndWait(server);
+    const nvdOnly = await server.context.db.query<Finding>(
+      `select d.fields->'Hostname'->>0 as hostname, f.cve_id, f.sources from snapshot_findings f
+         join snapshot_assets d on d.discovery_id = f.discovery_id and d.entity = 'device' and d.asset_id = f.device_asset
+        where f.discovery_id = $1 order by 1, 2`,
+      [discovery.id],
+    );
+    const expected = new Set(devices.flatMap((device) => device.expected.map((cve) => `${device.hostname} ${cve}`)));
+    const predicted = new Set(nvdOnly.map((finding) => `${finding.hostname} ${finding.cve_id}`));
+    const falsePositives = [...predicted].filter((pair) => !expected.has(pair));
+    const missed = [...expected].filter((pair) => !predicted.has(pair));
+    const truePositives = predicted.size - falsePositives.length;
+    console.log(`NVD CPE matching alone (${engine}): ${predicted.size} predicted, precision ${(truePositives / Math.max(predicted.size, 1)).toFixed(3)}, recall ${(truePositives / expected.size).toFixed(3)}; false positives against the advisories: ${JSON.stringify(falsePositives)}; missed: ${missed.length}`);
+    // A distribution package is named by its distribution only: CPE has no product for liblog4j2-java.
+    expect(missed).toEqual(expect.arrayContaining(['deb11-a CVE-2021-45046', 'deb10-a CVE-2021-45105', 'py-01 CVE-2024-22195']));
+  });
 });
