@@ -94,6 +94,12 @@ if (process.argv.includes('--avm')) {
   process.stdout.write(`${JSON.stringify({ avm_matching: matching, avm_imports: await avmFeedsBench() }, null, 2)}\n`);
   process.exit(0);
 }
+// `npm run bench -- --osv`: only the OSV feed figures: Debian's and Maven's all.zip at real size (tests/bench/osvFeeds.ts).
+if (process.argv.includes('--osv')) {
+  const { osvFeedsBench } = await import('./osvFeeds.js');
+  process.stdout.write(`${JSON.stringify({ osv_imports: await osvFeedsBench() }, null, 2)}\n`);
+  process.exit(0);
+}
 // `npm run bench -- --normalization`: only the normalization figures (tests/bench/normalization.ts).
 if (process.argv.includes('--normalization')) {
   process.stdout.write(`${JSON.stringify({ normalization: normalizationBench(await bundledLifecycle(new Date().toISOString().slice(0, 10))) }, null, 2)}\n`);

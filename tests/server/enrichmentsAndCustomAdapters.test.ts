@@ -14,15 +14,16 @@ describe.each(engines)('enrichments and custom adapters on %s', (engine) => {
   const addCustomAdapter = (companyId: number, slug: string, name: string) =>
     server.context.db.query("insert into custom_adapters (company_id, slug, name, categories) values ($1, $2, $3, '{device}')", [companyId, slug, name]);
 
-  it('lists the four feeds the AVM imports, never imported until their first import, and the OS lifecycle feed from its bundled snapshot', async () => {
+  it('lists the five feeds the AVM imports (OSV advisories included), never imported until their first import, and the OS lifecycle feed from its bundled snapshot', async () => {
     const answer = await server.request('GET', '/avm/enrichments?page=1&size=1000', { token: server.adminToken });
     expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ count: 5, next: null, previous: null });
+    expect(answer.body).toMatchObject({ count: 6, next: null, previous: null });
     expect(answer.body.results.map((row: { slug: string; name: string }) => [row.slug, row.name])).toEqual([
-      ['nvd-cve', 'NVD CVE'], ['cisa-kev', 'CISA KEV'], ['first-epss', 'FIRST EPSS'], ['nvd-cpe', 'NVD CPE dictionary'], ['endoflife-date', 'endoflife.date OS lifecycle'],
+      ['nvd-cve', 'NVD CVE'], ['cisa-kev', 'CISA KEV'], ['first-epss', 'FIRST EPSS'], ['nvd-cpe', 'NVD CPE dictionary'], ['endoflife-date', 'endoflife.date OS lifecycle'], ['osv', 'OSV advisories'],
     ]);
     for (const row of answer.body.results.slice(0, 4)) expect(row).toMatchObject({ status: 'never_imported', record_count: 0, last_imported_at: null });
     expect(answer.body.results[4]).toMatchObject({ status: 'imported', record_count: 545 });
+    expect(answer.body.results[5]).toMatchObject({ status: 'never_imported', record_count: 0, last_imported_at: null });
   });
 
   it('reports what an import stored, and searches and pages the feeds', async () => {
@@ -32,7 +33,7 @@ describe.each(engines)('enrichments and custom adapters on %s', (engine) => {
     expect(kev.body.results[0]).toMatchObject({ slug: 'cisa-kev', status: 'imported', record_count: 1484 });
     expect(new Date(kev.body.results[0].last_imported_at).toISOString()).toBe('2026-11-20T08:00:00.000Z');
     const firstPage = await server.request('GET', '/avm/enrichments?size=2&ordering=-name', { token: server.adminToken });
-    expect(firstPage.body.results.map((row: { slug: string }) => row.slug)).toEqual(['nvd-cve', 'nvd-cpe']);
+    expect(firstPage.body.results.map((row: { slug: string }) => row.slug)).toEqual(['osv', 'nvd-cve']);
     expect(firstPage.body.next).toMatch(/page=2/);
     expect((await server.request('GET', '/avm/enrichments?ordering=secret', { token: server.adminToken })).status).toBe(400);
   });

@@ -2,6 +2,10 @@
 // disagree on what "newer" means: dpkg sorts `~` before the end of a string (1.0~rc1 < 1.0), RPM splits at every
 // change between letters and digits and ignores separators, Windows and most vendors compare dotted numbers, and
 // macOS writes the build after the version (`14.2.1 (23C71)`). Pure functions: the server and the console share them.
+// The package managers' own orders live in src/core/versionOrder, one file each.
+
+import { compareDebian, compareDpkgPart, splitEpochVersionRelease } from '../versionOrder/dpkg.js';
+import { compareRpm, compareRpmPart } from '../versionOrder/rpm.js';
 
 /** How a version string is written, which decides how it compares. */
 export type VersionStyle = 'debian' | 'rpm' | 'macos' | 'dotted' | 'generic';
@@ -26,110 +30,6 @@ export function parseVersion(raw: unknown): ParsedVersion | null {
   if (rpmHint.test(text)) return { text, style: 'rpm' };
   if (debianHint.test(text)) return { text, style: 'debian' };
   return { text, style: 'generic' };
-}
-
-const isDigit = (character: string | undefined) => character !== undefined && character >= '0' && character <= '9';
-const isLetter = (character: string | undefined) => character !== undefined && /[A-Za-z]/.test(character);
-
-/** dpkg's weight of a character in a non-digit run: `~` before everything (even the end), letters before the rest. */
-function dpkgOrder(character: string | undefined): number {
-  if (character === undefined || isDigit(character)) return 0;
-  if (isLetter(character)) return character.charCodeAt(0);
-  if (character === '~') return -1;
-  return character.charCodeAt(0) + 256;
-}
-
-/** dpkg's verrevcmp (lib/dpkg/version.c): alternating non-digit and digit runs. */
-export function compareDpkgPart(left: string, right: string): number {
-  let i = 0;
-  let j = 0;
-  while (i < left.length || j < right.length) {
-    while ((i < left.length && !isDigit(left[i])) || (j < right.length && !isDigit(right[j]))) {
-      const difference = dpkgOrder(left[i]) - dpkgOrder(right[j]);
-      if (difference) return Math.sign(difference);
-      i += 1;
-      j += 1;
-    }
-    while (left[i] === '0') i += 1;
-    while (right[j] === '0') j += 1;
-    let firstDifference = 0;
-    while (isDigit(left[i]) && isDigit(right[j])) {
-      if (!firstDifference) firstDifference = left.charCodeAt(i) - right.charCodeAt(j);
-      i += 1;
-      j += 1;
-    }
-    if (isDigit(left[i])) return 1;
-    if (isDigit(right[j])) return -1;
-    if (firstDifference) return Math.sign(firstDifference);
-  }
-  return 0;
-}
-
-/** `[epoch:]upstream[-revision]` as dpkg splits it (the revision after the last dash). */
-function splitEvr(text: string): { epoch: number; version: string; release: string } {
-  const colon = text.indexOf(':');
-  const epoch = colon > 0 && /^\d+$/.test(text.slice(0, colon)) ? Number(text.slice(0, colon)) : 0;
-  const rest = colon > 0 && /^\d+$/.test(text.slice(0, colon)) ? text.slice(colon + 1) : text;
-  const dash = rest.lastIndexOf('-');
-  return dash > 0 ? { epoch, version: rest.slice(0, dash), release: rest.slice(dash + 1) } : { epoch, version: rest, release: '' };
-}
-
-/** Debian's rules: epoch as a number, then upstream version, then revision, each with verrevcmp. */
-export function compareDebian(left: string, right: string): number {
-  const [a, b] = [splitEvr(left), splitEvr(right)];
-  return Math.sign(a.epoch - b.epoch) || compareDpkgPart(a.version, b.version) || compareDpkgPart(a.release, b.release);
-}
-
-/** rpm's rpmvercmp (rpmio/rpmvercmp.c): alphanumeric segments, `~` sorts before and `^` after the end. */
-export function compareRpmPart(left: string, right: string): number {
-  if (left === right) return 0;
-  let i = 0;
-  let j = 0;
-  const isAlphanumeric = (character: string | undefined) => isDigit(character) || isLetter(character);
-  for (;;) {
-    while (i < left.length && !isAlphanumeric(left[i]) && left[i] !== '~' && left[i] !== '^') i += 1;
-    while (j < right.length && !isAlphanumeric(right[j]) && right[j] !== '~' && right[j] !== '^') j += 1;
-    if (left[i] === '~' || right[j] === '~') {
-      if (left[i] !== '~') return 1;
-      if (right[j] !== '~') return -1;
-      i += 1;
-      j += 1;
-      continue;
-    }
-    if (left[i] === '^' || right[j] === '^') {
-      if (i >= left.length) return -1;
-      if (j >= right.length) return 1;
-      if (left[i] !== '^') return 1;
-      if (right[j] !== '^') return -1;
-      i += 1;
-      j += 1;
-      continue;
-    }
-    if (i >= left.length || j >= right.length) break;
-    const numeric = isDigit(left[i]);
-    const take = numeric ? isDigit : isLetter;
-    const [startLeft, startRight] = [i, j];
-    while (take(left[i])) i += 1;
-    while (take(right[j])) j += 1;
-    // A number against letters: the number is newer.
-    if (j === startRight) return numeric ? 1 : -1;
-    let segmentLeft = left.slice(startLeft, i);
-    let segmentRight = right.slice(startRight, j);
-    if (numeric) {
-      segmentLeft = segmentLeft.replace(/^0+/, '');
-      segmentRight = segmentRight.replace(/^0+/, '');
-      if (segmentLeft.length !== segmentRight.length) return segmentLeft.length > segmentRight.length ? 1 : -1;
-    }
-    if (segmentLeft !== segmentRight) return segmentLeft > segmentRight ? 1 : -1;
-  }
-  if (i >= left.length && j >= right.length) return 0;
-  return i < left.length ? 1 : -1;
-}
-
-/** RPM's rules: epoch, then version, then release, each with rpmvercmp. */
-export function compareRpm(left: string, right: string): number {
-  const [a, b] = [splitEvr(left), splitEvr(right)];
-  return Math.sign(a.epoch - b.epoch) || compareRpmPart(a.version, b.version) || compareRpmPart(a.release, b.release);
 }
 
 /** Dotted numbers component by component, a missing component counting as 0 (Windows' 10.0.19045.3803). */
@@ -166,7 +66,7 @@ export function compareVersions(left: unknown, right: unknown): number {
   const plain = (style: VersionStyle) => style === 'dotted' || style === 'generic';
   if (styles.has('debian') && [...styles].every((style) => style === 'debian' || plain(style))) return compareDebian(a.text, b.text);
   if (styles.has('rpm') && [...styles].every((style) => style === 'rpm' || plain(style))) return compareRpm(a.text, b.text);
-  const upstream = (version: ParsedVersion) => (version.style === 'macos' ? macosPattern.exec(version.text)![1] : splitEvr(version.text).version);
+  const upstream = (version: ParsedVersion) => (version.style === 'macos' ? macosPattern.exec(version.text)![1] : splitEpochVersionRelease(version.text).version);
   return compareDpkgPart(upstream(a), upstream(b));
 }
 

@@ -19,6 +19,8 @@ export const feedDownloadsKind = 'cartograph:settings/avm-feed-downloads';
 export type FeedDownloadsDocument = {
   enabled: boolean; cron: string; timezone: string; nvd_cve_urls: string[]; cisa_kev_url: string; first_epss_url: string; nvd_cpe_urls: string[];
   endoflife_date_urls: string[];
+  /** OSV's archive per ecosystem; absent from documents saved before the OSV feed existed. */
+  osv_urls?: string[];
 };
 
 export const defaultFeedDownloads: FeedDownloadsDocument = {
@@ -29,6 +31,8 @@ export const defaultFeedDownloads: FeedDownloadsDocument = {
   nvd_cpe_urls: [],
   // Every product and cycle of endoflife.date in one answer (API v1), which replaces the bundled snapshot's products.
   endoflife_date_urls: ['https://endoflife.date/api/v1/products/full'],
+  // None by default: an ecosystem's archive is tens of megabytes, worth it only for the ecosystems the estate runs.
+  osv_urls: [],
 };
 
 /** The provider company (`is_constant`): the feeds are shared, so its settings are the ones downloads follow. */
@@ -46,7 +50,7 @@ export async function loadFeedDownloads(db: Queryable): Promise<FeedDownloadsDoc
 export function downloadPlan(settings: FeedDownloadsDocument): [FeedSlug, string[]][] {
   const plan: [FeedSlug, string[]][] = [
     ['nvd-cpe', settings.nvd_cpe_urls], ['nvd-cve', settings.nvd_cve_urls], ['cisa-kev', [settings.cisa_kev_url]], ['first-epss', [settings.first_epss_url]],
-    ['endoflife-date', settings.endoflife_date_urls],
+    ['endoflife-date', settings.endoflife_date_urls], ['osv', settings.osv_urls ?? []],
   ];
   return plan.map(([slug, urls]): [FeedSlug, string[]] => [slug, urls.map((url) => url.trim()).filter(Boolean)]).filter(([, urls]) => urls.length > 0);
 }

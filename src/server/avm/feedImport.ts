@@ -6,6 +6,8 @@ import { FeedError, feedText } from './feedText.js';
 import { kevRows, type KevRow } from './kevFeed.js';
 import { nvdRows, type NvdRow } from './nvdFeed.js';
 import { lifecycleRows, type LifecycleRow } from '../lifecycle/lifecycleFeed.js';
+import { osvRecordsOfBytes, osvRecordsOfFolder } from './osvArchive.js';
+import { osvRow, type OsvRow } from './osvFeed.js';
 
 // Imports of the public feeds: the AVM's (NVD, KEV, EPSS, CPE) and the OS lifecycle feed. An import streams its file into rows tagged with its own import id, a batch at a
 // time (memory holds one batch, whatever the file's size), while readers keep reading the committed imports; only
@@ -13,8 +15,11 @@ import { lifecycleRows, type LifecycleRow } from '../lifecycle/lifecycleFeed.js'
 // breaks anywhere is rolled away and the previous import stays in use. Importing the same file twice gives the
 // same records: imports are idempotent.
 
-export type FeedSlug = 'nvd-cve' | 'cisa-kev' | 'first-epss' | 'nvd-cpe' | 'endoflife-date';
-export const feedSlugs: FeedSlug[] = ['nvd-cve', 'cisa-kev', 'first-epss', 'nvd-cpe', 'endoflife-date'];
+export type FeedSlug = 'nvd-cve' | 'cisa-kev' | 'first-epss' | 'nvd-cpe' | 'endoflife-date' | 'osv';
+export const feedSlugs: FeedSlug[] = ['nvd-cve', 'cisa-kev', 'first-epss', 'nvd-cpe', 'endoflife-date', 'osv'];
+
+/** What an import reads: a file's bytes (an upload, a file of an import folder, a download), or a folder (OSV only). */
+export type FeedInput = AsyncIterable<Buffer | string> | { folder: string };
 
 /** Only committed imports are read: `import_id in (…)` on every feed table. */
 export const committedImports = (slug: FeedSlug) => `(select id from avm_imports where slug = '${slug}' and status = 'committed')`;
@@ -27,14 +32,24 @@ const progressEvery = 20_000;
 
 type FeedDefinition<Row> = {
   /** The feed's rows; `source` (the file's name, path or address) names what the file alone may not (an endoflife.date API v0 file's product). */
-  rows: (text: AsyncIterable<string>, source: string) => AsyncGenerator<Row>;
+  rows: (input: FeedInput, source: string) => AsyncGenerator<Row>;
   write: (db: Queryable, importId: number, rows: Row[]) => Promise<unknown>;
   /** Makes the staged import the one in use: a catalogue replaces the previous one, NVD files replace their CVEs. */
   commit: (db: Queryable, importId: number) => Promise<unknown>;
   count: string;
 };
 
-const feedTables = ['avm_kev', 'avm_epss', 'avm_nvd_cves', 'avm_nvd_products', 'avm_cpe_products', 'lifecycle_cycles'];
+const feedTables = ['avm_kev', 'avm_epss', 'avm_nvd_cves', 'avm_nvd_products', 'avm_cpe_products', 'lifecycle_cycles', 'avm_osv_advisories', 'avm_osv_packages'];
+
+/** The rows of a feed read from text: a file's bytes decoded (gzip undone); only OSV imports a folder. */
+const fromText = <Row>(rows: (text: AsyncIterable<string>, source: string) => AsyncGenerator<Row>) => (input: FeedInput, source: string): AsyncGenerator<Row> => {
+  if ('folder' in input) throw new FeedError('Only the OSV feed imports a folder: name one file of this feed.');
+  return rows(feedText(input), source);
+};
+
+async function* osvRows(input: FeedInput, source: string): AsyncGenerator<OsvRow> {
+  for await (const record of 'folder' in input ? osvRecordsOfFolder(input.folder) : osvRecordsOfBytes(input, source)) yield osvRow(record.value, record.where);
+}
 
 /** Deletes the imports a condition on `avm_imports` selects, with their rows in every feed table. */
 async function deleteImports(db: Queryable, condition: string, params: unknown[]): Promise<void> {
@@ -46,11 +61,44 @@ async function deleteImports(db: Queryable, condition: string, params: unknown[]
 
 const replaceCatalogue = (slug: FeedSlug) => (db: Queryable, importId: number) => deleteImports(db, "slug = $1 and status = 'committed' and id <> $2", [slug, importId]);
 
-type RowOf<Slug extends FeedSlug> = Slug extends 'nvd-cve' ? NvdRow : Slug extends 'cisa-kev' ? KevRow : Slug extends 'nvd-cpe' ? CpeRow : Slug extends 'endoflife-date' ? LifecycleRow : EpssRow;
+type RowOf<Slug extends FeedSlug> = Slug extends 'nvd-cve' ? NvdRow : Slug extends 'cisa-kev' ? KevRow : Slug extends 'nvd-cpe' ? CpeRow : Slug extends 'endoflife-date' ? LifecycleRow : Slug extends 'osv' ? OsvRow : EpssRow;
 
 const definitions: { [slug in FeedSlug]: FeedDefinition<RowOf<slug>> } = {
+  osv: {
+    rows: osvRows,
+    write: async (db, importId, rows) => {
+      // A record met twice in one import (an advisory in two ecosystems' archives) keeps its last copy.
+      const byId = new Map(rows.map((row) => [row.osv_id, row]));
+      const ids = [...byId.keys()];
+      await db.query('delete from avm_osv_packages where import_id = $1 and osv_id = any($2::text[])', [importId, ids]);
+      await db.query(
+        `insert into avm_osv_advisories (import_id, osv_id, modified, published, withdrawn, summary, aliases, cves)
+         select $1, osv_id, modified, published, withdrawn, summary, aliases, cves
+           from json_to_recordset($2::json) as row(osv_id text, modified text, published text, withdrawn text, summary text, aliases text[], cves text[])
+         on conflict (import_id, osv_id) do update set modified = excluded.modified, published = excluded.published, withdrawn = excluded.withdrawn,
+           summary = excluded.summary, aliases = excluded.aliases, cves = excluded.cves`,
+        [importId, JSON.stringify([...byId.values()].map(({ packages: _packages, ...row }) => ({ ...row, aliases: pgArray(row.aliases), cves: pgArray(row.cves) })))],
+      );
+      const packages = [...byId.values()].flatMap((row) => row.packages.map((affected) => ({ osv_id: row.osv_id, ...affected, versions: pgArray(affected.versions) })));
+      if (packages.length) {
+        await db.query(
+          `insert into avm_osv_packages (import_id, osv_id, ecosystem, name, ranges, versions)
+           select $1, osv_id, ecosystem, name, ranges, versions from json_to_recordset($2::json) as row(osv_id text, ecosystem text, name text, ranges jsonb, versions text[])`,
+          [importId, JSON.stringify(packages)],
+        );
+      }
+    },
+    commit: async (db, importId) => {
+      // The advisories this import holds replace the same advisories of earlier imports; the others stay (each ecosystem's archive adds its own).
+      const earlier = `import_id in ${committedImports('osv')} and osv_id in (select osv_id from avm_osv_advisories where import_id = $1)`;
+      await db.query(`delete from avm_osv_packages where ${earlier}`, [importId]);
+      await db.query(`delete from avm_osv_advisories where ${earlier}`, [importId]);
+      await deleteImports(db, "slug = 'osv' and status = 'committed' and id <> $1 and not exists (select 1 from avm_osv_advisories a where a.import_id = avm_imports.id)", [importId]);
+    },
+    count: `select count(*)::int as count from avm_osv_advisories where import_id in ${committedImports('osv')}`,
+  },
   'nvd-cpe': {
-    rows: cpeRows,
+    rows: fromText(cpeRows),
     write: (db, importId, rows) => {
       // One row per product in a batch (a dictionary page names a product once per version), its first title kept.
       const byProduct = new Map<string, CpeRow>();
@@ -78,7 +126,7 @@ const definitions: { [slug in FeedSlug]: FeedDefinition<RowOf<slug>> } = {
     count: `select count(*)::int as count from avm_cpe_products where import_id in ${committedImports('nvd-cpe')}`,
   },
   'endoflife-date': {
-    rows: lifecycleRows,
+    rows: fromText(lifecycleRows),
     write: (db, importId, rows) => db.query(
       // A cycle listed twice in one file keeps its last entry.
       `insert into lifecycle_cycles (import_id, product, cycle, label, codename, release_date, lts, eol_date, eol_ended, eoas_date, eoas_ended, eoes_date, eoes_ended, latest, latest_date)
@@ -102,7 +150,7 @@ const definitions: { [slug in FeedSlug]: FeedDefinition<RowOf<slug>> } = {
     count: `select count(*)::int as count from lifecycle_cycles where import_id in ${committedImports('endoflife-date')}`,
   },
   'cisa-kev': {
-    rows: kevRows,
+    rows: fromText(kevRows),
     write: (db, importId, rows) => db.query(
       `insert into avm_kev (import_id, cve_id, vendor_project, product, vulnerability_name, date_added, due_date, known_ransomware_use, required_action)
        select $1, cve_id, vendor_project, product, vulnerability_name, date_added, due_date, known_ransomware_use, required_action
@@ -114,7 +162,7 @@ const definitions: { [slug in FeedSlug]: FeedDefinition<RowOf<slug>> } = {
     count: `select count(*)::int as count from avm_kev where import_id in ${committedImports('cisa-kev')}`,
   },
   'first-epss': {
-    rows: epssRows,
+    rows: fromText(epssRows),
     write: (db, importId, rows) => db.query(
       `insert into avm_epss (import_id, cve_id, score, percentile, score_date)
        select $1, cve_id, score, percentile, score_date from json_to_recordset($2::json) as row(cve_id text, score float8, percentile float8, score_date text)
@@ -125,7 +173,7 @@ const definitions: { [slug in FeedSlug]: FeedDefinition<RowOf<slug>> } = {
     count: `select count(*)::int as count from avm_epss where import_id in ${committedImports('first-epss')}`,
   },
   'nvd-cve': {
-    rows: nvdRows,
+    rows: fromText(nvdRows),
     write: async (db, importId, rows) => {
       await db.query(
         `insert into avm_nvd_cves (import_id, cve_id, published, last_modified, status, description, cvss3_vector, cvss2_vector, cvss4_vector, cwes, configurations)
@@ -156,16 +204,19 @@ const definitions: { [slug in FeedSlug]: FeedDefinition<RowOf<slug>> } = {
   },
 };
 
+/** A text list as a PostgreSQL array literal, each element quoted: json_to_recordset reads `text[]` columns from it. */
+const pgArray = (values: string[]) => `{${values.map((value) => `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
+
 const running = new Set<FeedSlug>();
 
 export type ImportOutcome = { slug: FeedSlug; import_id: number; records: number; record_count: number };
 
 /**
- * Imports one feed file (plain or gzipped bytes) labelled `source` (the file's name, path or URL): staged, then
+ * Imports one feed file (plain or gzipped bytes; for OSV a ZIP or a folder too) labelled `source` (the file's name, path or URL): staged, then
  * committed; on any failure the staged rows are deleted, the enrichment shows the error and the previous import
  * stays in use. Throws FeedError (the feed's fault), FeedBusyError, or what the database threw.
  */
-export async function importFeed(db: Database, slug: FeedSlug, source: string, bytes: AsyncIterable<Buffer | string>): Promise<ImportOutcome> {
+export async function importFeed(db: Database, slug: FeedSlug, source: string, input: FeedInput): Promise<ImportOutcome> {
   if (running.has(slug)) throw new FeedBusyError(`An import of ${slug} is already running; wait for it to finish.`);
   running.add(slug);
   const definition = definitions[slug] as FeedDefinition<unknown>;
@@ -177,7 +228,7 @@ export async function importFeed(db: Database, slug: FeedSlug, source: string, b
     await db.query("update enrichments set status = 'importing', status_detail = $2, last_attempt_at = now() where slug = $1", [slug, `Importing ${source}`]);
     let batch: unknown[] = [];
     let records = 0;
-    for await (const row of definition.rows(feedText(bytes), source)) {
+    for await (const row of definition.rows(input, source)) {
       batch.push(row);
       records += 1;
       if (batch.length >= rowsPerBatch) {

@@ -23,6 +23,8 @@ export type MatchOptions = {
   overrides: ReadonlyMap<string, string>;
   /** Platform (running-on) nodes of operating systems no installation meets count as met. */
   assumeUnmatchedPlatforms: boolean;
+  /** Installations the package advisories decide (packageMatching.ts): CPE matching leaves them alone. */
+  decidedByPackage?: (purl: string | null, packageType: string | null) => boolean;
 };
 
 /** One vulnerability found on a device from its installed software, with why. */
@@ -57,14 +59,17 @@ async function readDictionary(db: Queryable): Promise<{ byProduct: Map<string, s
 }
 
 /** One installation record as the matcher reads it: its name, vendor, version and CPE, and the fields that link it to a device. */
-type SoftwareRow = { key: string; connectionId: number; name: string | null; vendor: string | null; version: string; cpe: string | null; links: Record<string, unknown> | null };
+type SoftwareRow = {
+  key: string; connectionId: number; name: string | null; vendor: string | null; version: string; cpe: string | null; purl: string | null; packageType: string | null; links: Record<string, unknown> | null;
+};
 
 const recordsPerRead = 10_000;
 const linkFields = ['DeviceId', 'AgentId', 'SerialNumber', 'MacAddresses', 'Hostname', 'Domain', 'IpAddresses'];
 
 // The records' fields are stored as `json` text, which every `->` parses again from the start: each record is cast
 // to `jsonb` once and the values are taken from that (four times cheaper on PostgreSQL than eleven `->` on the text).
-const matchedValues = `j->'SoftwareName'->>0 as name, j->'SoftwareVendor'->>0 as vendor, j->'SoftwareVersion'->>0 as version, j->'SoftwareCpe'->>0 as cpe`;
+const matchedValues = `j->'SoftwareName'->>0 as name, j->'SoftwareVendor'->>0 as vendor, j->'SoftwareVersion'->>0 as version, j->'SoftwareCpe'->>0 as cpe,
+  j->'SoftwarePurl'->>0 as purl, j->'SoftwarePackageType'->>0 as package_type`;
 
 /**
  * The snapshot's software records, a batch at a time in key order, with only the fields matching reads taken out by
@@ -75,14 +80,14 @@ async function* softwareRows(db: Queryable, discoveryId: number): AsyncGenerator
   let after = '';
   const links = `jsonb_build_object(${linkFields.map((field) => `'${field}', j->'${field}'`).join(', ')})`;
   for (;;) {
-    const rows = await db.query<{ record_key: string; connection_id: number; name: string | null; vendor: string | null; version: string | null; cpe: string | null; links: Record<string, unknown> | null }>(
+    const rows = await db.query<{ record_key: string; connection_id: number; name: string | null; vendor: string | null; version: string | null; cpe: string | null; purl: string | null; package_type: string | null; links: Record<string, unknown> | null }>(
       `select record_key, connection_id, ${matchedValues}, ${links} as links
          from (select record_key, connection_id, fields::jsonb as j from snapshot_records
                 where discovery_id = $1 and record_key > $2 and entity = any($3::text[]) order by record_key limit ${recordsPerRead}) as batch
         order by record_key`,
       [discoveryId, after, softwareStreams],
     );
-    for (const row of rows) yield { key: row.record_key, connectionId: row.connection_id, name: row.name, vendor: row.vendor, version: row.version?.trim() ?? '', cpe: row.cpe, links: row.links };
+    for (const row of rows) yield { key: row.record_key, connectionId: row.connection_id, name: row.name, vendor: row.vendor, version: row.version?.trim() ?? '', cpe: row.cpe, purl: row.purl, packageType: row.package_type, links: row.links };
     if (rows.length < recordsPerRead) return;
     after = rows[rows.length - 1].record_key;
   }
@@ -94,15 +99,15 @@ async function* softwareRows(db: Queryable, discoveryId: number): AsyncGenerator
  * that products and versions are met in the same order as reading every record would meet them.
  */
 async function distinctSoftware(db: Queryable, discoveryId: number): Promise<Omit<SoftwareRow, 'key' | 'connectionId' | 'links'>[]> {
-  const rows = await db.query<{ name: string | null; vendor: string | null; version: string | null; cpe: string | null }>(
-    `select name, vendor, version, cpe from (
+  const rows = await db.query<{ name: string | null; vendor: string | null; version: string | null; cpe: string | null; purl: string | null; package_type: string | null }>(
+    `select name, vendor, version, cpe, purl, package_type from (
        -- offset 0 keeps the subquery whole: inlined, the planner would cast each record once per value taken.
        select ${matchedValues}, record_key from (select record_key, fields::jsonb as j from snapshot_records where discovery_id = $1 and entity = any($2::text[]) offset 0) as stored
      ) as installed
-     group by name, vendor, version, cpe order by min(record_key)`,
+     group by name, vendor, version, cpe, purl, package_type order by min(record_key)`,
     [discoveryId, softwareStreams],
   );
-  return rows.map((row) => ({ name: row.name, vendor: row.vendor, version: row.version?.trim() ?? '', cpe: row.cpe }));
+  return rows.map((row) => ({ name: row.name, vendor: row.vendor, version: row.version?.trim() ?? '', cpe: row.cpe, purl: row.purl, packageType: row.package_type }));
 }
 
 /** The CVEs whose configurations name each of the given products as vulnerable. */
@@ -156,6 +161,7 @@ export async function prepareSoftwareMatching(db: Queryable, discoveryId: number
   // First reading: the distinct (product, version) pairs installed.
   const versionsByProduct = new Map<string, Set<string>>();
   for (const record of await distinctSoftware(db, discoveryId)) {
+    if (options.decidedByPackage?.(record.purl, record.packageType)) continue;
     const mapping = mappingOf(record);
     if (!mapping) continue;
     const key = productKeyOf(mapping.vendor, mapping.product);
@@ -222,6 +228,7 @@ async function* matchDevices(db: Queryable, discoveryId: number, devices: Device
   const byDevice = new Map<string, DeviceInstallations>();
   const names = new Map<string, string>();
   for await (const record of softwareRows(db, discoveryId)) {
+    if (options.decidedByPackage?.(record.purl, record.packageType)) continue;
     const mapping = mappingOf(record);
     if (!mapping) continue;
     const pair = pairNumbers.get(`${productKeyOf(mapping.vendor, mapping.product)}\u0000${record.version}`);

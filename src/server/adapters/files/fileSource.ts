@@ -104,6 +104,16 @@ export async function localPathOf(config: ConnectionConfig, options: FileEngineO
   return path;
 }
 
+/** A folder under the allowed import folders (the OSV feed imports a folder of records at once), or a FileSourceError. */
+export async function localFolderOf(folder: string, options: FileEngineOptions): Promise<string | null> {
+  const path = resolve(folder);
+  if (!options.importRoots.some((root) => isInside(root, path))) {
+    throw new FileSourceError(options.importRoots.length ? `${folder} is outside the folders this server may import from (${options.importRoots.join(', ')}).` : 'Reading files from the server is turned off: the administrator lists the allowed folders in CARTOGRAPH_IMPORT_DIRS.');
+  }
+  const found = await stat(path).catch(() => null);
+  return found?.isDirectory() ? path : null;
+}
+
 function decodeDataUrl(text: string): Buffer {
   const match = /^data:[^,]*?(;base64)?,(.*)$/s.exec(text);
   if (!match) throw new FileSourceError('The file sent with the form is not a valid data: URL.');

@@ -4,6 +4,7 @@ import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createInflateRaw } from 'node:zlib';
 import { FileSourceError } from './fileSource.js';
+import { readAt, readZipDirectory, type ZipEntry as Entry } from './zipDirectory.js';
 
 export type ZipLimits = {
   maximumEntries: number;
@@ -17,74 +18,16 @@ export type ZipLimits = {
 
 export const defaultZipLimits: ZipLimits = { maximumEntries: 10_000, maximumTotalBytes: 8 * 1024 ** 3, maximumInMemoryEntryBytes: 256 * 1024 ** 2, maximumRatio: 250 };
 
-type Entry = { name: string; method: number; compressed: number; uncompressed: number; localOffset: number };
-
 const tilingGaps = new Set([0, 12, 16, 20, 24]);
 const inMemoryEntries = new Set(['xl/sharedStrings.xml', 'xl/styles.xml', 'xl/workbook.xml', 'xl/_rels/workbook.xml.rels']);
 const bomb = (detail: string) => new FileSourceError(`The workbook was refused as a possible decompression bomb: ${detail}.`);
 
-async function readAt(handle: Awaited<ReturnType<typeof open>>, position: number, length: number): Promise<Buffer> {
-  const buffer = Buffer.alloc(length);
-  const { bytesRead } = await handle.read(buffer, 0, length, position);
-  return buffer.subarray(0, bytesRead);
-}
-
-/** The central directory: every entry with its declared sizes (ZIP64 included). */
-async function readDirectory(path: string, limits: ZipLimits): Promise<{ entries: Entry[]; size: number; directoryOffset: number }> {
-  const handle = await open(path, 'r');
-  try {
-    const { size } = await handle.stat();
-    const tailLength = Math.min(size, 65_557);
-    const tail = await readAt(handle, size - tailLength, tailLength);
-    const end = tail.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-    if (end < 0) throw new FileSourceError('The file is not a valid XLSX workbook: its ZIP directory is missing (is the file truncated?).');
-    let count = tail.readUInt16LE(end + 10);
-    let directorySize = tail.readUInt32LE(end + 12);
-    let directoryOffset = tail.readUInt32LE(end + 16);
-    if (count === 0xffff || directoryOffset === 0xffffffff || directorySize === 0xffffffff) {
-      const locator = end - 20;
-      if (locator < 0 || tail.readUInt32LE(locator) !== 0x07064b50) throw new FileSourceError('The workbook has a damaged ZIP64 directory.');
-      const record = await readAt(handle, Number(tail.readBigUInt64LE(locator + 8)), 56);
-      if (record.readUInt32LE(0) !== 0x06064b50) throw new FileSourceError('The workbook has a damaged ZIP64 directory.');
-      count = Number(record.readBigUInt64LE(32));
-      directorySize = Number(record.readBigUInt64LE(40));
-      directoryOffset = Number(record.readBigUInt64LE(48));
-    }
-    if (count > limits.maximumEntries) throw bomb(`it has ${count} entries (at most ${limits.maximumEntries})`);
-    if (directorySize > 64 * 1024 * 1024 || directoryOffset + directorySize > size) throw new FileSourceError('The workbook has a damaged ZIP directory.');
-    const directory = await readAt(handle, directoryOffset, directorySize);
-    const entries: Entry[] = [];
-    for (let at = 0; entries.length < count; ) {
-      if (at + 46 > directory.length || directory.readUInt32LE(at) !== 0x02014b50) throw new FileSourceError('The workbook has a damaged ZIP directory.');
-      const nameLength = directory.readUInt16LE(at + 28);
-      const extraLength = directory.readUInt16LE(at + 30);
-      const entry: Entry = {
-        name: directory.toString('utf8', at + 46, at + 46 + nameLength), method: directory.readUInt16LE(at + 10),
-        compressed: directory.readUInt32LE(at + 20), uncompressed: directory.readUInt32LE(at + 24), localOffset: directory.readUInt32LE(at + 42),
-      };
-      // ZIP64 extra field: the 64-bit values, in this order, of those set to 0xFFFFFFFF above.
-      for (let extra = at + 46 + nameLength; extra + 4 <= at + 46 + nameLength + extraLength; ) {
-        const id = directory.readUInt16LE(extra);
-        const length = directory.readUInt16LE(extra + 2);
-        if (id === 0x0001) {
-          let field = extra + 4;
-          for (const key of ['uncompressed', 'compressed', 'localOffset'] as const) {
-            if (entry[key] === 0xffffffff && field + 8 <= extra + 4 + length) {
-              entry[key] = Number(directory.readBigUInt64LE(field));
-              field += 8;
-            }
-          }
-        }
-        extra += 4 + length;
-      }
-      entries.push(entry);
-      at += 46 + nameLength + extraLength + directory.readUInt16LE(at + 32);
-    }
-    return { entries, size, directoryOffset };
-  } finally {
-    await handle.close();
-  }
-}
+/** The central directory, its errors worded for a workbook. */
+const readDirectory = (path: string, limits: ZipLimits) => readZipDirectory(path, {
+  maximumEntries: limits.maximumEntries,
+  fail: (problem) => new FileSourceError(problem === 'missing' ? 'The file is not a valid XLSX workbook: its ZIP directory is missing (is the file truncated?).' : problem === 'zip64' ? 'The workbook has a damaged ZIP64 directory.' : 'The workbook has a damaged ZIP directory.'),
+  tooMany: (count) => bomb(`it has ${count} entries (at most ${limits.maximumEntries})`),
+});
 
 /** Inflates one entry into nothing, counting: the declared size is a claim, this is the proof. */
 async function inflatedSize(path: string, entry: Entry, fileSize: number, allowance: number): Promise<{ size: number; end: number }> {

@@ -25,6 +25,8 @@ const firstText = (value: unknown): string | null => {
 export class DeviceLinks {
   private readonly byRecordKey = new Map<string, string>();
   private readonly byConnectionAgent: KeyIndex = new Map();
+  /** Each device's OS as normalization named it (the first record that names one): what gives a distribution package its ecosystem. */
+  private readonly osOfAsset = new Map<string, { distribution: string; version: string | null }>();
   private readonly byRule = new Map<LinkRule, KeyIndex>([['agent-id', new Map()], ['serial', new Map()], ['mac', new Map()], ['fqdn', new Map()], ['hostname', new Map()], ['ip', new Map()]]);
 
   /** Indexes the device records of a snapshot, given the clusters they were merged into and each cluster's asset id. */
@@ -38,6 +40,8 @@ export class DeviceLinks {
       if (!asset) continue;
       // A record's key is `<connection>:device:<vendor id>` (recordKeys.ts), with `#n` on duplicates.
       this.byRecordKey.set(record.key, asset);
+      const distribution = firstText(record.fields['OS.Distribution']);
+      if (distribution && !this.osOfAsset.has(asset)) this.osOfAsset.set(asset, { distribution, version: firstText(record.fields['OS.Version']) });
       const agent = firstText(record.fields.AgentId);
       if (agent) {
         addKey(this.byConnectionAgent, `${record.connectionId}|${agent.toLowerCase()}`, asset);
@@ -49,6 +53,11 @@ export class DeviceLinks {
       addKey(this.byRule.get('hostname')!, shortHostname(record.fields.Hostname), asset);
       for (const ip of valuesOf(record.fields.IpAddresses)) addKey(this.byRule.get('ip')!, typeof ip === 'string' ? ip.trim() : null, asset);
     }
+  }
+
+  /** A device's OS distribution and version, or null when no record of it names one. */
+  osOf(asset: string): { distribution: string; version: string | null } | null {
+    return this.osOfAsset.get(asset) ?? null;
   }
 
   get size(): number {

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
-import { defaultFileEngineOptions, FileSourceError, localPathOf } from '../../adapters/files/fileSource.js';
+import { defaultFileEngineOptions, FileSourceError, localFolderOf, localPathOf } from '../../adapters/files/fileSource.js';
 import type { ConnectionConfig } from '../../adapters/engine.js';
-import { FeedBusyError, importFeed, type FeedSlug } from '../../avm/feedImport.js';
+import { FeedBusyError, importFeed, type FeedInput, type FeedSlug } from '../../avm/feedImport.js';
 import { downloadFeedsNow } from '../../avm/feedSchedule.js';
 import { FeedError } from '../../avm/feedText.js';
 import type { AppContext } from '../../context.js';
@@ -24,9 +24,9 @@ function checkProvider(request: FastifyRequest): void {
 }
 
 /** Runs an import and answers its enrichment row; a broken feed is a 400 naming where it broke. */
-async function runImport(context: AppContext, slug: FeedSlug, source: string, bytes: AsyncIterable<Buffer | string>, field: string) {
+async function runImport(context: AppContext, slug: FeedSlug, source: string, input: FeedInput, field: string) {
   try {
-    await importFeed(context.db, slug, source, bytes);
+    await importFeed(context.db, slug, source, input);
   } catch (error) {
     if (error instanceof FeedError) throw fieldError(field, error.message);
     if (error instanceof FeedBusyError) throw detailError(409, error.message, 'import_running');
@@ -78,7 +78,7 @@ export function registerEnrichmentRoutes(routes: RouteCatalogue, context: AppCon
   });
 
   routes.add({
-    method: 'POST', url: '/avm/enrichments/:slug/import', name: 'enrichments.import_path', summary: 'Import a feed file from an allowed import folder of the server',
+    method: 'POST', url: '/avm/enrichments/:slug/import', name: 'enrichments.import_path', summary: 'Import a feed file from an allowed import folder of the server (for OSV, a folder of records too)',
     access: 'avm.change_vulnerabilityenrichment', params: 'cartograph:api/enrichment-params', body: 'cartograph:api/enrichment-import-path',
     handler: async (request) => {
       checkProvider(request);
@@ -86,6 +86,9 @@ export function registerEnrichmentRoutes(routes: RouteCatalogue, context: AppCon
       const { path: filePath } = request.body as { path: string };
       let path: string | null;
       try {
+        // OSV advisories also come as a folder of records (an unpacked all.zip, a clone of an advisory database): one import for them all.
+        const folder = slug === 'osv' ? await localFolderOf(filePath, defaultFileEngineOptions()) : null;
+        if (folder) return await runImport(context, slug, folder, { folder }, 'path');
         path = await localPathOf({ source: { source_type: 'path', file_path: filePath } } as ConnectionConfig, defaultFileEngineOptions());
       } catch (error) {
         if (error instanceof FileSourceError) throw fieldError('path', error.message);

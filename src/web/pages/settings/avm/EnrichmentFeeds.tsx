@@ -20,7 +20,7 @@ const statusKeys: Record<string, string> = {
 // The file each feed takes; a feed without one is described by the server.
 const feedFileKeys: Record<string, string> = {
   'nvd-cve': 'settings.feeds.fileNvdCve', 'cisa-kev': 'settings.feeds.fileCisaKev', 'first-epss': 'settings.feeds.fileFirstEpss', 'nvd-cpe': 'settings.feeds.fileNvdCpe',
-  'endoflife-date': 'settings.feeds.fileEndoflifeDate',
+  'endoflife-date': 'settings.feeds.fileEndoflifeDate', osv: 'settings.feeds.fileOsv',
 };
 const keyText = (key: string | undefined, otherwise: string) => (key ? t(key) : otherwise);
 // How often the list is read again while a feed imports, so its progress ("… records read") shows as it runs.
