@@ -63,7 +63,8 @@ async function columnCells(header: string): Promise<string[]> {
   const headers = await page.locator('.inventory-page thead th').evaluateAll((cells) => cells.map((cell) => (cell.querySelector('button')?.firstChild?.textContent ?? cell.textContent ?? '').trim()));
   const index = headers.indexOf(header);
   if (index === -1) throw new Error(`no column ${header} in ${headers.join(', ')}`);
-  return page.locator('.inventory-page tbody tr[aria-rowindex]').evaluateAll((rows, at) => rows.map((row) => (row.children[at]?.textContent ?? '').trim()), index);
+  // What a cell shows (innerText): a collapsed cell's "+n" tooltip lists its other values, hidden until hovered.
+  return page.locator('.inventory-page tbody tr[aria-rowindex]').evaluateAll((rows, at) => rows.map((row) => ((row.children[at] as HTMLElement | undefined)?.innerText ?? '').trim()), index);
 }
 
 async function searchThroughApi(path: string, query: string | undefined, fields: string[]): Promise<SearchAnswer> {
@@ -295,12 +296,14 @@ describe("a newcomer's journey through adapters, discoveries and the inventories
     await page.getByLabel('Query', { exact: true }).fill(fiveSources);
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await waitForCount('devices', expected.count);
-    // The Adapters column shows a badge per connection: five names, not one "csvfile" five times.
+    // The Adapters column names each connection: the first one's badge and "+4", whose tooltip names the other four
+    // (five names, not one "csvfile" five times).
     const firstRow = page.locator('.inventory-page tbody tr[aria-rowindex]').first();
-    const badges = firstRow.locator('.inventory-source');
-    await expect.poll(() => badges.count(), patiently).toBe(5);
+    const sources = firstRow.locator('.inventory-adapters');
+    await expect.poll(() => sources.locator('.inventory-more').innerText(), patiently).toBe('+4');
+    const named = [await sources.locator('.inventory-source__name').innerText(), ...(await sources.locator('.inventory-values__others li').allTextContents())];
     const deviceExports = ['CMDB configuration items (CSV export)', 'Directory computers (CSV export)', 'EDR hosts (CSV export)', 'MDM devices (CSV export)', 'Vulnerability scanner assets (CSV export)'];
-    expect((await badges.allInnerTexts()).map((text) => text.trim()).sort()).toEqual(deviceExports);
+    expect(named.map((text) => text.trim()).sort()).toEqual(deviceExports);
     await firstRow.click();
     await page.locator('aside.asset-preview').getByRole('link', { name: 'Open details' }).click();
     await page.waitForURL(/#\/device-inventory\/detail\/[^/]+\/\d+$/);
