@@ -73,6 +73,21 @@ const exports: Export[] = [
     columnMap: { model_id: 'DeviceModel', parent_host: 'ParentHost' },
   },
   {
+    // Catalyst Center's hosts and network devices in one export (its field names as headers): each wired host names
+    // the switch and interface it is connected to and its VLAN.
+    source: fleetSources.network, entity: 'device', name: 'Network controller hosts and switches (CSV export)',
+    columns: [
+      { header: 'hostName', value: field('Hostname') }, { header: 'hostIp', value: field('IpAddresses', list(',')) }, { header: 'hostMac', value: field('MacAddresses', list(',')) },
+      { header: 'connectedNetworkDeviceName', value: field('ConnectedSwitch') }, { header: 'connectedInterfaceName', value: field('SwitchPort') }, { header: 'vlanId', value: field('Vlan') },
+      { header: 'serialNumber', value: field('SerialNumber') }, { header: 'platformId', value: field('DeviceModel') }, { header: 'family', value: field('Category') },
+      { header: 'softwareType', value: field('OS.Type') }, { header: 'softwareVersion', value: field('OS.Version') }, { header: 'vendor', value: field('DeviceManufacturer') },
+    ],
+    columnMap: {
+      hostName: 'Hostname', hostIp: 'IpAddresses', hostMac: 'MacAddresses', connectedNetworkDeviceName: 'ConnectedSwitch', connectedInterfaceName: 'SwitchPort', vlanId: 'Vlan',
+      serialNumber: 'SerialNumber', platformId: 'DeviceModel', family: 'Category', softwareType: 'OS.Type', softwareVersion: 'OS.Version', vendor: 'DeviceManufacturer',
+    },
+  },
+  {
     source: fleetSources.directory, entity: 'user', name: 'Directory users (CSV export)',
     columns: [
       { header: 'sAMAccountName', value: field('Username') }, { header: 'Domain', value: field('Domain') }, { header: 'mail', value: field('Email') },
@@ -94,21 +109,6 @@ const exports: Export[] = [
     columnMap: {
       employeeNumber: 'EmployeeId', workEmail: 'Email', displayName: 'DisplayName', department: 'Employment.Department', supervisor: 'Employment.Manager',
       employmentStatus: 'Employment.Status', hireDate: 'Employment.StartDate', terminationDate: 'Employment.EndDate',
-    },
-  },
-  {
-    // Catalyst Center's hosts and network devices in one export (its field names as headers): each wired host names
-    // the switch and interface it is connected to and its VLAN.
-    source: fleetSources.network, entity: 'device', name: 'Network controller hosts and switches (CSV export)',
-    columns: [
-      { header: 'hostName', value: field('Hostname') }, { header: 'hostIp', value: field('IpAddresses', list(',')) }, { header: 'hostMac', value: field('MacAddresses', list(',')) },
-      { header: 'connectedNetworkDeviceName', value: field('ConnectedSwitch') }, { header: 'connectedInterfaceName', value: field('SwitchPort') }, { header: 'vlanId', value: field('Vlan') },
-      { header: 'serialNumber', value: field('SerialNumber') }, { header: 'platformId', value: field('DeviceModel') }, { header: 'family', value: field('Category') },
-      { header: 'softwareType', value: field('OS.Type') }, { header: 'softwareVersion', value: field('OS.Version') }, { header: 'vendor', value: field('DeviceManufacturer') },
-    ],
-    columnMap: {
-      hostName: 'Hostname', hostIp: 'IpAddresses', hostMac: 'MacAddresses', connectedNetworkDeviceName: 'ConnectedSwitch', connectedInterfaceName: 'SwitchPort', vlanId: 'Vlan',
-      serialNumber: 'SerialNumber', platformId: 'DeviceModel', family: 'Category', softwareType: 'OS.Type', softwareVersion: 'OS.Version', vendor: 'DeviceManufacturer',
     },
   },
   {
