@@ -28,7 +28,7 @@ describe.each(engines)('the demo data set on %s', (engine) => {
     expect((await server.request('GET', '/discoveries/demo', { token })).body).toEqual({ available: true });
     const started = await server.request('POST', '/discoveries/demo', { token });
     expect(started).toMatchObject({ status: 202, body: { status: 'running', connections: expect.any(Array) } });
-    expect(started.body.connections).toHaveLength(17);
+    expect(started.body.connections).toHaveLength(19);
     const done = await waitForDiscoveries(server);
     expect(done).toMatchObject({ state: 'done' });
     for (const connection of done.progress.connections) expect(connection).toMatchObject({ adapter: 'csvfile', state: 'done', error: '' });
@@ -43,9 +43,9 @@ describe.each(engines)('the demo data set on %s', (engine) => {
     const merged = await server.request('POST', '/devices/devices', { token, body: { query: 'Connections = *', size: 1000, fields: ['Connections'] } });
     const multiSource = merged.body.results.filter((row: { Connections: number[] }) => row.Connections.length >= 2).length;
     expect(multiSource / merged.body.results.length).toBeGreaterThan(0.6);
-    // Every export goes through the one CSV adapter and names the system it was exported from: a machine in all five
-    // device exports counts five connections and the five exporters as its adapters, and its detail names each.
-    const everywhere = await server.request('POST', '/devices/devices', { token, body: { query: 'ConnectionCount = 5', size: 1, fields: ['Adapters', 'AdapterCount', 'SourceCategories'] } });
+    // Every export goes through the one CSV adapter and names the system it was exported from: a laptop in all five
+    // of its device exports counts five connections and the five exporters as its adapters, and its detail names each.
+    const everywhere = await server.request('POST', '/devices/devices', { token, body: { query: 'ConnectionCount = 5 AND Adapters = microsoft-intune', size: 1, fields: ['Adapters', 'AdapterCount', 'SourceCategories'] } });
     expect(everywhere.body.count).toBeGreaterThan(50);
     expect(everywhere.body.results[0]).toMatchObject({ Adapters: ['active-directory', 'crowdstrike', 'microsoft-intune', 'qualys', 'servicenow'], AdapterCount: [5] });
     expect(everywhere.body.results[0].SourceCategories).toEqual(expect.arrayContaining(['ad', 'edr', 'mdm', 'vulnerability_management', 'cmdb']));
@@ -79,6 +79,37 @@ describe.each(engines)('the demo data set on %s', (engine) => {
     expect(await server.request('POST', '/discoveries/demo', { token })).toMatchObject({ status: 409, body: { code: 'demo_unavailable' } });
     expect(await loadDemoOnStart(server.context, { CARTOGRAPH_DEMO: '1' })).toBeNull();
   }, 240_000);
+
+  it('finds leavers whose account is still enabled: the HR export joined to the directory by employee id and email', async () => {
+    const token = server.adminToken;
+    const users = async (query: string) => (await server.request('POST', '/userinventory/users', { token, body: { query, size: 50, fields: ['Adapters', 'Employment.Status', 'Enabled'] } })).body;
+    const leavers = await users('Employment.Status = terminated');
+    expect(leavers.count).toBeGreaterThan(20);
+    const stillActive = await users('Employment.Status = terminated AND Enabled = true');
+    expect(stillActive.count).toBeGreaterThanOrEqual(3);
+    expect(stillActive.count).toBeLessThan(leavers.count / 2);
+    for (const row of stillActive.results) expect(row.Adapters).toEqual(expect.arrayContaining(['active-directory', 'bamboohr']));
+    // The query ships as a starter saved query of the user inventory (policies score devices only).
+    const saved = (await server.request('GET', '/queries/queries?size=100', { token })).body.results as { name: string; text: string; type: string }[];
+    expect(saved).toContainEqual(expect.objectContaining({ name: 'Leavers with an active account', text: 'Employment.Status = terminated AND Enabled = true', type: 'user' }));
+  }, 60_000);
+
+  it('maps a wired machine to its switch (port and VLAN), and the switch to its neighbours', async () => {
+    const token = server.adminToken;
+    const wired = (await server.request('POST', '/devices/devices', { token, body: { query: 'ConnectedSwitch = * AND LastUsedUsers = *', size: 1, fields: ['Hostname', 'ConnectedSwitch', 'SwitchPort', 'Vlan'] } })).body.results[0];
+    const map = await server.request('GET', `/devices/dependency-map?device=${wired.PrimaryKey[0]}`, { token });
+    expect(map.status).toBe(200);
+    const uplink = map.body.links.find((link: { relation: string }) => link.relation === 'plugged into switch');
+    expect(uplink).toMatchObject({ direction: 'out', port: wired.SwitchPort[0], vlan: wired.Vlan[0], node: { entity: 'device', name: wired.ConnectedSwitch[0], id: expect.any(String) } });
+    expect(map.body.links.some((link: { node: { entity: string } }) => link.node.entity === 'user')).toBe(true);
+    expect(map.body.software.length).toBeGreaterThan(0);
+    const switchMap = (await server.request('GET', `/devices/dependency-map?device=${uplink.node.id}`, { token })).body;
+    expect(switchMap.device.name).toBe(wired.ConnectedSwitch[0]);
+    expect(switchMap.links.filter((link: { direction: string }) => link.direction === 'in').length).toBeGreaterThan(5);
+    expect(switchMap.more.neighbours).toBeGreaterThan(0);
+    expect((await server.request('GET', '/devices/dependency-map', { token })).status).toBe(400);
+    expect((await server.request('GET', '/devices/dependency-map?device=nope', { token })).status).toBe(404);
+  }, 60_000);
 
   it('scores the demo with the starter policies: each source-category policy passes some devices and fails others', async () => {
     const token = server.adminToken;
@@ -182,7 +213,7 @@ describe('CARTOGRAPH_DEMO=1', () => {
     });
     try {
       const [{ count }] = await server.context.db.query<{ count: number }>("select count(*)::int as count from connections where adapter = 'csvfile'");
-      expect(count).toBe(17);
+      expect(count).toBe(19);
       const discoveries = await server.context.db.query<{ status: string }>('select status from discoveries');
       expect(discoveries).toHaveLength(1);
       expect(await loadDemoOnStart(server.context, { CARTOGRAPH_DEMO: '1' })).toBeNull();

@@ -120,7 +120,11 @@ describe.each(engines)('inventory tags, saved queries, exports and relations on 
     expect(user.body.Username).toContain(relation.related.reported_as.split('\\')[1]);
     const hosts = await server.request('GET', '/devices/relations?kind=device-device&size=100', { token });
     expect(hosts.body.results.length).toBeGreaterThan(0);
-    for (const row of hosts.body.results) expect(row).toMatchObject({ relation: 'runs on', related: { entity: 'device', id: expect.any(String), name: expect.stringMatching(/^srv-/i) } });
+    // Virtual machines run on servers; wired machines are plugged into an access switch's port, in a VLAN.
+    const byRelation = (name: string) => hosts.body.results.filter((row: { relation: string }) => row.relation === name);
+    expect(new Set(hosts.body.results.map((row: { relation: string }) => row.relation))).toEqual(new Set(['runs on', 'plugged into switch']));
+    for (const row of byRelation('runs on')) expect(row).toMatchObject({ related: { entity: 'device', id: expect.any(String), name: expect.stringMatching(/^srv-/i) }, port: null, vlan: null });
+    for (const row of byRelation('plugged into switch')) expect(row).toMatchObject({ related: { entity: 'device', id: expect.any(String), name: expect.stringMatching(/^sw-access-/) }, port: expect.stringMatching(/^GigabitEthernet/), vlan: expect.stringMatching(/^(10|30)$/) });
     const detail = await server.request('POST', `/devices/devices/${relation.device.id}`, { token, body: {} });
     expect(detail.body.relations).toContainEqual(expect.objectContaining({ kind: 'device-user', related_asset: relation.related.id }));
   });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeWidget, widgetSettingsOf } from '../../src/server/dashboards/computeWidget.js';
 import { rescoreLatestSnapshot } from '../../src/server/security/rescore.js';
 import { starterPolicies } from '../../src/server/security/starterPolicies.js';
+import { starterQueries } from '../../src/server/query/starterQueries.js';
 import { addFleetConnections, fleetRuntime, runDiscoveryAndWait } from './discoveryFleet.js';
 import { createUserWithGroups, engines, startTestServer, userPassword, type TestServer } from './harness.js';
 
@@ -49,11 +50,14 @@ describe.each(engines)('security manager on %s', (engine) => {
 
   it('adds the starter library switched off, then scores every device at the publish from the enabled policies', async () => {
     const added = await call('POST', '/securitymanager/security-policies/starter', { enable: false });
-    expect(added.body).toMatchObject({ added: starterPolicies.length, enabled: 0 });
+    // Policies score devices: the people control (leavers with an active account) comes as a public saved query of the user inventory.
+    expect(added.body).toMatchObject({ added: starterPolicies.length, enabled: 0, queries_added: starterQueries.length });
+    const saved = await call('GET', '/queries/queries?size=100');
+    expect(saved.body.results).toContainEqual(expect.objectContaining({ name: 'Leavers with an active account', text: 'Employment.Status = terminated AND Enabled = true', type: 'user', is_public: true }));
     const listed = await call('GET', '/securitymanager/security-policies?size=100&ordering=cis_safeguard');
     expect(listed.body.count).toBe(starterPolicies.length);
     expect(listed.body.results.every((policy: { enabled: boolean }) => !policy.enabled)).toBe(true);
-    expect((await call('POST', '/securitymanager/security-policies/starter', {})).body.added).toBe(0);
+    expect((await call('POST', '/securitymanager/security-policies/starter', {})).body).toMatchObject({ added: 0, queries_added: 0 });
 
     await runDiscoveryAndWait(server);
     expect(await count('SecurityScore = *')).toBe(0);

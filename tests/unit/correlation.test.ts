@@ -118,6 +118,18 @@ describe('user correlation', () => {
     expect(users([record('active-directory', { Username: 'jdoe', Domain: 'CORP.example.com' }), record('crowdstrike', { Username: 'CORP\\jdoe' })])).toEqual([2]);
   });
 
+  it('joins an HR person to the directory account by employee id, and by email where the HR system has no id', () => {
+    // Workday's work address differs from the directory's mail: the employee id alone ties them.
+    const hr = record('workday', { EmployeeId: 'E10042', Email: 'adele.vance@example.com', 'Employment.Status': 'terminated' });
+    const directory = record('active-directory', { Username: 'adelev', Domain: 'CORP', EmployeeId: 'e10042', Email: 'AdeleV@corp.example.com', Enabled: true });
+    const okta = record('okta', { Username: 'kim.nguyen', Email: 'kim.nguyen@example.com' });
+    const bamboo = record('bamboohr', { Email: 'Kim.Nguyen@example.com', 'Employment.Status': 'active' });
+    expect(users([hr, directory, okta, bamboo])).toEqual([2, 2]);
+    const clusters = correlate([hr, directory, okta, bamboo], userCorrelationRules());
+    const adapterOf = new Map([hr, directory, okta, bamboo].map((item) => [item.key, item.adapter]));
+    expect(clusters.map((cluster) => cluster.records.map((key) => adapterOf.get(key)).sort()).sort()).toEqual([['active-directory', 'workday'], ['bamboohr', 'okta']]);
+  });
+
   it('never merges two people with different employee ids', () => {
     expect(users([record('workday', { Email: 'shared@example.com', EmployeeId: '1001' }), record('okta', { Email: 'shared@example.com', EmployeeId: '1002' })])).toEqual([1, 1]);
   });

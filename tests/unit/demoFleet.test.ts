@@ -61,10 +61,32 @@ describe('the demo fleet', () => {
     const devices = [...normalizedByDevice().values()];
     const unsupported = devices.filter((records) => records.some((fields) => fields['OS.Supported']?.includes(false)));
     const supported = devices.filter((records) => records.some((fields) => fields['OS.Supported']?.includes(true)) && !unsupported.includes(records));
-    const distributions = new Set(unsupported.flatMap((records) => records.flatMap((fields) => `${fields['OS.Distribution']?.[0]} ${fields['OS.Version']?.[0]}`.split('.')[0])));
+    // Of the records that say an OS (the network controller's say none).
+    const distributions = new Set(unsupported.flatMap((records) => records.filter((fields) => fields['OS.Distribution']).flatMap((fields) => `${fields['OS.Distribution']?.[0]} ${fields['OS.Version']?.[0]}`.split('.')[0])));
     expect([...distributions].sort()).toEqual(['CentOS 7', 'Ubuntu 18', 'Windows 10 22H2']);
     expect(unsupported.length / devices.length).toBeGreaterThan(0.03);
     expect(unsupported.length / devices.length).toBeLessThan(0.1);
     expect(supported.length / devices.length).toBeGreaterThan(0.85);
+  });
+
+  it('has a few leavers whose directory account is still enabled, the rest disabled', () => {
+    const byPerson = new Map<string, Record<string, unknown>[]>();
+    for (const record of fleet.users) byPerson.set(fleet.userTruth.get(record.key)!, [...(byPerson.get(fleet.userTruth.get(record.key)!) ?? []), record.fields]);
+    const leavers = [...byPerson.values()].filter((records) => records.some((fields) => fields['Employment.Status'] === 'terminated'));
+    const stillEnabled = leavers.filter((records) => records.some((fields) => fields.Enabled === true));
+    expect(leavers.length).toBeGreaterThan(20);
+    expect(stillEnabled.length).toBeGreaterThanOrEqual(3);
+    expect(stillEnabled.length).toBeLessThan(leavers.length / 2);
+  });
+
+  it('puts every wired machine on an access switch port and VLAN the network controller also lists', () => {
+    const switches = new Set(fleet.records.filter((record) => record.fields.Category === 'Switch').map((record) => record.fields.Hostname));
+    const hosts = fleet.records.filter((record) => record.fields.ConnectedSwitch);
+    expect(hosts.length).toBeGreaterThan(500);
+    for (const host of hosts) {
+      expect(switches).toContain(host.fields.ConnectedSwitch);
+      expect(host.fields.SwitchPort).toMatch(/^GigabitEthernet1\/0\/\d+$/);
+      expect(['10', '30']).toContain(host.fields.Vlan);
+    }
   });
 });

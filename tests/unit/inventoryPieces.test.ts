@@ -49,6 +49,19 @@ describe('relations', () => {
     // An account two users share ("ann") names neither of them.
     expect(deriveRelations([asset('d4', { LastUsedUsers: ['ann'] })], users)[0].relatedAsset).toBeNull();
   });
+
+  it('links a device to the switch it is plugged into with its port and VLAN, and to its access point with its VLAN', () => {
+    const devices = [
+      asset('sw', { Hostname: ['cat9k-access-1'] }),
+      asset('ap', { Hostname: ['AP-Lobby'] }),
+      asset('ws', { Hostname: ['ws-0001'], ConnectedSwitch: ['cat9k-access-1'], SwitchPort: ['GigabitEthernet1/0/2'], Vlan: ['10'] }),
+      asset('phone', { Hostname: ['pixel-8'], AccessPoint: ['AP-Lobby'], Vlan: ['20'] }),
+    ];
+    expect(deriveRelations(devices, [])).toEqual([
+      { kind: 'device-device', relation: 'plugged into switch', deviceAsset: 'ws', relatedAsset: 'sw', relatedName: 'cat9k-access-1', adapters: ['crowdstrike'], port: 'GigabitEthernet1/0/2', vlan: '10' },
+      { kind: 'device-device', relation: 'associated with access point', deviceAsset: 'phone', relatedAsset: 'ap', relatedName: 'AP-Lobby', adapters: ['crowdstrike'], port: null, vlan: '20' },
+    ]);
+  });
 });
 
 describe('schedules', () => {

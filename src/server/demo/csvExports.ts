@@ -9,8 +9,8 @@ import { generateDemoCertificates } from './certificates.js';
 import { generateSoftwareAndFindings, type DemoObservation } from './softwareAndFindings.js';
 
 /**
- * The demo data set as files: the labelled fleet's five sources (directory, EDR, MDM, vulnerability scanner, CMDB)
- * — their devices and people, the installed software and vulnerability findings of the EDR, MDM and scanner, the
+ * The demo data set as files: the labelled fleet's seven sources (directory, EDR, MDM, vulnerability scanner, CMDB,
+ * HR system, network controller) — their devices and people, the HR system's employment, the switch ports, the installed software and vulnerability findings of the EDR, MDM and scanner, the
  * services of the EDR, scanner (open ports) and CMDB (cloud services), and the CMDB's software contracts —
  * written as the CSV exports those systems produce — each with its own column names, list separators and junk — into
  * the data folder's uploads, with one CSV file connection per export, which names the system it was exported from.
@@ -73,11 +73,43 @@ const exports: Export[] = [
     columnMap: { model_id: 'DeviceModel', parent_host: 'ParentHost' },
   },
   {
+    // Catalyst Center's hosts and network devices in one export (its field names as headers): each wired host names
+    // the switch and interface it is connected to and its VLAN.
+    source: fleetSources.network, entity: 'device', name: 'Network controller hosts and switches (CSV export)',
+    columns: [
+      { header: 'hostName', value: field('Hostname') }, { header: 'hostIp', value: field('IpAddresses', list(',')) }, { header: 'hostMac', value: field('MacAddresses', list(',')) },
+      { header: 'connectedNetworkDeviceName', value: field('ConnectedSwitch') }, { header: 'connectedInterfaceName', value: field('SwitchPort') }, { header: 'vlanId', value: field('Vlan') },
+      { header: 'serialNumber', value: field('SerialNumber') }, { header: 'platformId', value: field('DeviceModel') }, { header: 'family', value: field('Category') },
+      { header: 'softwareType', value: field('OS.Type') }, { header: 'softwareVersion', value: field('OS.Version') }, { header: 'vendor', value: field('DeviceManufacturer') },
+    ],
+    columnMap: {
+      hostName: 'Hostname', hostIp: 'IpAddresses', hostMac: 'MacAddresses', connectedNetworkDeviceName: 'ConnectedSwitch', connectedInterfaceName: 'SwitchPort', vlanId: 'Vlan',
+      serialNumber: 'SerialNumber', platformId: 'DeviceModel', family: 'Category', softwareType: 'OS.Type', softwareVersion: 'OS.Version', vendor: 'DeviceManufacturer',
+    },
+  },
+  {
     source: fleetSources.directory, entity: 'user', name: 'Directory users (CSV export)',
     columns: [
       { header: 'sAMAccountName', value: field('Username') }, { header: 'Domain', value: field('Domain') }, { header: 'mail', value: field('Email') },
       { header: 'displayName', value: field('DisplayName') }, { header: 'employeeID', value: field('EmployeeId') }, { header: 'givenName', value: field('FirstName') }, { header: 'sn', value: field('LastName') },
+      // Get-ADUser's Enabled (True/False): the leaver query asks it.
+      { header: 'Enabled', value: field('Enabled', (value) => (value ? 'True' : 'False')) },
     ],
+    columnMap: { Enabled: 'Enabled' },
+  },
+  {
+    // A BambooHR custom report saved as CSV (its field names as headers); the employment status written as the
+    // inventory's codes (active, leave, terminated).
+    source: fleetSources.hr, entity: 'user', name: 'HR employees (CSV export)',
+    columns: [
+      { header: 'employeeNumber', value: field('EmployeeId') }, { header: 'workEmail', value: field('Email') }, { header: 'displayName', value: field('DisplayName') },
+      { header: 'department', value: field('Employment.Department') }, { header: 'supervisor', value: field('Employment.Manager') }, { header: 'employmentStatus', value: field('Employment.Status') },
+      { header: 'hireDate', value: field('Employment.StartDate') }, { header: 'terminationDate', value: field('Employment.EndDate') },
+    ],
+    columnMap: {
+      employeeNumber: 'EmployeeId', workEmail: 'Email', displayName: 'DisplayName', department: 'Employment.Department', supervisor: 'Employment.Manager',
+      employmentStatus: 'Employment.Status', hireDate: 'Employment.StartDate', terminationDate: 'Employment.EndDate',
+    },
   },
   {
     source: fleetSources.mdm, entity: 'user', name: 'MDM users (CSV export)', delimiter: ';',

@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.js';
 import { logSystemEvent } from '../activities/activityLog.js';
 import { Conflict, detailBody } from '../errors.js';
+import { addStarterQueries } from '../query/starterQueries.js';
 import { writeDemoCsvExports, type DemoExportSummary } from './csvExports.js';
 
 /** The demo is offered only to a company with nothing yet: no connection and no discovery. */
@@ -19,6 +20,8 @@ export async function demoAvailable(context: AppContext, companyId: number): Pro
 export async function loadDemoDataset(context: AppContext, companyId: number, userId: number | null): Promise<{ discoveryId: number; exports: DemoExportSummary[] }> {
   if (!(await demoAvailable(context, companyId))) throw new Conflict(detailBody('The demo data set loads only into an empty inventory (no connections, no discoveries).', 'demo_unavailable'));
   const exports = await writeDemoCsvExports(context, companyId);
+  // The HR export's leavers are found by the starter query "Leavers with an active account".
+  await addStarterQueries(context.db, companyId, null);
   const discoveryId = await context.discoveries.startDiscovery(companyId, userId, 'manual');
   await logSystemEvent(context.db, 'info', 'demo_loaded', `Demo data set loaded (${exports.length} CSV exports); discovery ${discoveryId} started`);
   return { discoveryId, exports };

@@ -13,7 +13,7 @@ export type LabelledFleet = {
   records: SourceRecord[];
   truth: Map<string, string>;
   devices: number;
-  /** People as the directory, the MDM and the CMDB report them (records of entity `user`), and their truth. */
+  /** People as the directory, the MDM, the CMDB and the HR system report them (records of entity `user`), and their truth. */
   users: SourceRecord[];
   userTruth: Map<string, string>;
 };
@@ -24,6 +24,8 @@ export const fleetSources = {
   mdm: { connectionId: 3, adapter: 'microsoft-intune', label: 'MDM' },
   scanner: { connectionId: 4, adapter: 'qualys', label: 'Vulnerability scanner' },
   cmdb: { connectionId: 5, adapter: 'servicenow', label: 'CMDB' },
+  hr: { connectionId: 6, adapter: 'bamboohr', label: 'HR' },
+  network: { connectionId: 7, adapter: 'cisco-dna-center', label: 'Network controller' },
 } as const satisfies Record<string, FleetSource>;
 
 type Kind = 'workstation' | 'laptop' | 'server' | 'vm';
@@ -156,6 +158,7 @@ export function generateLabelledFleet(count: number, seed = 42): LabelledFleet {
   const assign = seededRandom(seed + 2);
   const hostsOfServers: string[] = [];
   const dockMacs = Array.from({ length: Math.max(1, Math.floor(count / 200)) }, () => mac(random, '00:e0:4c'));
+  const switchesUsed = new Set<string>();
   let cloneSerial: string | null = null;
   let clonesLeft = 0;
 
@@ -201,21 +204,45 @@ export function generateLabelledFleet(count: number, seed = 42): LabelledFleet {
         ...(kind === 'vm' && hostsOfServers.length ? { ParentHost: assign.pick(hostsOfServers) } : {}),
       });
     }
+    if (kind === 'workstation' || kind === 'server') {
+      // Wired machines as the network controller sees them: on an access switch's port, in the VLAN of their kind.
+      // Chosen by the machine's number, not the random stream, so correlation's truth stays.
+      const { name, port, vlan } = switchPortOf(kind, index);
+      emit(fleetSources.network, `host-${index}`, device.id, { Hostname: `${device.hostname}.${domain}`, MacAddresses: [device.macs[0]], IpAddresses: [device.ip], ConnectedSwitch: name, SwitchPort: port, Vlan: vlan });
+      switchesUsed.add(name);
+    }
     if (random.chance(0.01)) {
       // A retired machine whose name was reused: only the CMDB still remembers it, with its own serial.
       emit(fleetSources.cmdb, `ci-retired-${index}`, `retired-${index}`, { Hostname: device.hostname, Domain: domain, SerialNumber: random.alphanumeric(10), DeviceModel: device.model });
     }
   }
+  // The access switches themselves, as the network controller lists its network devices.
+  for (const name of switchesUsed) {
+    const number = Number(name.slice(-2));
+    emit(fleetSources.network, `switch-${name}`, `switch-${name}`, {
+      Hostname: name, IpAddresses: [`10.250.0.${number}`], SerialNumber: `FOC2${String(1000 + number)}X${number % 10}Z`, DeviceManufacturer: 'Cisco', DeviceModel: 'C9300-48P', Category: 'Switch',
+    });
+  }
   return { records, truth, devices: count, users: people.records, userTruth: people.truth };
 }
 
+/** A wired machine's switch (48 machines to an access switch), port and VLAN (10 for workstations, 30 for servers). */
+function switchPortOf(kind: 'workstation' | 'server', index: number): { name: string; port: string; vlan: string } {
+  const switchNumber = Math.floor(index / 48) % 40 + 1;
+  return { name: `sw-access-${String(switchNumber).padStart(2, '0')}`, port: `GigabitEthernet1/0/${(index % 48) + 1}`, vlan: kind === 'workstation' ? '10' : '30' };
+}
+
 const firstNames = ['Ada', 'Alan', 'Grace', 'Linus', 'Margaret', 'Ken', 'Barbara', 'Dennis', 'Frances', 'Edsger', 'Radia', 'Tim', 'Katherine', 'Donald', 'Hedy', 'John'];
+const departments = ['Engineering', 'Finance', 'Sales', 'Marketing', 'Operations', 'People', 'IT'];
 const lastNames = ['Lovelace', 'Turing', 'Hopper', 'Torvalds', 'Hamilton', 'Thompson', 'Liskov', 'Ritchie', 'Allen', 'Dijkstra', 'Perlman', 'Berners-Lee', 'Johnson', 'Knuth', 'Lamarr', 'Backus'];
 
 /**
- * People as three sources report them: the directory (account, domain, email, employee id), the MDM (user
- * principal name only) and the CMDB (employee id and email, some in capitals). Adversarial: namesakes share a
- * display name but never an account or employee id; CMDB rows with an old address or a shared team mailbox.
+ * People as four sources report them: the directory (account, domain, email, employee id, whether the account is
+ * enabled), the MDM (user principal name only), the CMDB (employee id and email, some in capitals) and the HR system
+ * (employee id, work email and employment: department, manager, status, start and end). Adversarial: namesakes
+ * share a display name but never an account or employee id; CMDB rows with an old address or a shared team mailbox.
+ * One person in 25 has left (HR says terminated); most leavers' accounts are disabled, but one in four is not: the
+ * leavers the "Leavers with an active account" query finds.
  */
 function generatePeople(count: number, seed: number): { records: SourceRecord[]; truth: Map<string, string>; accounts: string[] } {
   const random = seededRandom(seed);
@@ -234,7 +261,16 @@ function generatePeople(count: number, seed: number): { records: SourceRecord[];
     const employeeId = `E${String(10000 + index)}`;
     const person = `person-${index}`;
     accounts.push(account);
-    if (random.chance(0.95)) emit(fleetSources.directory, `user-${index}`, person, { Username: account, Domain: 'CORP', Email: email, DisplayName: `${first} ${last}`, EmployeeId: employeeId, FirstName: first, LastName: last });
+    // Leavers and their account state follow the person's number, not the random stream, so correlation's truth stays.
+    const left = index % 25 === 7;
+    const stillEnabled = !left || index % 100 === 7;
+    if (random.chance(0.95)) emit(fleetSources.directory, `user-${index}`, person, { Username: account, Domain: 'CORP', Email: email, DisplayName: `${first} ${last}`, EmployeeId: employeeId, FirstName: first, LastName: last, Enabled: stillEnabled });
+    const start = new Date(Date.UTC(2015 + (index % 10), index % 12, 1 + (index % 28)));
+    emit(fleetSources.hr, `employee-${index}`, person, {
+      EmployeeId: employeeId, Email: email, DisplayName: `${first} ${last}`, 'Employment.Status': left ? 'terminated' : index % 50 === 21 ? 'leave' : 'active',
+      'Employment.Department': departments[index % departments.length], 'Employment.Manager': `${firstNames[(index + 3) % firstNames.length]} ${lastNames[(index + 5) % lastNames.length]}`,
+      'Employment.StartDate': start.toISOString().slice(0, 10), ...(left ? { 'Employment.EndDate': new Date(Date.UTC(2026, 9, 1 + (index % 28))).toISOString().slice(0, 10) } : {}),
+    });
     if (random.chance(0.6)) emit(fleetSources.mdm, `mdm-user-${index}`, person, { UserPrincipalName: email, DisplayName: `${first} ${last}` });
     if (random.chance(0.5)) {
       // Some CMDB rows carry an old address or the team's shared mailbox: only the employee id ties them.

@@ -5,21 +5,29 @@ import { shortHostname, valuesOf } from './correlation/identifiers.js';
 export type RelatedAsset = Pick<MergedAsset, 'id' | 'adapters' | 'fields'>;
 
 /** A relation a source reported, resolved against the snapshot's assets where it can be. */
-export type RelationRow = { kind: 'device-user' | 'device-device'; relation: string; deviceAsset: string; relatedAsset: string | null; relatedName: string; adapters: string[] };
+export type RelationRow = {
+  kind: 'device-user' | 'device-device'; relation: string; deviceAsset: string; relatedAsset: string | null; relatedName: string; adapters: string[];
+  /** The switch port and VLAN of a link to a switch or access point, as the network source reported them. */
+  port?: string | null; vlan?: string | null;
+};
 
 // Device fields that name other things, and what the relation means. Sources put a device's recent users under
 // LastUsedUsers; hypervisors and cloud consoles name the host a virtual machine runs on; network sources name
-// neighbours.
+// neighbours: the switch a device is plugged into (with its port and VLAN), the access point it is associated with.
 const userFields = [{ field: 'LastUsedUsers', relation: 'last used by' }];
 const deviceFields = [
-  { field: 'ParentHost', relation: 'runs on' },
-  { field: 'ConnectedDevices', relation: 'connected to' },
+  { field: 'ParentHost', relation: 'runs on', link: false },
+  { field: 'ConnectedDevices', relation: 'connected to', link: false },
+  { field: 'ConnectedSwitch', relation: 'plugged into switch', link: true },
+  { field: 'AccessPoint', relation: 'associated with access point', link: true },
 ];
+/** The fields that qualify a link to a switch or access point. */
+const linkFields = ['SwitchPort', 'Vlan'];
 
 const accountFields = ['Username', 'Email', 'UserPrincipalName'];
 
 /** The fields relations read: an asset keeps these (and its id and adapters) for deriveRelations. */
-export const relationFields = ['Hostname', ...accountFields, ...userFields.map((item) => item.field), ...deviceFields.map((item) => item.field)];
+export const relationFields = ['Hostname', ...accountFields, ...userFields.map((item) => item.field), ...deviceFields.map((item) => item.field), ...linkFields];
 
 /** The part of an asset relations read. */
 export function relatedAsset(asset: MergedAsset): RelatedAsset {
@@ -64,11 +72,14 @@ export function deriveRelations(devices: RelatedAsset[], users: RelatedAsset[]):
         if (account) rows.push({ kind: 'device-user', relation, deviceAsset: device.id, relatedAsset: usersByAccount.get(account) ?? null, relatedName: name, adapters: device.adapters });
       }
     }
-    for (const { field, relation } of deviceFields) {
+    // A device names its port and VLAN once (the first value): they qualify its switch and access point links.
+    const [port, vlan] = linkFields.map((field) => valuesOf(device.fields[field]).map(String)[0] ?? null);
+    for (const { field, relation, link } of deviceFields) {
       for (const name of new Set(valuesOf(device.fields[field]).map(String))) {
         const host = shortHostname(name);
         const related = host ? devicesByName.get(host) ?? null : null;
-        if (host && related !== device.id) rows.push({ kind: 'device-device', relation, deviceAsset: device.id, relatedAsset: related, relatedName: name, adapters: device.adapters });
+        if (!host || related === device.id) continue;
+        rows.push({ kind: 'device-device', relation, deviceAsset: device.id, relatedAsset: related, relatedName: name, adapters: device.adapters, ...(link ? { port: field === 'ConnectedSwitch' ? port : null, vlan } : {}) });
       }
     }
   }

@@ -44,8 +44,8 @@ export function writeAssets(db: Queryable, discoveryId: number, entity: string, 
 /** Writes the relations of a snapshot, a thousand rows per statement. */
 export function writeRelations(db: Queryable, discoveryId: number, relations: RelationRow[]): Promise<void> {
   return inBatches(relations, (batch) => db.copyRows(
-    'snapshot_relations', ['discovery_id', 'kind', 'relation', 'device_asset', 'related_asset', 'related_name', 'adapters'],
-    batch.map((row) => [discoveryId, row.kind, row.relation, row.deviceAsset, row.relatedAsset, row.relatedName, row.adapters]),
+    'snapshot_relations', ['discovery_id', 'kind', 'relation', 'device_asset', 'related_asset', 'related_name', 'adapters', 'port', 'vlan'],
+    batch.map((row) => [discoveryId, row.kind, row.relation, row.deviceAsset, row.relatedAsset, row.relatedName, row.adapters, row.port ?? null, row.vlan ?? null]),
   ));
 }
 

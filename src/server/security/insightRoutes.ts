@@ -12,6 +12,7 @@ import { securityFormula } from './scoring.js';
 import { latestScoredSnapshot, policyKind, profileKind } from './securityStore.js';
 import { requestRescore } from './rescore.js';
 import { starterPolicies } from './starterPolicies.js';
+import { addStarterQueries } from '../query/starterQueries.js';
 
 type SnapshotQuery = { index_id?: number | null; page?: number; size?: number };
 type Preview = { kind?: 'profile' | 'policy'; query: string; profile_ids?: number[] };
@@ -127,7 +128,9 @@ export function registerSecurityInsightRoutes(routes: RouteCatalogue, context: A
               [policyKind, caller.companyId],
             )).length
           : 0;
-        return { added: missing.length, already_present: starterPolicies.length - missing.length, enabled, available: starterPolicies.length };
+        // The people controls (leavers with an active account) come as saved queries of the user inventory: policies score devices only.
+        const queriesAdded = caller.permissions.has('queries.add_query') ? await addStarterQueries(connection, caller.companyId, caller.userId, caller.username) : 0;
+        return { added: missing.length, already_present: starterPolicies.length - missing.length, enabled, available: starterPolicies.length, queries_added: queriesAdded };
       });
       if (answer.enabled) await requestRescore(context.jobs.send, caller.companyId, (error) => request.log.error({ err: error }, 'could not ask for a rescoring'));
       return answer;

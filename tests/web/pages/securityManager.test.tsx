@@ -47,7 +47,7 @@ describe('the security manager pages', () => {
   it('enables the starter library in one click and lists each policy with its CIS safeguard and failures', async () => {
     const calls = serveApi({
       'GET /securitymanager/security-policies': { body: { count: 1, results: [edr] } },
-      'POST /securitymanager/security-policies/starter': { body: { added: 19, enabled: 20, available: 20 } },
+      'POST /securitymanager/security-policies/starter': { body: { added: 19, enabled: 20, available: 20, queries_added: 1 } },
     });
     renderPage(SecurityPolicies, '/security-manager/security-policy', '/security-manager/security-policy');
     const failures = await screen.findByRole('link', { name: '42 of 300 failed' });
@@ -55,6 +55,7 @@ describe('the security manager pages', () => {
     expect(within(failures.closest('tr')!).getByText('10.1')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Enable starter policies' }));
     await waitFor(() => expect(calls.find((call) => call.method === 'POST')?.body).toEqual({ enable: true }));
+    await waitFor(() => expect(getNotifications().map((notification) => notification.text)).toContain('1 starter saved query of the user inventory added (Leavers with an active account): policies score devices, so the people controls are saved queries.'));
   });
 
   it('says so when every starter policy is already there, and names each policy once with a switch labelled for screen readers', async () => {

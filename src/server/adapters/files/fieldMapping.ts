@@ -155,7 +155,7 @@ const emptyValues = new Set(['', 'null', 'none', 'n/a', 'na', '-', '--', 'undefi
 
 /** Fields the contract gives a number or a yes/no: text cells that read as one become one, others stay as written. */
 const numberFields = new Set(['CvssScore', 'Port', 'KeySize']);
-const booleanFields = new Set(['ExploitKnown', 'SelfSigned']);
+const booleanFields = new Set(['ExploitKnown', 'SelfSigned', 'Enabled']);
 const booleanWords = new Map([['true', true], ['yes', true], ['1', true], ['y', true], ['false', false], ['no', false], ['0', false], ['n', false]]);
 
 function typedText(field: string, text: string): unknown {

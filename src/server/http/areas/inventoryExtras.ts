@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import { dependencyMap } from '../../inventory/dependencyMap.js';
 import { exportInventory, type InventoryExport } from '../../inventory/exports.js';
 import { fieldValues, type FieldValuesQuery } from '../../inventory/fieldValues.js';
 import { resolveSnapshot } from '../../inventory/snapshots.js';
@@ -7,7 +8,7 @@ import { callerOf, type Access, type RouteCatalogue } from '../routes.js';
 import { containsPattern } from '../../db/likePatterns.js';
 
 type RelationQuery = ListQuery & { device?: string; kind?: 'device-user' | 'device-device'; index_id?: number };
-type RelationRow = { id: string; kind: string; relation: string; device_asset: string; device_name: string | null; related_asset: string | null; related_name: string; related_label: string | null; adapters: string[] };
+type RelationRow = { id: string; kind: string; relation: string; device_asset: string; device_name: string | null; related_asset: string | null; related_name: string; related_label: string | null; adapters: string[]; port: string | null; vlan: string | null };
 
 const exportsOf: { path: string; entity: string; name: string; access: Access }[] = [
   { path: '/devices/export', entity: 'device', name: 'devices.export', access: 'users.view_devices' },
@@ -23,7 +24,7 @@ const valuesOf: { path: string; entity: string; name: string; access: Access }[]
 
 const contentTypes = { csv: 'text/csv; charset=utf-8', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } as const;
 
-/** Exports of the inventories (CSV and XLSX of exactly a list's view) and the device relations list. */
+/** Exports of the inventories (CSV and XLSX of exactly a list's view), the device relations list and a device's dependency map. */
 export function registerInventoryExtraRoutes(routes: RouteCatalogue, context: AppContext): void {
   const { db } = context;
   for (const target of exportsOf) {
@@ -63,17 +64,25 @@ export function registerInventoryExtraRoutes(routes: RouteCatalogue, context: Ap
       const [{ count }] = await db.query<{ count: number }>(`select count(*)::int as count ${from} where ${filter}`, params);
       const rows = await db.query<RelationRow>(
         `select r.id::text, r.kind, r.relation, r.device_asset, d.fields->'Hostname'->>0 as device_name, r.related_asset, r.related_name,
-                coalesce(u.fields->'Hostname'->>0, u.fields->'Username'->>0, u.fields->'Email'->>0) as related_label, r.adapters
+                coalesce(u.fields->'Hostname'->>0, u.fields->'Username'->>0, u.fields->'Email'->>0) as related_label, r.adapters, r.port, r.vlan
            ${from}
            left join snapshot_assets u on u.discovery_id = r.discovery_id and u.entity = case when r.kind = 'device-user' then 'user' else 'device' end and u.asset_id = r.related_asset
           where ${filter} order by lower(d.fields->'Hostname'->>0), r.id limit $5 offset $6`,
         [...params, limit, offset],
       );
       return paginated(request, query, count, rows.map((row) => ({
-        id: Number(row.id), kind: row.kind, relation: row.relation, index_id: discoveryId, adapters: row.adapters,
+        id: Number(row.id), kind: row.kind, relation: row.relation, index_id: discoveryId, adapters: row.adapters, port: row.port, vlan: row.vlan,
         device: { id: row.device_asset, name: row.device_name },
         related: { id: row.related_asset, name: row.related_label ?? row.related_name, reported_as: row.related_name, entity: row.kind === 'device-user' ? 'user' : 'device' },
       })));
+    },
+  });
+  routes.add({
+    method: 'GET', url: '/devices/dependency-map', name: 'device_dependency_map.get', summary: "A device's dependency map: its neighbours (switch, access point, host, clients), its users and its software",
+    access: 'devices.view_devicerelation', query: 'cartograph:api/dependency-map-query',
+    handler: async (request) => {
+      const query = request.query as { device: string; index_id?: number };
+      return dependencyMap(db, await resolveSnapshot(db, callerOf(request).companyId, query.index_id), query.device);
     },
   });
 }

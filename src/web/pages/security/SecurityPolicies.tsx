@@ -32,10 +32,12 @@ export function SecurityPolicies() {
   const canChange = hasPermission('securitymanager.change_securitypolicy');
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['security-policies'] });
   const starter = useMutation({
-    mutationFn: (enable: boolean) => apiFetch<{ added: number; enabled: number; available: number }>(`${policiesPath}/starter`, { method: 'POST', body: { enable } }),
+    mutationFn: (enable: boolean) => apiFetch<{ added: number; enabled: number; available: number; queries_added?: number }>(`${policiesPath}/starter`, { method: 'POST', body: { enable } }),
     onSuccess: (answer) => {
       if (answer.added === 0 && answer.enabled === 0) notify('success', t('security.starterAllPresent', { available: answer.available }));
       else notify('success', t(answer.added === 1 ? 'security.starterPolicyAdded' : 'security.starterPoliciesAdded', { added: answer.added, enabled: answer.enabled }));
+      // Policies score devices; the people controls come as saved queries of the user inventory.
+      if (answer.queries_added) notify('success', t('security.starterQueriesAdded', { added: answer.queries_added }));
       if (answer.enabled) rescoring();
       void refresh();
     },

@@ -34,6 +34,12 @@ describe('the CSV engine', () => {
     expect(records.map((record) => [record.entity, record.fields])).toEqual([['user', { Username: 'jdoe', Email: 'jane.doe@example.com', DisplayName: 'Jane Doe', EmployeeId: '100423' }]]);
   });
 
+  it('reads an account\'s Enabled column (Get-ADUser writes True or False) as a yes or no', async () => {
+    writeFileSync(folder.file('accounts.csv'), 'sAMAccountName,Enabled\njdoe,True\nleaver,False\nodd,maybe\n');
+    const { records } = await fetchAll(engines.csv, { source: pathSource(folder.file('accounts.csv')), entity: 'user', delimiter: ',', encoding: 'utf-8', column_map: { Enabled: 'Enabled' } });
+    expect(records.map((record) => record.fields.Enabled)).toEqual([true, false, 'maybe']);
+  });
+
   it('skips a malformed line with a warning naming it, counts all skipped lines, and keeps every good row', async () => {
     const lines = ['hostname,ip', 'good-1,10.0.0.1', 'bad,10.0.0.2,extra', 'good-2,10.0.0.3', 'lonely', 'good-3,10.0.0.4'];
     writeFileSync(folder.file('broken.csv'), `${lines.join('\n')}\n`);

@@ -20,17 +20,17 @@ describe('the demo CSV exports', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('writes five sources\' exports with their own headers, creates their connections once, and a discovery correlates them', async () => {
+  it('writes seven sources\' exports with their own headers, creates their connections once, and a discovery correlates them', async () => {
     const written = await writeDemoCsvExports(server.context, 1, { devices: 300, seed: 7 });
     expect(written.map((item) => [item.entity, item.created])).toEqual([
-      ...Array(5).fill(['device', true]), ...Array(3).fill(['user', true]), ...Array(2).fill(['software', true]), ['vulnerability', true], ['service', true], ['vulnerability', true],
+      ...Array(6).fill(['device', true]), ...Array(4).fill(['user', true]), ...Array(2).fill(['software', true]), ['vulnerability', true], ['service', true], ['vulnerability', true],
       ...Array(2).fill(['service', true]), ['license', true], ['certificate', true],
     ]);
     const again = await writeDemoCsvExports(server.context, 1, { devices: 300, seed: 7 });
     expect(again.every((item) => !item.created)).toBe(true);
 
     const connections = await server.request('GET', '/adapters/connections?adapter=csvfile&size=100', { token: server.adminToken });
-    expect(connections.body.count).toBe(17);
+    expect(connections.body.count).toBe(19);
     const edr = connections.body.results.find((item: { name: string }) => item.name === 'EDR hosts (CSV export)');
     const source = edr.option_connections.find((option: { name: string }) => option.name === 'source').typed_value;
     expect(readFileSync(join(dataDir, source.file), 'utf8').split('\r\n')[0]).toBe('hostname,machine_domain,serial_number,device_id,mac_address,local_ip,platform_name,os_version,os_build,last_seen,last_login_user');
@@ -45,7 +45,7 @@ describe('the demo CSV exports', () => {
     for (const item of last!.progress.connections) expect([item.name, item.state, item.warning_count]).toEqual([item.name, 'done', 0]);
     const rowsByName = new Map(written.map((item) => [item.name, item.rows]));
     for (const item of last!.progress.connections) expect(item.records, item.name).toBe(rowsByName.get(item.name));
-    // ~300 machines reported by up to five sources each, and ~150 people by up to three: merged, not summed.
+    // ~300 machines reported by up to five sources each (and a few switches), and ~150 people by up to four: merged, not summed.
     expect(last!.progress.assets.device).toBeGreaterThan(280);
     expect(last!.progress.assets.device).toBeLessThan(360);
     expect(last!.progress.assets.user).toBeGreaterThan(140);
