@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, consolePath, defaultAdminPassword, launchBrowser, signInThroughApi, signInThroughForm, startServer, watchConsole, type Browser, type RunningServer, waitForLastDiscovery } from './harness';
 
-// The newcomer's journey on the demo data set (CARTOGRAPH_DEMO=1: five sources' CSV exports through the real CSV
+// The newcomer's journey on the demo data set (CARTOGRAPH_DEMO=1: seven sources' CSV exports through the real CSV
 // file adapter, and a first discovery started at boot): adapters, a connection check, a discovery followed live,
 // then the device and user inventories — query, columns, saved query, export, preview and detail — and the
 // vulnerability inventory: the devices exposed to a known-exploited critical CVE, one of whose findings the
@@ -110,12 +110,12 @@ describe("a newcomer's journey through adapters, discoveries and the inventories
     await expect.poll(() => cards.count(), patiently).toBeLessThan(everyAdapter);
     const csv = cards.filter({ has: page.locator('.adapter-card__name', { hasText: /^CSV file$/ }) });
     await csv.waitFor();
-    // The demo's seventeen connections have all fetched: the adapter's status is derived from them.
+    // The demo's nineteen connections have all fetched: the adapter's status is derived from them.
     expect((await csv.locator('.adapter-card__body > .ui-badge').innerText()).trim()).toBe('Done');
     await csv.getByRole('link', { name: 'Connections' }).click();
     await page.waitForURL(/#\/adapters\/connections\?adapter=csvfile/);
     await page.getByRole('link', { name: 'Directory computers (CSV export)' }).waitFor();
-    expect(await page.locator('table tbody tr').count()).toBe(17);
+    expect(await page.locator('table tbody tr').count()).toBe(19);
   });
 
   it("opens a connection's detail and its connectivity check answers success", async () => {
@@ -156,7 +156,7 @@ describe("a newcomer's journey through adapters, discoveries and the inventories
     // The page polls while the discovery runs; its badge turns to Done without a reload.
     await page.locator('.ui-page-header__meta', { hasText: 'Done' }).waitFor({ timeout: discoveryWait });
     const rows = page.getByRole('table', { name: 'Connections of this discovery' }).locator('tbody tr');
-    await expect.poll(() => rows.count(), patiently).toBe(17);
+    await expect.poll(() => rows.count(), patiently).toBe(19);
     const answer = await api<DiscoveryAnswer>(server.baseUrl, `/discoveries/discoveries/${discoveryId}`, { token: adminToken });
     expect(answer.body.status).toBe('done');
     for (const connection of answer.body.progress.connections ?? []) {
@@ -286,28 +286,31 @@ describe("a newcomer's journey through adapters, discoveries and the inventories
     for (const reason of await reasons.allInnerTexts()) expect(reason.trim()).not.toBe('');
   });
 
-  it('tells the five sources of a device apart: five CSV exports through one adapter, each counted as the system it came from', async () => {
-    const fiveSources = 'ConnectionCount = 5';
-    const expected = await searchThroughApi('/devices/devices', fiveSources, ['AdapterCount']);
+  it('tells the six sources of a device apart: six CSV exports through one adapter, each counted as the system it came from', async () => {
+    const sixSources = 'ConnectionCount = 6';
+    const expected = await searchThroughApi('/devices/devices', sixSources, ['AdapterCount']);
     expect(expected.count).toBeGreaterThan(0);
-    // Each demo export names its exporter (Active Directory, CrowdStrike, Intune, Qualys, ServiceNow).
-    expect(expected.results[0].AdapterCount).toEqual([5]);
+    // Each demo export names its exporter (Active Directory, CrowdStrike, Intune, Qualys, ServiceNow, Catalyst Center).
+    expect(expected.results[0].AdapterCount).toEqual([6]);
     await open('/device-inventory');
-    await page.getByLabel('Query', { exact: true }).fill(fiveSources);
+    await page.getByLabel('Query', { exact: true }).fill(sixSources);
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await waitForCount('devices', expected.count);
-    // The Adapters column names each connection: the first one's badge and "+4", whose tooltip names the other four
-    // (five names, not one "csvfile" five times).
+    // The Adapters column names each connection: the first one's badge and "+5", whose tooltip names the other five
+    // (six names, not one "csvfile" six times).
     const firstRow = page.locator('.inventory-page tbody tr[aria-rowindex]').first();
     const sources = firstRow.locator('.inventory-adapters');
-    await expect.poll(() => sources.locator('.inventory-more').innerText(), patiently).toBe('+4');
+    await expect.poll(() => sources.locator('.inventory-more').innerText(), patiently).toBe('+5');
     const named = [await sources.locator('.inventory-source__name').innerText(), ...(await sources.locator('.inventory-values__others li').allTextContents())];
-    const deviceExports = ['CMDB configuration items (CSV export)', 'Directory computers (CSV export)', 'EDR hosts (CSV export)', 'MDM devices (CSV export)', 'Vulnerability scanner assets (CSV export)'];
+    const deviceExports = [
+      'CMDB configuration items (CSV export)', 'Directory computers (CSV export)', 'EDR hosts (CSV export)', 'MDM devices (CSV export)',
+      'Network controller hosts and switches (CSV export)', 'Vulnerability scanner assets (CSV export)',
+    ];
     expect(named.map((text) => text.trim()).sort()).toEqual(deviceExports);
     await firstRow.click();
     await page.locator('aside.asset-preview').getByRole('link', { name: 'Open details' }).click();
     await page.waitForURL(/#\/device-inventory\/detail\/[^/]+\/\d+$/);
-    await page.getByRole('tab', { name: 'Data sources (5)' }).waitFor();
+    await page.getByRole('tab', { name: 'Data sources (6)' }).waitFor();
     const sourceTabs = page.getByRole('tablist').getByRole('tab').filter({ hasText: / \(CSV export\)$/ });
     expect((await sourceTabs.allInnerTexts()).map((text) => text.trim()).sort()).toEqual(deviceExports);
   });
