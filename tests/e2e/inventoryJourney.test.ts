@@ -286,31 +286,29 @@ describe("a newcomer's journey through adapters, discoveries and the inventories
     for (const reason of await reasons.allInnerTexts()) expect(reason.trim()).not.toBe('');
   });
 
-  it('tells the six sources of a device apart: six CSV exports through one adapter, each counted as the system it came from', async () => {
-    const sixSources = 'ConnectionCount = 6';
-    const expected = await searchThroughApi('/devices/devices', sixSources, ['AdapterCount']);
+  it('tells the five sources of a laptop apart: five CSV exports through one adapter, each counted as the system it came from', async () => {
+    // Laptops are managed by the MDM and never on a switch port: the five sources besides the network controller.
+    const fiveSources = 'ConnectionCount = 5 AND Adapters = microsoft-intune';
+    const expected = await searchThroughApi('/devices/devices', fiveSources, ['AdapterCount']);
     expect(expected.count).toBeGreaterThan(0);
-    // Each demo export names its exporter (Active Directory, CrowdStrike, Intune, Qualys, ServiceNow, Catalyst Center).
-    expect(expected.results[0].AdapterCount).toEqual([6]);
+    // Each demo export names its exporter (Active Directory, CrowdStrike, Intune, Qualys, ServiceNow).
+    expect(expected.results[0].AdapterCount).toEqual([5]);
     await open('/device-inventory');
-    await page.getByLabel('Query', { exact: true }).fill(sixSources);
+    await page.getByLabel('Query', { exact: true }).fill(fiveSources);
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await waitForCount('devices', expected.count);
-    // The Adapters column names each connection: the first one's badge and "+5", whose tooltip names the other five
-    // (six names, not one "csvfile" six times).
+    // The Adapters column names each connection: the first one's badge and "+4", whose tooltip names the other four
+    // (five names, not one "csvfile" five times).
     const firstRow = page.locator('.inventory-page tbody tr[aria-rowindex]').first();
     const sources = firstRow.locator('.inventory-adapters');
-    await expect.poll(() => sources.locator('.inventory-more').innerText(), patiently).toBe('+5');
+    await expect.poll(() => sources.locator('.inventory-more').innerText(), patiently).toBe('+4');
     const named = [await sources.locator('.inventory-source__name').innerText(), ...(await sources.locator('.inventory-values__others li').allTextContents())];
-    const deviceExports = [
-      'CMDB configuration items (CSV export)', 'Directory computers (CSV export)', 'EDR hosts (CSV export)', 'MDM devices (CSV export)',
-      'Network controller hosts and switches (CSV export)', 'Vulnerability scanner assets (CSV export)',
-    ];
+    const deviceExports = ['CMDB configuration items (CSV export)', 'Directory computers (CSV export)', 'EDR hosts (CSV export)', 'MDM devices (CSV export)', 'Vulnerability scanner assets (CSV export)'];
     expect(named.map((text) => text.trim()).sort()).toEqual(deviceExports);
     await firstRow.click();
     await page.locator('aside.asset-preview').getByRole('link', { name: 'Open details' }).click();
     await page.waitForURL(/#\/device-inventory\/detail\/[^/]+\/\d+$/);
-    await page.getByRole('tab', { name: 'Data sources (6)' }).waitFor();
+    await page.getByRole('tab', { name: 'Data sources (5)' }).waitFor();
     const sourceTabs = page.getByRole('tablist').getByRole('tab').filter({ hasText: / \(CSV export\)$/ });
     expect((await sourceTabs.allInnerTexts()).map((text) => text.trim()).sort()).toEqual(deviceExports);
   });
