@@ -5,6 +5,7 @@ import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
+import type { CatalogueAdapter } from '../../adapters/catalogue.js';
 import { adapterForCompany } from '../../adapters/custom/customCatalogue.js';
 import { removeUpload, sniffLocal } from '../../adapters/files/fileSource.js';
 import { openSecrets, sealSecrets } from '../../adapters/secretFields.js';
@@ -36,6 +37,10 @@ export function cleanFileName(name: string | undefined, extension: string): stri
 }
 
 type ExpectedContent = (typeof expectedContent)[string];
+
+/** The contents a connection of this adapter takes as uploads (a custom adapter's: CSV or XLSX); none when it reads no file. */
+export const uploadKindsOf = (adapter: Pick<CatalogueAdapter, 'custom' | 'engine'> | undefined): ExpectedContent[] =>
+  adapter?.custom ? [expectedContent.xlsx, expectedContent.csv] : adapter?.engine && expectedContent[adapter.engine] ? [expectedContent[adapter.engine]] : [];
 
 /**
  * Streams one uploaded file to `uploads/` in the data folder under a random name and checks it by content against
@@ -78,7 +83,7 @@ export async function registerConnectionFileRoutes(app: FastifyInstance, routes:
       if (!row || !mayUseAdapter(caller, row.adapter)) throw notFound();
       const adapter = await adapterForCompany(context.db, context.adapters, caller.companyId, row.adapter);
       // A custom adapter's connection takes its files as CSV or XLSX, told apart by content.
-      const kinds = adapter?.custom ? [expectedContent.xlsx, expectedContent.csv] : adapter?.engine && expectedContent[adapter.engine] ? [expectedContent[adapter.engine]] : [];
+      const kinds = uploadKindsOf(adapter);
       if (!adapter || !kinds.length) throw detailError(400, 'This connection does not read a file: only CSV, JSON and XLSX file connections take uploads.');
       if (!request.isMultipart()) throw detailError(415, 'Send the file as multipart/form-data, in a field named "file".');
 
