@@ -46,6 +46,32 @@ afterEach(() => vi.unstubAllGlobals());
 const searches = (calls: ReturnType<typeof serveApi>) => calls.filter((call) => call.method === 'POST' && call.url === '/devices/devices').map((call) => call.body as { query: string; fields: string[]; ordering: unknown[] });
 
 describe('the device inventory list', () => {
+  it('links its saved queries and loads one into the list', async () => {
+    signInWith(['users.view_devices', 'queries.view_query']);
+    const calls = serveApi({
+      'GET /configurations/discovery': { body: { field_map: fieldMap } },
+      'POST /devices/devices': { body: { count: 1, results: [web01], index_id: 12 } },
+      'GET /queries/queries': { body: { count: 1, results: [{ id: 4, name: 'Linux servers', text: 'OS.Type = Linux', type: 'device', tags: [], is_public: true, user_full_name: 'Ada', created_at: '2026-11-01T10:00:00Z', updated_at: '2026-11-01T10:00:00Z' }] } },
+    });
+    renderPage(DeviceInventory, '/device-inventory', '/device-inventory');
+    await screen.findByText('web-01');
+    expect(screen.getByRole('link', { name: 'Saved queries' }).getAttribute('href')).toBe('/device-inventory/saved-queries');
+    fireEvent.click(screen.getByRole('button', { name: 'Load' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Load a saved query' });
+    fireEvent.click(await within(dialog).findByRole('button', { name: 'Load Linux servers' }));
+    await waitFor(() => expect(searches(calls).at(-1)?.query).toBe('OS.Type = Linux'));
+    expect(calls.find((call) => call.url.startsWith('/queries/queries'))!.url).toContain('type=device');
+    expect(screen.queryByRole('dialog', { name: 'Load a saved query' })).toBeNull();
+  });
+
+  it('offers neither Load nor Saved queries without queries.view_query', async () => {
+    serveApi({ 'GET /configurations/discovery': { body: { field_map: fieldMap } }, 'POST /devices/devices': { body: { count: 1, results: [web01], index_id: 12 } } });
+    renderPage(DeviceInventory, '/device-inventory', '/device-inventory');
+    await screen.findByText('web-01');
+    expect(screen.queryByRole('link', { name: 'Saved queries' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Load' })).toBeNull();
+  });
+
   it('searches with the chosen columns, shows each value, and keeps the query and columns under pconfig-', async () => {
     localStorage.setItem('pconfig-device-inventory', JSON.stringify({ columns: ['Hostname', 'OS.Type', 'Adapters'], size: 50 }));
     const calls = serveApi({
