@@ -2,10 +2,8 @@ import { apiFetch } from '../http';
 import { t } from '../i18n/messages';
 import { navigateTo } from '../navigation';
 import { currentOverlayList, openOverlayList } from '../overlay/overlayList';
-import { isPageBuilt } from '../pageModules';
-import { mayOpen, routeByPath } from '../routeTable';
 import { getSession } from '../session/session';
-import { mainMenu, menuLabel, settingsMenu } from '../shell/menu';
+import { mainMenu, menuLabel, settingsMenu, visibleItems } from '../shell/menu';
 
 /** One thing the palette can jump to. `name` is what the search looks in. */
 export type PaletteItem = { name: string; kind: 'page' | 'adapter' | 'query' | 'device' | 'software' | 'vulnerability'; to: string };
@@ -14,14 +12,9 @@ export type PaletteItem = { name: string; kind: 'page' | 'adapter' | 'query' | '
 const assetPageSize = 1000;
 const pseudoAdapterStatus = 6;
 
-/** The pages of the main and settings menus the user may open and that are built. */
+/** The pages of the main and settings menus the user may open, that are built and that the license holds. */
 export function pageItems(permissions: readonly string[]): PaletteItem[] {
-  return [...mainMenu, ...settingsMenu]
-    .filter((item) => {
-      const route = routeByPath(item.path);
-      return route !== undefined && mayOpen(route, permissions) && isPageBuilt(route);
-    })
-    .map((item) => ({ name: menuLabel(item), kind: 'page', to: item.path }));
+  return visibleItems([...mainMenu, ...settingsMenu], permissions).map((item) => ({ name: menuLabel(item), kind: 'page', to: item.path }));
 }
 
 /** The adapters the user may use, each leading to its setup page (the built-in pseudo-adapters have none). */
