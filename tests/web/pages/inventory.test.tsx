@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { logout, updateSession } from '../../../src/web/app/session/session';
 import { DeviceDetail } from '../../../src/web/pages/inventories/DeviceDetail';
+import { CertificateInventory } from '../../../src/web/pages/inventories/CertificateInventory';
 import { DeviceInventory } from '../../../src/web/pages/inventories/DeviceInventory';
 import { serveApi } from '../app/helpers';
 import { giveVirtualTablesHeight } from '../layout';
@@ -285,5 +286,20 @@ describe('the device detail page', () => {
       ['OS end of life', 'Ubuntu 18.04.6', '31 May 2023', 'os-lifecycle#ubuntu (from lifecycle feed ubuntu 18.04)'],
       ['OS supported', 'Ubuntu 18.04.6', 'No', 'os-lifecycle#ubuntu (from lifecycle feed ubuntu 18.04)'],
     ]);
+  });
+});
+
+describe('the certificate inventory list', () => {
+  it('links the custom certificates for users who may see them, and not for others', async () => {
+    signInWith(['users.view_certificates', 'certificates.view_customcertificate']);
+    serveApi({ 'GET /configurations/discovery': { body: { certificate_field_map: {} } }, 'POST /certificates/certificates': { body: { count: 0, results: [], index_id: 12 } } });
+    const page = renderPage(CertificateInventory, '/certificate-inventory', '/certificate-inventory');
+    expect((await screen.findByRole('link', { name: 'Custom certificates' })).getAttribute('href')).toBe('/certificate-inventory/custom-certificate');
+    page.unmount();
+    signInWith(['users.view_certificates']);
+    serveApi({ 'GET /configurations/discovery': { body: { certificate_field_map: {} } }, 'POST /certificates/certificates': { body: { count: 0, results: [], index_id: 12 } } });
+    renderPage(CertificateInventory, '/certificate-inventory', '/certificate-inventory');
+    await screen.findByRole('heading', { name: 'Certificates' });
+    expect(screen.queryByRole('link', { name: 'Custom certificates' })).toBeNull();
   });
 });

@@ -32,7 +32,10 @@ const inventoryCodec: ViewCodec = { text: 'query', sizes: pageSizes, pinned: ['s
  * view lives in the URL; the list's local configuration (`pconfig-`) remembers columns, size and query for the next
  * visit through a bare link (the menu), and the columns and size a link leaves out.
  */
-export function InventoryList({ kind }: { kind: InventoryKind }) {
+/** A page of the inventory's own the list's header links to, for users holding its permission. */
+export type InventoryLink = { to: string; label: string; permission: string };
+
+export function InventoryList({ kind, links = [] }: { kind: InventoryKind; links?: InventoryLink[] }) {
   const stored = useMemo(() => readPageConfig(kind.configKey, kind.defaultColumns), [kind]);
   const fallback = useMemo<ListView>(() => ({ page: 1, size: stored.size, text: '', sort: null, columns: stored.columns }), [stored]);
   const seed = useMemo<ListView>(() => ({ ...fallback, text: stored.query ?? '' }), [fallback, stored]);
@@ -91,6 +94,9 @@ export function InventoryList({ kind }: { kind: InventoryKind }) {
           <>
             {actions && <actions.Actions chosen={chosen} onChosenChange={setChosen} query={query} count={list.data?.count} indexId={list.data?.index_id ?? null} />}
             {hasPermission('queries.add_query') && <Button variant="secondary" disabled={!query} onClick={() => setSaving(true)}>{t('inventories.saveQuery')}</Button>}
+            {links.filter((link) => hasPermission(link.permission)).map((link) => (
+              <Link key={link.to} className="ui-button ui-button--secondary ui-button--medium" to={link.to}>{link.label}</Link>
+            ))}
             {hasPermission('queries.view_query') && (
               <>
                 <Button variant="secondary" onClick={() => setLoading(true)}>{t('inventories.load')}</Button>
