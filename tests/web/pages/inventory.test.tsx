@@ -303,3 +303,29 @@ describe('the certificate inventory list', () => {
     expect(screen.queryByRole('link', { name: 'Custom certificates' })).toBeNull();
   });
 });
+
+describe('the device detail', () => {
+  it('has the general and logged-in users panels: the device at a glance, and its users linked to the user inventory', async () => {
+    signInWith(['users.view_devices', 'users.view_device_detail', 'users.view_user_inventory_detail']);
+    const withUsers = {
+      ...detail, IpAddresses: ['10.0.0.5'], relations: [
+        { kind: 'device-user', relation: 'last used by', device_asset: 'a1', related_asset: 'u1', related_name: 'ada' },
+        { kind: 'device-user', relation: 'last used by', device_asset: 'a1', related_asset: null, related_name: 'svc-backup' },
+        { kind: 'device-device', relation: 'runs on', device_asset: 'a1', related_asset: 'h1', related_name: 'esx-01' },
+      ],
+    };
+    serveApi({ 'GET /configurations/discovery': { body: { field_map: { ...fieldMap, IpAddresses: { value_type: 'text', label: 'IP addresses', adapter: 'cartograph' } } } }, 'POST /devices/devices/a1': { body: withUsers } });
+    renderPage(DeviceDetail, '/detail/$deviceId/$discoveryId', '/detail/a1/12');
+    await screen.findByRole('heading', { name: 'web-01' });
+    fireEvent.click(screen.getByRole('tab', { name: 'General' }));
+    const general = screen.getByRole('tabpanel');
+    expect(within(general).getByText('IP addresses').nextElementSibling?.textContent).toBe('10.0.0.5');
+    expect(within(general).getByText('OS Type').nextElementSibling?.textContent).toBe('Linux');
+    expect(within(general).queryByText('Agent Version')).toBeNull();
+    fireEvent.click(screen.getByRole('tab', { name: 'Logged-in users (2)' }));
+    const users = screen.getByRole('table', { name: 'Logged-in users' });
+    expect(within(users).getByRole('link', { name: 'ada' }).getAttribute('href')).toBe('/user-inventory/detail/u1/12');
+    expect(within(users).getByText('svc-backup')).toBeTruthy();
+    expect(within(users).queryByText('esx-01')).toBeNull();
+  });
+});
