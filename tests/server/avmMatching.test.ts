@@ -94,6 +94,22 @@ describe.each(engines)('software → CVE matching and enrichment on %s', (engine
     expect(byCve['CVE-2024-0001'].Score).toEqual([]);
   });
 
+  it('titles a CVE no source titles: by its KEV name, else by the first sentence of its NVD description', async () => {
+    const rows = (await search('', ['CveId', 'Title', 'KevName', 'ValueSources'])).body.results as Record<string, unknown[]>[];
+    const byCve = Object.fromEntries(rows.map((row) => [row.CveId[0], row]));
+    expect(byCve['CVE-2024-21412'].KevName?.length).toBe(1);
+    expect(byCve['CVE-2024-21412']).toMatchObject({ Title: byCve['CVE-2024-21412'].KevName });
+    expect(byCve['CVE-2024-21412'].ValueSources).toContain('Title: CISA KEV');
+    expect(byCve['CVE-2023-38408']).toMatchObject({ Title: ['The PKCS#11 feature in ssh-agent in OpenSSH before 9.3p2 has an insufficiently trustworthy search path'] });
+    expect(byCve['CVE-2023-38408'].ValueSources).toContain('Title: first sentence of the description');
+    // A scanner's own title stays.
+    expect(byCve['CVE-2021-44228'].ValueSources).not.toContain('Title: CISA KEV');
+    // Every vulnerability has a title, and the findings list carries it.
+    expect(rows.filter((row) => !row.Title?.length).map((row) => row.CveId[0])).toEqual([]);
+    const listed = await server.request('GET', '/avm/findings?search=CVE-2023-38408', { token: server.adminToken });
+    expect(listed.body.results.map((row: { title: string }) => row.title)).toContain('The PKCS#11 feature in ssh-agent in OpenSSH before 9.3p2 has an insufficiently trustworthy search path');
+  });
+
   it('lets queries filter on KEV and EPSS', async () => {
     const kev = await search('Kev = true');
     expect(kev.status, JSON.stringify(kev.body)).toBe(200);
