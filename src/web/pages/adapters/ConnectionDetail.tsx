@@ -7,7 +7,7 @@ import { apiFetch } from '../../app/http';
 import { notify } from '../../app/notifications/notifications';
 import { hasPermission } from '../../app/session/session';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
-import { Button, Card, Dialog, ErrorState, PageHeader, Spinner } from '../../ui';
+import { Button, Card, Dialog, ErrorState, PageHeader, RelativeTime, Spinner } from '../../ui';
 import { adapterImage } from './adapterSearch';
 import { connectionSchemaLoader, connectionSchemaQuery } from './connectionForm/connectionFormApi';
 import { ConnectionFetchActions } from './ConnectionFetchActions';
@@ -121,9 +121,9 @@ export function ConnectionDetail() {
           <div><dt>{t('adapters.adapter')}</dt><dd><Link to="/adapters/connections/components/instructions/$tool" params={{ tool: current.adapter }}>{current.adapter_name}</Link></dd></div>
           <div><dt>{t('adapters.fetchedByDiscoveries')}</dt><dd>{current.enabled ? t('adapters.yes') : t('adapters.noDisabled')}</dd></div>
           <div><dt>{t('adapters.connector')}</dt><dd>{current.connector_name}</dd></div>
-          <div><dt>{t('adapters.lastFetched')}</dt><dd>{current.last_checked_at ? formatDate(current.last_checked_at) : t('adapters.statusNotFetchedYet')}</dd></div>
+          <div><dt>{t('adapters.lastFetched')}</dt><dd>{current.last_checked_at ? <RelativeTime value={current.last_checked_at} /> : t('adapters.statusNotFetchedYet')}</dd></div>
           <div><dt>{t('adapters.lastFetchResult')}</dt><dd>{current.status_detail || '-'}</dd></div>
-          <div><dt>{t('adapters.lastTest')}</dt><dd>{current.tested_at ? `${formatDate(current.tested_at)}: ${current.test_detail || (current.test_ok ? t('adapters.statusReachable') : t('adapters.statusUnreachable'))}` : '-'}</dd></div>
+          <div><dt>{t('adapters.lastTest')}</dt><dd>{current.tested_at ? <><RelativeTime value={current.tested_at} />: {current.test_detail || (current.test_ok ? t('adapters.statusReachable') : t('adapters.statusUnreachable'))}</> : '-'}</dd></div>
         </dl>
       </Card>
       <Card title={t('adapters.settings')}><Settings connection={current} /></Card>

@@ -2,10 +2,9 @@ import { t } from '../../app/i18n/messages';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
-import { formatDate } from '../../../core/dates';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
 import { hasPermission, useSession } from '../../app/session/session';
-import { Badge, EmptyState, PageHeader, Pagination, Table, TextInput, orderingOf, type SortState, type TableColumn } from '../../ui';
+import { Badge, EmptyState, RelativeTime, PageHeader, Pagination, Table, TextInput, orderingOf, type SortState, type TableColumn } from '../../ui';
 import { canFetch } from './AdapterCapability';
 import { adapterImage } from './adapterSearch';
 import { ConnectionStatusBadge } from './ConnectionStatusBadge';
@@ -21,7 +20,7 @@ export const connectionColumns: TableColumn<ConnectionResponse>[] = [
   { id: 'status', get header() { return t('adapters.status'); }, sortable: true, cell: (row) => <ConnectionStatusBadge connection={row} /> },
   { id: 'enabled', get header() { return t('adapters.fetchedByDiscoveries'); }, cell: (row) => (row.enabled ? <Badge tone="success">{t('adapters.enabled')}</Badge> : <Badge>{t('adapters.disabled')}</Badge>) },
   { id: 'connector', get header() { return t('adapters.connector'); }, cell: (row) => row.connector_name },
-  { id: 'last_checked_at', get header() { return t('adapters.lastFetched'); }, cell: (row) => formatDate(row.last_checked_at) },
+  { id: 'last_checked_at', get header() { return t('adapters.lastFetched'); }, cell: (row) => <RelativeTime value={row.last_checked_at} /> },
 ];
 
 /** `/adapters/connections`: every connection of the company (or of one adapter, `?adapter=slug`), paged and sorted. */

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatDate } from '../../../core/dates';
 import { hasPermission } from '../../app/session/session';
-import { Badge, Button, EmptyState, ErrorState, Pagination, Select, Table, TextInput, type BadgeTone, type TableColumn } from '../../ui';
+import { Badge, Button, EmptyState, RelativeTime, ErrorState, Pagination, Select, Table, TextInput, type BadgeTone, type TableColumn } from '../../ui';
 import { AssetLink } from './assetLinks';
 import { FindingStatusDialog } from './FindingStatusDialog';
 import { deviceInventory, vulnerabilityInventory } from './inventoryKinds';
@@ -68,7 +68,7 @@ const shared: TableColumn<FindingResponse>[] = [
   { id: 'status', get header() { return t('inventories.status'); }, cell: (row) => <StatusCell finding={row} /> },
   { id: 'software', get header() { return t('inventories.software'); }, cell: (row) => row.software.join(', ') || '-' },
   { id: 'first_seen', get header() { return t('inventories.firstSeen'); }, cell: (row) => formatDate(row.first_seen) },
-  { id: 'last_seen', get header() { return t('inventories.lastSeen'); }, cell: (row) => formatDate(row.last_seen) },
+  { id: 'last_seen', get header() { return t('inventories.lastSeen'); }, cell: (row) => <RelativeTime value={row.last_seen} /> },
   { id: 'adapters', get header() { return t('inventories.sources'); }, cell: (row) => <FindingSources finding={row} /> },
   { id: 'match', get header() { return t('inventories.whyItMatched'); }, cell: (row) => <MatchReason finding={row} /> },
 ];
