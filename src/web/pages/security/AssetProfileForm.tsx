@@ -1,4 +1,5 @@
 import { t } from '../../app/i18n/messages';
+import { formatDate } from '../../../core/dates';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -30,7 +31,7 @@ function ProfileMembers({ id }: { id: number }) {
         <Table
           caption={t('security.profileHistory')} rows={[...(data?.history ?? [])].reverse()} rowKey={(row) => row.index_id}
           columns={[
-            { id: 'start_time', header: t('security.snapshot'), cell: (row) => new Date(row.start_time).toLocaleString() },
+            { id: 'start_time', header: t('security.snapshot'), cell: (row) => formatDate(row.start_time) },
             { id: 'devices', header: t('security.devices'), align: 'end', cell: (row) => row.devices.toLocaleString() },
             { id: 'added', header: t('security.joined'), align: 'end', cell: (row) => row.added ?? '-' },
             { id: 'removed', header: t('security.left'), align: 'end', cell: (row) => row.removed ?? '-' },

@@ -1,4 +1,5 @@
 import { t } from '../../app/i18n/messages';
+import { formatDate } from '../../../core/dates';
 import { Link } from '@tanstack/react-router';
 import { Badge, type BadgeTone } from '../../ui';
 import type { TrendPoint } from './securityApi';
@@ -17,9 +18,9 @@ export function ScoreTrend({ points, label }: { points: TrendPoint[]; label: str
   return (
     <ol className="security-trend" aria-label={label}>
       {points.map((point) => (
-        <li key={point.index_id} title={t('security.trendPointDevices', { date: new Date(point.start_time).toLocaleString(), score: point.score ?? t('security.noScoreInline'), devices: point.devices })}>
+        <li key={point.index_id} title={t('security.trendPointDevices', { date: formatDate(point.start_time), score: point.score ?? t('security.noScoreInline'), devices: point.devices })}>
           <span className={`security-trend__bar security-trend__bar--${scoreTone(point.score)}`} style={{ height: `${Math.max(4, point.score ?? 0)}%` }} />
-          <span className="security-visually-hidden">{t('security.trendPoint', { date: new Date(point.start_time).toLocaleString(), score: point.score ?? t('security.noScoreInline') })}</span>
+          <span className="security-visually-hidden">{t('security.trendPoint', { date: formatDate(point.start_time), score: point.score ?? t('security.noScoreInline') })}</span>
         </li>
       ))}
     </ol>
