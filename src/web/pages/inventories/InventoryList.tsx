@@ -1,4 +1,5 @@
 import { t } from '../../app/i18n/messages';
+import { formatNumber } from '../../../core/format/numbers';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useCallback, useEffect, useMemo, useState } from 'react';
@@ -89,7 +90,7 @@ export function InventoryList({ kind, links = [] }: { kind: InventoryKind; links
     <section className="inventory-page">
       <PageHeader
         title={kind.title}
-        meta={shown ? <span className="inventory-muted">{t('inventories.countTitleSnapshotIndex', { count: shown.count.toLocaleString(), title: kind.title.toLowerCase(), index_id: shown.index_id })}</span> : null}
+        meta={shown ? <span className="inventory-muted">{t('inventories.countTitleSnapshotIndex', { count: formatNumber(shown.count), title: kind.title.toLowerCase(), index_id: shown.index_id })}</span> : null}
         actions={
           <>
             {actions && <actions.Actions chosen={chosen} onChosenChange={setChosen} query={query} count={list.data?.count} indexId={list.data?.index_id ?? null} />}
