@@ -59,6 +59,8 @@ describe.each(engines)('what a change did, in the activity log, on %s', (engine)
     const first = await latest('smtp_configuration.update');
     expect(first.value_before).toBeNull();
     expect(first.value_after).toMatchObject({ host: '127.0.0.1', port: 2525, username: 'mailer', password: '[redacted]' });
+    // The schema of what the request sent, whose titles the console gives the change's fields.
+    expect((first as unknown as { schema_id: string }).schema_id).toBe('cartograph:settings/smtp-configuration');
     // The password comes back masked, so the mail server stays the one it was saved for (a new port would need it again).
     expect((await server.request('PUT', '/configurations/smtp-configuration', { token, body: { ...page, from: 'reports@example.test', password: '**********' } })).status).toBe(200);
     const second = await latest('smtp_configuration.update');

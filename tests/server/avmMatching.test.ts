@@ -94,6 +94,22 @@ describe.each(engines)('software → CVE matching and enrichment on %s', (engine
     expect(byCve['CVE-2024-0001'].Score).toEqual([]);
   });
 
+  it('titles a CVE no source titles: by its KEV name, else by the first sentence of its NVD description', async () => {
+    const rows = (await search('', ['CveId', 'Title', 'KevName', 'ValueSources'])).body.results as Record<string, unknown[]>[];
+    const byCve = Object.fromEntries(rows.map((row) => [row.CveId[0], row]));
+    expect(byCve['CVE-2024-21412'].KevName?.length).toBe(1);
+    expect(byCve['CVE-2024-21412']).toMatchObject({ Title: byCve['CVE-2024-21412'].KevName });
+    expect(byCve['CVE-2024-21412'].ValueSources).toContain('Title: CISA KEV');
+    expect(byCve['CVE-2023-38408']).toMatchObject({ Title: ['The PKCS#11 feature in ssh-agent in OpenSSH before 9.3p2 has an insufficiently trustworthy search path'] });
+    expect(byCve['CVE-2023-38408'].ValueSources).toContain('Title: first sentence of the description');
+    // A scanner's own title stays.
+    expect(byCve['CVE-2021-44228'].ValueSources).not.toContain('Title: CISA KEV');
+    // Every vulnerability has a title, and the findings list carries it.
+    expect(rows.filter((row) => !row.Title?.length).map((row) => row.CveId[0])).toEqual([]);
+    const listed = await server.request('GET', '/avm/findings?search=CVE-2023-38408', { token: server.adminToken });
+    expect(listed.body.results.map((row: { title: string }) => row.title)).toContain('The PKCS#11 feature in ssh-agent in OpenSSH before 9.3p2 has an insufficiently trustworthy search path');
+  });
+
   it('lets queries filter on KEV and EPSS', async () => {
     const kev = await search('Kev = true');
     expect(kev.status, JSON.stringify(kev.body)).toBe(200);
@@ -102,6 +118,36 @@ describe.each(engines)('software → CVE matching and enrichment on %s', (engine
     expect(likely.body.results.map((row: { CveId: string[] }) => row.CveId[0])).toEqual(['CVE-2021-44228', 'CVE-2021-45046', 'CVE-2022-3602']);
     const ransomware = await search('KevRansomwareUse = Known AND EpssPercentile > 0.99');
     expect(ransomware.body.results.map((row: { CveId: string[] }) => row.CveId[0])).toEqual(['CVE-2021-44228', 'CVE-2021-45046']);
+  });
+
+  it('badges KEV findings and dates the matcher\'s findings by the snapshots that hold them: first seen in the first, last seen in the latest', async () => {
+    type Listed = { cve_id: string; hostname: string; kev: boolean; adapters: string[]; first_seen: string | null; last_seen: string | null };
+    const list = async () => {
+      const answer = await server.request('GET', '/avm/findings?size=500', { token: server.adminToken });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      return answer.body.results as Listed[];
+    };
+    const startOf = async (id: number) => new Date((await server.context.db.query<{ start_time: Date }>('select start_time from discoveries where id = $1', [id]))[0].start_time).toISOString();
+    const [first] = await server.context.db.query<{ id: number }>("select id from discoveries where status = 'done' order by id desc limit 1");
+    const before = await list();
+    expect(before.filter((row) => row.cve_id === 'CVE-2021-44228').every((row) => row.kev)).toBe(true);
+    expect(before.filter((row) => row.cve_id === 'CVE-2024-0001').map((row) => row.kev)).toEqual([false]);
+    const matcherOnly = before.filter((row) => row.adapters.join() === 'cartograph-avm');
+    expect(matcherOnly.length).toBeGreaterThan(0);
+    const firstStart = await startOf(first.id);
+    for (const row of matcherOnly) expect([row.first_seen, row.last_seen], `${row.hostname} ${row.cve_id}`).toEqual([firstStart, firstStart]);
+
+    const second = await runDiscoveryAndWait(server);
+    const [latest] = await server.context.db.query<{ id: number }>("select id from discoveries where status = 'done' order by id desc limit 1");
+    expect(latest.id, JSON.stringify(second)).not.toBe(first.id);
+    const secondStart = await startOf(latest.id);
+    const after = new Map((await list()).map((row) => [`${row.hostname} ${row.cve_id}`, row]));
+    for (const row of matcherOnly) expect(after.get(`${row.hostname} ${row.cve_id}`), `${row.hostname} ${row.cve_id}`).toMatchObject({ first_seen: firstStart, last_seen: secondStart });
+    // Queries read the same first-seen date: every matcher finding was first seen before the second discovery began.
+    const seenSince = await server.request('POST', '/avm/vulnerabilities', { token: server.adminToken, body: { query: `Finding.FirstSeen >= "${secondStart}"`, fields: ['CveId'], size: 100 } });
+    expect(seenSince.status, JSON.stringify(seenSince.body)).toBe(200);
+    const matcherCves = new Set(matcherOnly.map((row) => row.cve_id));
+    expect(seenSince.body.results.filter((row: { CveId: string[] }) => matcherCves.has(row.CveId[0]))).toEqual([]);
   });
 
   it('follows the settings pages: mappings, enrichments off, severity bands, retention of fixed findings, sources left out', async () => {

@@ -291,7 +291,7 @@ describe.each(engines)('remote connectors on %s', (engine) => {
       const result = { ok: false, reason: 'unauthorized', detail: 'HTTP 401 from test-site.example' };
       expect((await agent('POST', `/connectors/api/jobs/${leased.body.job.id}/finish`, connector.token, { attempt: 1, state: 'done', result })).status).toBe(204);
       expect((await tested).body).toEqual({ success: false, reason: 'unauthorized', detail: 'HTTP 401 from test-site.example' });
-      expect((await server.request('GET', `/adapters/connections/${connectionId}`, { token: server.adminToken })).body).toMatchObject({ status_detail: 'HTTP 401 from test-site.example' });
+      expect((await server.request('GET', `/adapters/connections/${connectionId}`, { token: server.adminToken })).body).toMatchObject({ status: 4, test_ok: false, test_detail: 'HTTP 401 from test-site.example' });
 
       // Settings not saved yet, on the connector the form names: sealed in the job, opened only in its lease.
       const unsaved = server.request('POST', '/adapters/test', {

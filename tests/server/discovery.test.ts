@@ -198,6 +198,23 @@ describe.each(engines)('discoveries on %s', (engine) => {
     expect((await server.request('POST', '/devices/merge-recommendations/999999/accept', { token })).status).toBe(404);
   });
 
+  it('lists discoveries by status, named or numbered as the reference SDK sends it (1 running, 2 done, 3 error)', async () => {
+    const token = server.adminToken;
+    const list = async (status: string) => {
+      const answer = await server.request('GET', `/discoveries/discoveries?status=${status}&size=100`, { token });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      return answer.body.results.map((row: { id: number }) => row.id) as number[];
+    };
+    const done = await list('done');
+    expect(done.length).toBeGreaterThan(0);
+    expect(await list('2')).toEqual(done);
+    expect(await list('3')).toEqual(await list('error'));
+    expect(await list('1')).toEqual([]);
+    const refused = await server.request('GET', '/discoveries/discoveries?status=4', { token });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toHaveProperty('status');
+  });
+
   it('runs one discovery at a time per company', async () => {
     await server.context.db.query("insert into discoveries (company_id, status) values (1, 'running')");
     const second = await server.request('POST', '/discoveries/discoveries', { token: server.adminToken });

@@ -1,5 +1,12 @@
 import { format, formatDistance } from 'date-fns';
+import { enUS } from 'date-fns/locale';
 import { toDate } from './parseDate.js';
+
+/**
+ * The date-fns locale of the console's one locale (en-US, as numbers: src/core/format/numbers.ts): month names and
+ * relative phrases ("3 days ago") read in it.
+ */
+export const dateLocale = enUS;
 
 /** What the console shows in place of a missing date. */
 export const noDateText = '-';
@@ -31,7 +38,7 @@ export type DatePrecision = 'date' | 'date-time';
 export function formatDate(value: unknown, precision: DatePrecision = 'date-time'): string {
   const date = toDate(value);
   if (date === null) return typeof value === 'string' && value.trim() ? value : noDateText;
-  return isNoDate(date) ? noDateText : format(date, precision === 'date' ? datePattern : dateTimePattern);
+  return isNoDate(date) ? noDateText : format(date, precision === 'date' ? datePattern : dateTimePattern, { locale: dateLocale });
 }
 
 export type ElapsedParts = { hours: number; minutes: number; seconds: number };
@@ -76,5 +83,5 @@ export function datePlaceholder(locale: string | undefined = typeof navigator ==
 export function formatRelativeDate(value: unknown, now: Date = new Date()): string {
   const date = toDate(value);
   if (date === null || isNoDate(date)) return noDateText;
-  return formatDistance(date, now, { addSuffix: true });
+  return formatDistance(date, now, { addSuffix: true, locale: dateLocale });
 }

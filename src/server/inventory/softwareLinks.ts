@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/database.js';
 import { compareVersions } from '../../core/software/versions.js';
 import { containsPattern } from '../db/likePatterns.js';
+import { firstSeenSql } from '../discovery/software/findingSightings.js';
 
 // Reading a snapshot's installations and findings: the software detail's devices and versions, a device's software
 // and vulnerabilities panels, a vulnerability's affected devices, and analysts' finding statuses.
@@ -42,10 +43,12 @@ export async function softwareVersions(db: Queryable, discoveryId: number, softw
 
 const findingColumns = `f.finding_id as id, f.device_asset as device_id, d.fields->'Hostname'->>0 as hostname, d.fields->'OS.Type'->>0 as os_type,
   f.vulnerability_asset as vulnerability_id, f.cve_id, f.title, f.severity, f.score, coalesce(st.status, f.source_status) as status, f.source_status,
-  st.reason as status_reason, st.changed_by_name as status_changed_by, st.changed_at as status_changed_at, f.first_seen, f.last_seen, f.ports, f.software, f.adapters, f.sources`;
+  st.reason as status_reason, st.changed_by_name as status_changed_by, st.changed_at as status_changed_at, ${firstSeenSql('f', '$2')} as first_seen, f.last_seen,
+  f.ports, f.software, f.adapters, f.sources, coalesce(v.fields->'Kev'->>0 = 'true', false) as kev`;
 const findingJoins = `from snapshot_findings f
   left join finding_statuses st on st.company_id = $2 and st.finding_id = f.finding_id
-  left join snapshot_assets d on d.discovery_id = f.discovery_id and d.entity = 'device' and d.asset_id = f.device_asset`;
+  left join snapshot_assets d on d.discovery_id = f.discovery_id and d.entity = 'device' and d.asset_id = f.device_asset
+  left join snapshot_assets v on v.discovery_id = f.discovery_id and v.entity = 'vulnerability' and v.asset_id = f.vulnerability_asset`;
 const findingFilter = `f.discovery_id = $1 and ($3::text is null or f.device_asset = $3) and ($4::text is null or f.vulnerability_asset = $4)
   and ($5::text is null or coalesce(st.status, f.source_status) = $5)
   and ($6::text is null or f.cve_id ilike $6 or f.title ilike $6 or d.fields->'Hostname'->>0 ilike $6)`;

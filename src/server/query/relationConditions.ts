@@ -2,6 +2,7 @@ import { resolveDateMath, type QueryNode } from '../../core/query/index.js';
 import type { IndexedField } from '../inventory/indexedFields.js';
 import type { ConditionNode } from './indexedConditions.js';
 import { escapeLike } from '../db/likePatterns.js';
+import { firstSeenSql } from '../discovery/software/findingSightings.js';
 
 // Queries that cross inventories through a snapshot's installations and findings: devices reach their software
 // (`Software.Name = "Google Chrome" AND Software.Version = 120*`) and vulnerabilities (`Vulnerability.Severity =
@@ -39,7 +40,7 @@ export function relationsOf(entity: string): Relation[] {
   // would make `NOT Service.Name = sshd` unknown rather than true for devices without it.
   const instancesOnDevices = '(select * from snapshot_service_instances where device_asset is not null)';
   const placesOnDevices = '(select * from snapshot_certificate_places where device_asset is not null)';
-  const finding = { Status: findingStatus, FirstSeen: { sql: 'l.first_seen', kind: 'date' }, LastSeen: { sql: 'l.last_seen', kind: 'date' }, Port: { sql: 'l.ports', kind: 'texts' }, Source: { sql: 'l.adapters', kind: 'texts' } } satisfies Record<string, LinkField>;
+  const finding = { Status: findingStatus, FirstSeen: { sql: firstSeenSql('l', '{company}::int'), kind: 'date' }, LastSeen: { sql: 'l.last_seen', kind: 'date' }, Port: { sql: 'l.ports', kind: 'texts' }, Source: { sql: 'l.adapters', kind: 'texts' } } satisfies Record<string, LinkField>;
   const place = { Host: { sql: 'l.host', kind: 'text' }, Port: { sql: 'l.port::text', kind: 'text' }, Sni: { sql: 'l.sni', kind: 'text' }, Source: { sql: 'l.adapter', kind: 'text' } } satisfies Record<string, LinkField>;
   switch (entity) {
     case 'device':

@@ -10,6 +10,7 @@ export { EmptyState, type EmptyStateProps } from './EmptyState/EmptyState';
 export { ErrorState, type ErrorStateProps } from './ErrorState/ErrorState';
 export { Field, type FieldIds, type FieldProps } from './Field/Field';
 export { PageHeader, type PageHeaderProps } from './PageHeader/PageHeader';
+export { RelativeTime } from './RelativeTime';
 export { Pagination, type PaginationProps } from './Pagination/Pagination';
 export { pageCount, pageList, rangeText, type PageItem } from './Pagination/pageList';
 export { Select, type SelectOption, type SelectProps } from './Select/Select';

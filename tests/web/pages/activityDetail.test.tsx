@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routeByPath } from '../../../src/web/app/routeTable';
-import { changeRows } from '../../../src/web/pages/activities/changeDiff';
+import { changeRows, fieldTitle } from '../../../src/web/pages/activities/changeDiff';
 import { UserActivityDetail } from '../../../src/web/pages/activities/UserActivityDetail';
 import { serveApi } from '../app/helpers';
 import { signInWith } from './pageSession';
@@ -36,6 +36,28 @@ describe('the activity detail page', () => {
     expect(rows[5]).toMatchObject({ before: undefined, after: '[]' });
     expect(changeRows(null, { port: 25 })).toEqual([{ field: 'port', before: undefined, after: '25', state: 'added' }]);
     expect(changeRows({ port: 25 }, null)).toEqual([{ field: 'port', before: '25', after: undefined, state: 'removed' }]);
+  });
+
+  it('names the changed fields by the titles of the schema the request sent, the path in a tooltip', async () => {
+    serveApi({
+      'GET /activities/activities/7': { body: { ...activity({
+        value_before: { enabled: true, host: 'smtp.example.test', port: 25, security: 'none' },
+        value_after: { enabled: true, host: 'mail.example.test', port: 587, security: 'starttls' },
+      }), action: 'smtp_configuration.update', schema_id: 'cartograph:settings/smtp-configuration' } },
+    });
+    renderDetail();
+    const table = await screen.findByRole('table', { name: 'Each field before and after the change' });
+    await within(table).findByText('SMTP server');
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows.map((row) => cellsOf(row)[0])).toEqual(['SMTP server', 'Port', 'Security']);
+    expect(within(table).getByText('SMTP server').getAttribute('title')).toBe('host');
+  });
+
+  it('titles nested fields and list items, and keeps the names a schema lacks', () => {
+    const schema = { properties: { groups: { title: 'Groups', items: { properties: { name: { title: 'Group name' } } } } } };
+    expect(fieldTitle('groups[1].name', schema)).toBe('Groups › 2 › Group name');
+    expect(fieldTitle('groups[0].colour', schema)).toBe('Groups › 1 › colour');
+    expect(fieldTitle('first_name', undefined)).toBe('first_name');
   });
 
   it('shows what an edit changed before and after, and the unchanged fields on request', async () => {

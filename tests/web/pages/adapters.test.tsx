@@ -4,6 +4,7 @@ import { updateSession, type Adapter } from '../../../src/web/app/session/sessio
 import { fuzzySearch } from '../../../src/web/pages/adapters/adapterSearch';
 import { Adapters } from '../../../src/web/pages/adapters/Adapters';
 import { Instructions } from '../../../src/web/pages/adapters/Instructions';
+import { signInWith } from './pageSession';
 import { renderPage } from './renderPage';
 
 const adapter = (name: string, slug: string, categories: string[], status = 4, extra: Partial<Adapter> = {}): Adapter => ({ id: slug, name, slug, categories, status, ...extra });
@@ -17,7 +18,10 @@ const catalogue = [
 const azure = adapter('Microsoft Azure', 'azure', ['device'], 4, { can_fetch: false, entities: [], verified_by_replay: false });
 
 describe('the adapters page', () => {
-  beforeEach(() => updateSession({ adapters: catalogue }));
+  beforeEach(() => {
+    signInWith(['adapters.view_connection', 'adapters.add_connection']);
+    updateSession({ adapters: catalogue });
+  });
 
   it('searches fuzzily on name and slug with threshold 0.2, and an empty search returns all in order', () => {
     expect(fuzzySearch(catalogue, '')).toEqual(catalogue);
@@ -37,6 +41,26 @@ describe('the adapters page', () => {
     fireEvent.change(screen.getByLabelText('Search adapters'), { target: { value: 'okta' } });
     expect(within(screen.getByRole('tabpanel')).queryByText('CrowdStrike Falcon')).toBeNull();
     expect(screen.getByRole('tab', { name: 'All (1)' })).toBeTruthy();
+  });
+
+  it('shows no status badge on the built-in pseudo-adapters (status 6), which fetch nothing of their own', async () => {
+    renderPage(Adapters, '/adapters', '/adapters');
+    const card = (await screen.findByText('Cartograph')).closest('li')!;
+    expect(card.querySelector('.ui-badge')).toBeNull();
+    expect(card.textContent).not.toContain('Done');
+  });
+
+  it('offers no Add connection, on the cards or the instructions, to a user without adapters.add_connection', async () => {
+    signInWith(['adapters.view_connection']);
+    updateSession({ adapters: catalogue });
+    const cards = renderPage(Adapters, '/adapters', '/adapters');
+    const card = (await screen.findByText('CrowdStrike Falcon')).closest('li')!;
+    expect(within(card).getByRole('link', { name: 'Connections' })).toBeTruthy();
+    expect(within(card).queryByRole('link', { name: 'Add connection' })).toBeNull();
+    cards.unmount();
+    renderPage(Instructions, '/instructions/$tool', '/instructions/okta');
+    await screen.findByRole('heading', { name: 'Okta', level: 1 });
+    expect(screen.queryByRole('link', { name: 'Add connection' })).toBeNull();
   });
 
   it('renders an adapter\'s instructions from its Markdown, with an add-connection link', async () => {

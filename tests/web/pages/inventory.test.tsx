@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { logout, updateSession } from '../../../src/web/app/session/session';
 import { DeviceDetail } from '../../../src/web/pages/inventories/DeviceDetail';
+import { CertificateInventory } from '../../../src/web/pages/inventories/CertificateInventory';
 import { DeviceInventory } from '../../../src/web/pages/inventories/DeviceInventory';
 import { serveApi } from '../app/helpers';
 import { giveVirtualTablesHeight } from '../layout';
@@ -46,6 +47,32 @@ afterEach(() => vi.unstubAllGlobals());
 const searches = (calls: ReturnType<typeof serveApi>) => calls.filter((call) => call.method === 'POST' && call.url === '/devices/devices').map((call) => call.body as { query: string; fields: string[]; ordering: unknown[] });
 
 describe('the device inventory list', () => {
+  it('links its saved queries and loads one into the list', async () => {
+    signInWith(['users.view_devices', 'queries.view_query']);
+    const calls = serveApi({
+      'GET /configurations/discovery': { body: { field_map: fieldMap } },
+      'POST /devices/devices': { body: { count: 1, results: [web01], index_id: 12 } },
+      'GET /queries/queries': { body: { count: 1, results: [{ id: 4, name: 'Linux servers', text: 'OS.Type = Linux', type: 'device', tags: [], is_public: true, user_full_name: 'Ada', created_at: '2026-11-01T10:00:00Z', updated_at: '2026-11-01T10:00:00Z' }] } },
+    });
+    renderPage(DeviceInventory, '/device-inventory', '/device-inventory');
+    await screen.findByText('web-01');
+    expect(screen.getByRole('link', { name: 'Saved queries' }).getAttribute('href')).toBe('/device-inventory/saved-queries');
+    fireEvent.click(screen.getByRole('button', { name: 'Load' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Load a saved query' });
+    fireEvent.click(await within(dialog).findByRole('button', { name: 'Load Linux servers' }));
+    await waitFor(() => expect(searches(calls).at(-1)?.query).toBe('OS.Type = Linux'));
+    expect(calls.find((call) => call.url.startsWith('/queries/queries'))!.url).toContain('type=device');
+    expect(screen.queryByRole('dialog', { name: 'Load a saved query' })).toBeNull();
+  });
+
+  it('offers neither Load nor Saved queries without queries.view_query', async () => {
+    serveApi({ 'GET /configurations/discovery': { body: { field_map: fieldMap } }, 'POST /devices/devices': { body: { count: 1, results: [web01], index_id: 12 } } });
+    renderPage(DeviceInventory, '/device-inventory', '/device-inventory');
+    await screen.findByText('web-01');
+    expect(screen.queryByRole('link', { name: 'Saved queries' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Load' })).toBeNull();
+  });
+
   it('searches with the chosen columns, shows each value, and keeps the query and columns under pconfig-', async () => {
     localStorage.setItem('pconfig-device-inventory', JSON.stringify({ columns: ['Hostname', 'OS.Type', 'Adapters'], size: 50 }));
     const calls = serveApi({
@@ -259,5 +286,46 @@ describe('the device detail page', () => {
       ['OS end of life', 'Ubuntu 18.04.6', '31 May 2023', 'os-lifecycle#ubuntu (from lifecycle feed ubuntu 18.04)'],
       ['OS supported', 'Ubuntu 18.04.6', 'No', 'os-lifecycle#ubuntu (from lifecycle feed ubuntu 18.04)'],
     ]);
+  });
+});
+
+describe('the certificate inventory list', () => {
+  it('links the custom certificates for users who may see them, and not for others', async () => {
+    signInWith(['users.view_certificates', 'certificates.view_customcertificate']);
+    serveApi({ 'GET /configurations/discovery': { body: { certificate_field_map: {} } }, 'POST /certificates/certificates': { body: { count: 0, results: [], index_id: 12 } } });
+    const page = renderPage(CertificateInventory, '/certificate-inventory', '/certificate-inventory');
+    expect((await screen.findByRole('link', { name: 'Custom certificates' })).getAttribute('href')).toBe('/certificate-inventory/custom-certificate');
+    page.unmount();
+    signInWith(['users.view_certificates']);
+    serveApi({ 'GET /configurations/discovery': { body: { certificate_field_map: {} } }, 'POST /certificates/certificates': { body: { count: 0, results: [], index_id: 12 } } });
+    renderPage(CertificateInventory, '/certificate-inventory', '/certificate-inventory');
+    await screen.findByRole('heading', { name: 'Certificates' });
+    expect(screen.queryByRole('link', { name: 'Custom certificates' })).toBeNull();
+  });
+});
+
+describe('the device detail', () => {
+  it('has the general and logged-in users panels: the device at a glance, and its users linked to the user inventory', async () => {
+    signInWith(['users.view_devices', 'users.view_device_detail', 'users.view_user_inventory_detail']);
+    const withUsers = {
+      ...detail, IpAddresses: ['10.0.0.5'], relations: [
+        { kind: 'device-user', relation: 'last used by', device_asset: 'a1', related_asset: 'u1', related_name: 'ada' },
+        { kind: 'device-user', relation: 'last used by', device_asset: 'a1', related_asset: null, related_name: 'svc-backup' },
+        { kind: 'device-device', relation: 'runs on', device_asset: 'a1', related_asset: 'h1', related_name: 'esx-01' },
+      ],
+    };
+    serveApi({ 'GET /configurations/discovery': { body: { field_map: { ...fieldMap, IpAddresses: { value_type: 'text', label: 'IP addresses', adapter: 'cartograph' } } } }, 'POST /devices/devices/a1': { body: withUsers } });
+    renderPage(DeviceDetail, '/detail/$deviceId/$discoveryId', '/detail/a1/12');
+    await screen.findByRole('heading', { name: 'web-01' });
+    fireEvent.click(screen.getByRole('tab', { name: 'General' }));
+    const general = screen.getByRole('tabpanel');
+    expect(within(general).getByText('IP addresses').nextElementSibling?.textContent).toBe('10.0.0.5');
+    expect(within(general).getByText('OS Type').nextElementSibling?.textContent).toBe('Linux');
+    expect(within(general).queryByText('Agent Version')).toBeNull();
+    fireEvent.click(screen.getByRole('tab', { name: 'Logged-in users (2)' }));
+    const users = screen.getByRole('table', { name: 'Logged-in users' });
+    expect(within(users).getByRole('link', { name: 'ada' }).getAttribute('href')).toBe('/user-inventory/detail/u1/12');
+    expect(within(users).getByText('svc-backup')).toBeTruthy();
+    expect(within(users).queryByText('esx-01')).toBeNull();
   });
 });

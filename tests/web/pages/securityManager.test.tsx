@@ -101,6 +101,25 @@ describe('the security manager pages', () => {
     expect(calls.filter((call) => call.url.endsWith('/preview')).at(-1)?.body).toEqual({ query: 'Colour = red', profile_ids: [] });
   });
 
+  it('takes a typed criticality as the integer it is, with no false "must be an integer", and refuses a fraction', async () => {
+    const calls = serveApi({
+      'POST /securitymanager/asset-profiles/preview': { body: { index_id: 9, matching: 41, sample: [] } },
+      'POST /securitymanager/asset-profiles': { status: 201, body: { id: 3, name: 'Servers' } },
+    });
+    renderPage(AssetProfileForm, '/security-manager/asset-profile/create', '/security-manager/asset-profile/create');
+    const criticality = await screen.findByLabelText(/Criticality/);
+    fireEvent.change(screen.getByLabelText(/^Name/), { target: { value: 'Servers' } });
+    fireEvent.change(screen.getByLabelText(/^Query/), { target: { value: 'Hostname = srv-*' } });
+    fireEvent.change(criticality, { target: { value: '5.5' } });
+    fireEvent.blur(criticality);
+    expect(await screen.findByText('The Criticality field must be an integer.')).toBeTruthy();
+    fireEvent.change(criticality, { target: { value: '5' } });
+    fireEvent.blur(criticality);
+    await waitFor(() => expect(screen.queryByText('The Criticality field must be an integer.')).toBeNull());
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.find((call) => call.method === 'POST' && call.url === '/securitymanager/asset-profiles')?.body).toMatchObject({ name: 'Servers', criticality: 5 }));
+  });
+
   it("shows a profile's devices in the latest scored snapshot and, per snapshot, its size, who joined and left, and its score", async () => {
     const profile = { id: 2, name: 'Servers', description: '', owner: 'Ops', criticality: 4, query: 'Hostname = srv-*', created_at: '2026-11-20T10:00:00Z', updated_at: '2026-11-20T10:00:00Z' };
     const calls = serveApi({

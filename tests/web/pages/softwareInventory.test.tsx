@@ -7,6 +7,7 @@ import { SoftwareGroups } from '../../../src/web/pages/inventories/SoftwareGroup
 import { SoftwareInventory } from '../../../src/web/pages/inventories/SoftwareInventory';
 import { SoftwarePreview } from '../../../src/web/pages/inventories/SoftwarePreview';
 import { routeByPath } from '../../../src/web/app/routeTable';
+import { updateSession } from '../../../src/web/app/session/session';
 import { serveApi } from '../app/helpers';
 import { giveVirtualTablesHeight } from '../layout';
 import { queryOf, signInWith } from './pageSession';
@@ -172,6 +173,32 @@ describe('the device detail\'s software and vulnerability panels', () => {
     fireEvent.click(screen.getByRole('tab', { name: 'Vulnerabilities' }));
     expect(await screen.findByText('No vulnerability reported on this device')).toBeTruthy();
     expect(queryOf(calls.find((call) => call.url.startsWith('/avm/findings'))!.url)).toMatchObject({ device: 'd1d1d1d1d1d1d1d1d1d1' });
+  });
+
+  it('badges a CVE in KEV on the device\'s vulnerabilities and says why each finding is there', async () => {
+    signInWith(['users.view_devices', 'users.view_device_detail', 'users.view_avm_vulnerabilities']);
+    updateSession({ adapters: [{ id: 1, name: 'Tenable Vulnerability Management', slug: 'tenable-io', categories: [], status: 1 }] });
+    const finding = {
+      device_id: 'd1d1d1d1d1d1d1d1d1d1', hostname: 'ws-01', os_type: 'Windows', title: null, severity: 'Critical', score: 10, status: 'open', source_status: 'open',
+      status_reason: null, status_changed_by: null, status_changed_at: null, first_seen: '2026-11-01T08:00:00Z', last_seen: '2026-11-20T08:00:00Z', ports: [], software: [], index_id: 7,
+    };
+    serveApi({
+      'GET /configurations/discovery': { body: { field_map: {} } },
+      'POST /devices/devices/d1d1d1d1d1d1d1d1d1d1': { body: device },
+      'GET /avm/findings': { body: { count: 2, results: [
+        { ...finding, id: 'f1', vulnerability_id: 'v1', cve_id: 'CVE-2021-44228', kev: true, adapters: ['cartograph-avm'], sources: [{ adapter: 'cartograph-avm', evidence: 'log4j-core 2.14.1 matches cpe:2.3:a:apache:log4j' }] },
+        { ...finding, id: 'f2', vulnerability_id: 'v2', cve_id: 'CVE-2024-0001', kev: false, adapters: ['tenable-io'], sources: [{ adapter: 'tenable-io', evidence: null }] },
+      ] } },
+    });
+    renderPage(DeviceDetail, '/detail/$deviceId/$discoveryId', '/detail/d1d1d1d1d1d1d1d1d1d1/7');
+    await screen.findByRole('heading', { name: 'ws-01' });
+    fireEvent.click(screen.getByRole('tab', { name: 'Vulnerabilities' }));
+    const table = await screen.findByRole('table', { name: 'Vulnerabilities of this device' });
+    const [log4shell, scanned] = [await within(table).findByRole('row', { name: /CVE-2021-44228/ }), within(table).getByRole('row', { name: /CVE-2024-0001/ })];
+    expect(within(log4shell).getByText('KEV')).toBeTruthy();
+    expect(within(scanned).queryByText('KEV')).toBeNull();
+    expect(within(log4shell).getByText('log4j-core 2.14.1 matches cpe:2.3:a:apache:log4j')).toBeTruthy();
+    expect(within(scanned).getByText('Reported by Tenable Vulnerability Management')).toBeTruthy();
   });
 
   it('leaves the panels out without the inventories\' permissions', async () => {

@@ -4,6 +4,7 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { detailBody, fieldError, TooLarge } from '../../errors.js';
+import type { CatalogueAdapter } from '../catalogue.js';
 import { sniffLocal } from './fileSource.js';
 
 /** The largest file one upload may hold (the engines stream it, so the bound is about disk, not memory). */
@@ -28,6 +29,10 @@ export function cleanFileName(name: string | undefined, extension: string): stri
 }
 
 type ExpectedContent = (typeof expectedContent)[string];
+
+/** The contents a connection of this adapter takes as uploads (a custom adapter's: CSV or XLSX); none when it reads no file. */
+export const uploadKindsOf = (adapter: Pick<CatalogueAdapter, 'custom' | 'engine'> | undefined): ExpectedContent[] =>
+  adapter?.custom ? [expectedContent.xlsx, expectedContent.csv] : adapter?.engine && expectedContent[adapter.engine] ? [expectedContent[adapter.engine]] : [];
 
 /**
  * Streams one uploaded file to `uploads/` in the data folder under a random name and checks it by content against

@@ -72,7 +72,9 @@ export function registerActivityRoutes(routes: RouteCatalogue, context: AppConte
       // The change's values (secrets already redacted when stored) are read one activity at a time, never in lists.
       const [row] = await db.query(`select ${activityColumns}, value_before, value_after from activities where id = $1 and company_id = $2`, [(request.params as { id: number }).id, callerOf(request).companyId]);
       if (!row) throw notFound();
-      return row;
+      // The schema of what the request sent (a settings document, a resource), whose titles name the change's fields.
+      const schemaId = routes.definitions.find((definition) => definition.name === (row as { action?: string }).action)?.body ?? null;
+      return { ...row, schema_id: schemaId };
     },
   });
   routes.add({

@@ -4,7 +4,7 @@ import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { adapterForCompany } from '../../adapters/custom/customCatalogue.js';
 import { removeUpload } from '../../adapters/files/fileSource.js';
-import { cleanFileName, expectedContent, storeUpload, uploadLimitBytes } from '../../adapters/files/uploads.js';
+import { cleanFileName, storeUpload, uploadKindsOf, uploadLimitBytes } from '../../adapters/files/uploads.js';
 import { openSecrets, sealSecrets } from '../../auth/secretFields.js';
 import type { AppContext } from '../../context.js';
 import { detailError, fieldError, fieldErrorsFromAjv, HttpError, notFound } from '../errors.js';
@@ -30,7 +30,7 @@ export async function registerConnectionFileRoutes(app: FastifyInstance, routes:
       if (!row || !mayUseAdapter(caller, row.adapter)) throw notFound();
       const adapter = await adapterForCompany(context.db, context.adapters, caller.companyId, row.adapter);
       // A custom adapter's connection takes its files as CSV or XLSX, told apart by content.
-      const kinds = adapter?.custom ? [expectedContent.xlsx, expectedContent.csv] : adapter?.engine && expectedContent[adapter.engine] ? [expectedContent[adapter.engine]] : [];
+      const kinds = uploadKindsOf(adapter);
       if (!adapter || !kinds.length) throw detailError(400, 'This connection does not read a file: only CSV, JSON and XLSX file connections take uploads.');
       if (!request.isMultipart()) throw detailError(415, 'Send the file as multipart/form-data, in a field named "file".');
 

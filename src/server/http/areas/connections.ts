@@ -11,18 +11,20 @@ import { detailError, fieldError, fieldErrorsFromAjv, HttpError, notFound } from
 import { orderByClause, pageWindow, paginated, type ListQuery } from '../pagination.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
 import { enforceFormRules, validatorFor } from '../validators.js';
-import { adapterStatus, mayUseAdapter } from './adapters.js';
+import { mayUseAdapter } from './adapters.js';
 import { containsPattern } from '../../db/likePatterns.js';
+import { uploadKindsOf } from '../../adapters/files/uploads.js';
 
 type Option = { name: string; typed_value: unknown };
 type ConnectionBody = { adapter?: string; name?: string; description?: string; connector?: number; enabled?: boolean; option_connections?: Option[]; connection?: number };
 type ConnectionRow = {
   id: number; adapter: string; name: string; description: string; connector_id: number; connector_name: string; enabled: boolean;
-  config: Record<string, unknown>; status: number; status_detail: string; last_checked_at: Date | null; created_at: Date; updated_at: Date;
+  config: Record<string, unknown>; status: number; status_detail: string; last_checked_at: Date | null; tested_at: Date | null; test_ok: boolean | null; test_detail: string;
+  created_at: Date; updated_at: Date;
 };
 
 const connectionSelect = `select c.id, c.adapter, c.name, c.description, c.connector_id, k.name as connector_name, c.enabled, c.config, c.status,
-  c.status_detail, c.last_checked_at, c.created_at, c.updated_at from connections c join connectors k on k.id = c.connector_id`;
+  c.status_detail, c.last_checked_at, c.tested_at, c.test_ok, c.test_detail, c.created_at, c.updated_at from connections c join connectors k on k.id = c.connector_id`;
 
 /** A connection as the reference API answers it, secrets masked. */
 function describeConnection(adapter: CatalogueAdapter | undefined, row: ConnectionRow) {
@@ -30,7 +32,8 @@ function describeConnection(adapter: CatalogueAdapter | undefined, row: Connecti
   return {
     id: row.id, adapter: row.adapter, adapter_name: adapter?.name ?? row.adapter, adapter_slug: row.adapter, name: row.name, description: row.description,
     status: row.status, status_detail: row.status_detail, enabled: row.enabled, connector: row.connector_id, connector_name: row.connector_name,
-    last_checked_at: row.last_checked_at, created_at: row.created_at, updated_at: row.updated_at,
+    last_checked_at: row.last_checked_at, tested_at: row.tested_at, test_ok: row.test_ok, test_detail: row.test_detail, takes_upload: uploadKindsOf(adapter).length > 0,
+    created_at: row.created_at, updated_at: row.updated_at,
     option_connections: Object.entries(masked).map(([name, value]) => ({ name, typed_value: value, is_sensitive: Boolean(adapter?.secretFields.has(name)) })),
   };
 }
@@ -175,9 +178,8 @@ export function registerConnectionRoutes(routes: RouteCatalogue, context: AppCon
       const adapter = await adapterFor(caller, existing.adapter);
       if (!adapter) throw detailError(400, `The adapter ${existing.adapter} is no longer in the catalogue.`);
       const result = await runCheck(caller, adapter, openSecrets(context.keys.secretsKey, existing.config, adapter.secretFields), existing.connector_id, existing.id);
-      await db.query('update connections set status = $2, status_detail = $3, last_checked_at = now() where id = $1', [
-        existing.id, result.ok ? adapterStatus.done : adapterStatus.error, result.detail,
-      ]);
+      // A test says whether the system answers; the status stays the last fetch's (migration 0166).
+      await db.query('update connections set test_ok = $2, test_detail = $3, tested_at = now() where id = $1', [existing.id, result.ok, result.detail]);
       return { success: result.ok, ...(result.ok ? {} : { reason: result.reason }), detail: result.detail };
     },
   });

@@ -17,6 +17,9 @@ type DiscoveryRow = { id: number; status: 'running' | 'done' | 'error'; trigger:
 const numericStatus = { running: 1, done: 2, error: 3 } as const;
 const discoverySelect = 'select id, status, trigger, start_time, end_time, progress, error, pruned_at from discoveries';
 
+// Spec §4's task status numbers, which the reference SDK sends for the discovery list's status filter.
+const statusOfNumber: Record<string, string> = { 1: 'running', 2: 'done', 3: 'error' };
+
 /** Discoveries: start one, list them, follow one's progress (reference API `/discoveries/...`). */
 export function registerDiscoveryRoutes(routes: RouteCatalogue, context: AppContext): void {
   const { db } = context;
@@ -35,7 +38,7 @@ export function registerDiscoveryRoutes(routes: RouteCatalogue, context: AppCont
     handler: async (request) => {
       const query = request.query as { page?: number; size?: number; status?: string };
       const { limit, offset } = pageWindow(query);
-      const params = [callerOf(request).companyId, query.status ?? null];
+      const params = [callerOf(request).companyId, query.status ? (statusOfNumber[query.status] ?? query.status) : null];
       const filter = 'company_id = $1 and ($2::text is null or status = $2)';
       const [{ count }] = await db.query<{ count: number }>(`select count(*)::int as count from discoveries where ${filter}`, params);
       const rows = await db.query<DiscoveryRow>(`${discoverySelect} where ${filter} order by id desc limit $3 offset $4`, [...params, limit, offset]);

@@ -1,6 +1,6 @@
 import { t } from '../i18n/messages';
 import { CommandPaletteButton } from '../palette/CommandPaletteButton';
-import { Link, useNavigate } from '@tanstack/react-router';
+import { Link, useLocation, useNavigate } from '@tanstack/react-router';
 import { useState, type ReactNode } from 'react';
 import { product } from '../../../core/product';
 import { isPageBuilt } from '../pageModules';
@@ -44,10 +44,12 @@ function mainItems(permissions: readonly string[]): MenuItem[] {
 function UserMenu() {
   const { user, company } = useSession();
   const navigate = useNavigate();
+  const here = useLocation({ select: (location) => location.href });
   const accountRoute = routeByPath('/account-settings');
+  // Signing in again leads back to the page signed out from (spec §8's redirect, as an expired session keeps it).
   const signOut = () => {
     logout();
-    void navigate({ to: '/login' } as never);
+    void navigate({ to: '/login', search: { redirect: here } } as never);
   };
   return (
     <Popover trigger={<span className="top-bar__user">{user?.name || user?.username}</span>} triggerLabel={t('shell.accountMenu')}>

@@ -1,4 +1,5 @@
 import { t } from '../../app/i18n/messages';
+import { formatNumber } from '../../../core/format/numbers';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { useEffect, useMemo, useState } from 'react';
@@ -51,7 +52,7 @@ function ScopePreviewCard({ scope }: { scope: General['scope'] }) {
     >
       {(data) => (
         <>
-          <p>{t('actions.assetsMatch', { count: data.matching.toLocaleString('en-US') })}</p>
+          <p>{t('actions.assetsMatch', { count: formatNumber(data.matching) })}</p>
           {data.sample.length > 0 && kind ? (
             <>
               <p className="live-preview__muted">{t('actions.forExample')}</p>

@@ -4,15 +4,11 @@ import { useState } from 'react';
 import { formatDate } from '../../../core/dates';
 import { notify } from '../../app/notifications/notifications';
 import { hasPermission } from '../../app/session/session';
-import { Badge, Button, Card, EmptyState, Select, Spinner, Table, type BadgeTone, type TableColumn } from '../../ui';
+import { Button, Card, EmptyState, Select, Spinner, Table, type TableColumn } from '../../ui';
 import { AssetLink } from '../inventories/assetLinks';
 import { inventoryKindOfEntity } from '../inventories/inventoryKinds';
 import { runListQuery, runResultsQuery, startRun, type RunSummary, type TargetResultRow } from './actionApi';
-
-const statusTone: Record<string, BadgeTone> = { done: 'success', error: 'danger', running: 'info', queued: 'neutral', succeeded: 'success', failed: 'danger', skipped: 'warning', planned: 'info' };
-export const StatusBadge = ({ status }: { status: string }) => <Badge tone={statusTone[status] ?? 'neutral'}>{status}</Badge>;
-
-const countsOf = (run: RunSummary) => `${run.targets} targets · ${run.succeeded} succeeded · ${run.failed} failed · ${run.skipped} skipped`;
+import { runCounts, statusLabel, StatusBadge, targetResults, triggerLabel } from './runLabels';
 
 /** A run's results: each asset's name links to its detail in the snapshot the run targeted. */
 const resultColumns = (entity: string, discoveryId: number | null): TableColumn<TargetResultRow>[] => [
@@ -43,7 +39,7 @@ function RunResults({ run, actionId, entity }: { run: RunSummary; actionId: numb
   return (
     <div className="action-results">
       <div className="action-results__bar">
-        <Select label={t('actions.show')} value={status} onValueChange={setStatus} options={[{ value: '', label: t('actions.everyTarget') }, ...['succeeded', 'failed', 'skipped', 'planned'].map((value) => ({ value, label: value }))]} />
+        <Select label={t('actions.show')} value={status} onValueChange={setStatus} options={[{ value: '', label: t('actions.everyTarget') }, ...targetResults.map((value) => ({ value, label: statusLabel(value) }))]} />
         {run.failed > 0 && !run.dry_run && hasPermission('workflows.run_workflow') ? <Button variant="warning" loading={rerun.isPending} onClick={() => rerun.mutate()}>{t('actions.reRunFailedFailed', { failed: run.failed })}</Button> : null}
       </div>
       <Table caption={t('actions.resultsRunId', { id: run.id })} columns={resultColumns(entity, run.discovery_id)} rows={results.data?.results ?? []} rowKey={(row) => row.asset_id} loading={results.isPending} empty={t('actions.noTargets')} />
@@ -64,8 +60,8 @@ export function ActionRuns({ actionId, entity }: { actionId: number; entity: str
         {runs.data.results.map((run) => (
           <li key={run.id}>
             <button type="button" className={`action-runs__item${run.id === current ? ' action-runs__item--open' : ''}`} onClick={() => setOpened(run.id)} aria-pressed={run.id === current}>
-              <StatusBadge status={run.status} />{' '}{t('actions.runId', { id: run.id })}{run.dry_run ? t('actions.dryRunSuffix') : ''} · {run.trigger}{run.started_by_name ? t('actions.startedBy', { started_by_name: run.started_by_name }) : ''} · {formatDate(run.created_at)}
-              <span className="action-runs__counts">{countsOf(run)}</span>
+              <StatusBadge status={run.status} />{' '}{t('actions.runId', { id: run.id })}{run.dry_run ? t('actions.dryRunSuffix') : ''} · {triggerLabel(run.trigger)}{run.started_by_name ? t('actions.startedBy', { started_by_name: run.started_by_name }) : ''} · {formatDate(run.created_at)}
+              <span className="action-runs__counts">{runCounts(run)}</span>
             </button>
           </li>
         ))}

@@ -8,8 +8,10 @@ import type { PageProps } from '../../app/pageModules';
 import { hasPermission } from '../../app/session/session';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
 import { Badge, Button, ButtonLink, Card, EmptyState, ErrorState, PageHeader, Spinner, Table, type TableColumn } from '../../ui';
-import { actionListQuery, startRun, type ActionItem } from './actionApi';
-import { ActionRuns, StatusBadge } from './ActionRuns';
+import { actionListQuery, type ActionItem } from './actionApi';
+import { ActionRuns } from './ActionRuns';
+import { RunButtons } from './RunButtons';
+import { runCounts, StatusBadge } from './runLabels';
 import { actionCenterPath, typeLabel } from './actionPages';
 import './actions.css';
 
@@ -18,27 +20,6 @@ const triggerLabel = {
   get discovery() { return t('actions.afterEveryDiscovery'); },
   get schedule() { return t('actions.onASchedule'); },
 };
-
-function RunButtons({ action, onStarted }: { action: ActionItem; onStarted: (id: number) => void }) {
-  const queryClient = useQueryClient();
-  const run = useMutation({
-    mutationFn: (dryRun: boolean) => startRun(action.id, { dry_run: dryRun }),
-    onSuccess: (started) => {
-      notify('success', started.dry_run ? t('actions.dryRunNameStarted', { name: action.name }) : t('actions.nameIsRunning', { name: action.name }));
-      void queryClient.invalidateQueries({ queryKey: ['actions'] });
-      void queryClient.invalidateQueries({ queryKey: ['action-runs', action.id] });
-      onStarted(action.id);
-    },
-  });
-  if (!hasPermission('workflows.run_workflow')) return null;
-  const sshDenied = action.type === 'ssh_command' && !hasPermission('workflows.run_sshcommand');
-  return (
-    <span className="actions-page__buttons">
-      <Button size="small" variant="secondary" loading={run.isPending && run.variables} onClick={() => run.mutate(true)}>{t('actions.dryRun')}</Button>
-      <Button size="small" loading={run.isPending && !run.variables} disabled={sshDenied} onClick={() => run.mutate(false)}>{t('actions.run')}</Button>
-    </span>
-  );
-}
 
 /** `/action-center`: the actions, their last run, buttons to dry-run, run, edit and delete, and each one's history. */
 export function Actions(_props: PageProps) {
@@ -58,7 +39,7 @@ export function Actions(_props: PageProps) {
     { id: 'name', header: t('actions.name'), cell: (action) => <button type="button" className="actions-page__name" onClick={() => setSelected(action.id)}>{action.name}</button> },
     { id: 'type', header: t('actions.type'), cell: (action) => typeLabel(action.type) },
     { id: 'trigger', header: t('actions.runs'), cell: (action) => (action.enabled === false ? <Badge tone="neutral">{t('actions.off')}</Badge> : triggerLabel[action.trigger]) },
-    { id: 'last', header: t('actions.lastRun'), cell: (action) => (action.last_run ? <span><StatusBadge status={action.last_run.status} />{' '}{t('actions.succeededTargetsSucceeded', { succeeded: action.last_run.succeeded, targets: action.last_run.targets })}{action.last_run.dry_run ? t('actions.dryRunSuffix') : ''}</span> : '–') },
+    { id: 'last', header: t('actions.lastRun'), cell: (action) => (action.last_run ? <span><StatusBadge status={action.last_run.status} />{' '}{runCounts(action.last_run)}</span> : '–') },
     { id: 'buttons', header: '', align: 'end', cell: (action) => (
       <span className="actions-page__buttons">
         <RunButtons action={action} onStarted={setSelected} />

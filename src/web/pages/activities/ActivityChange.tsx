@@ -1,7 +1,8 @@
 import { useState } from 'react';
+import { formatNumber } from '../../../core/format/numbers';
 import { t } from '../../app/i18n/messages';
 import { Badge, Card, Checkbox, Table, type BadgeTone, type TableColumn } from '../../ui';
-import { changeRows, isTruncated, type ChangeRow, type ChangeState } from './changeDiff';
+import { changeRows, fieldTitle, isTruncated, type ChangeRow, type ChangeState } from './changeDiff';
 
 const stateLooks: Record<ChangeState, { tone: BadgeTone; label: () => string }> = {
   added: { tone: 'success', label: () => t('activities.change.added') },
@@ -12,8 +13,9 @@ const stateLooks: Record<ChangeState, { tone: BadgeTone; label: () => string }> 
 
 const cellOf = (value: string | undefined) => (value === undefined ? <span className="activities__absent">{t('activities.change.absent')}</span> : <code className="activities__value">{value}</code>);
 
-const columns: TableColumn<ChangeRow>[] = [
-  { id: 'field', get header() { return t('activities.change.field'); }, cell: (row) => row.field },
+const columnsFor = (schema: Parameters<typeof fieldTitle>[1]): TableColumn<ChangeRow>[] => [
+  // The field by its title where the schema of what was sent names it; its path in the tooltip.
+  { id: 'field', get header() { return t('activities.change.field'); }, cell: (row) => <span title={row.field}>{fieldTitle(row.field, schema)}</span> },
   { id: 'state', get header() { return t('activities.change.state'); }, cell: (row) => <Badge tone={stateLooks[row.state].tone}>{stateLooks[row.state].label()}</Badge> },
   { id: 'before', get header() { return t('activities.change.before'); }, cell: (row) => cellOf(row.before) },
   { id: 'after', get header() { return t('activities.change.after'); }, cell: (row) => cellOf(row.after) },
@@ -23,7 +25,7 @@ const columns: TableColumn<ChangeRow>[] = [
 function TruncatedNote({ label, size, preview }: { label: string; size: number; preview: string }) {
   return (
     <div className="activities__truncated">
-      <p>{t('activities.change.truncated', { side: label, size: size.toLocaleString() })}</p>
+      <p>{t('activities.change.truncated', { side: label, size: formatNumber(size) })}</p>
       <pre>{preview}</pre>
     </div>
   );
@@ -33,7 +35,7 @@ function TruncatedNote({ label, size, preview }: { label: string; size: number; 
  * The change an activity kept: each field before and after (changed ones first in view, unchanged ones on request).
  * Secrets were redacted by the server before the values were stored.
  */
-export function ActivityChange({ before, after }: { before: unknown; after: unknown }) {
+export function ActivityChange({ before, after, schema }: { before: unknown; after: unknown; schema?: Parameters<typeof fieldTitle>[1] }) {
   const [showUnchanged, setShowUnchanged] = useState(false);
   if (before === null && after === null) {
     return <Card title={t('activities.change.title')}><p>{t('activities.change.notStored')}</p></Card>;
@@ -54,7 +56,7 @@ export function ActivityChange({ before, after }: { before: unknown; after: unkn
     <Card title={t('activities.change.title')}>
       <p>{summary} {t('activities.change.secretsRedacted')}</p>
       {unchanged ? <Checkbox label={t('activities.change.showUnchanged', { count: unchanged })} checked={showUnchanged} onCheckedChange={setShowUnchanged} /> : null}
-      {visible.length ? <Table columns={columns} rows={visible} rowKey={(row) => row.field} caption={t('activities.change.caption')} /> : null}
+      {visible.length ? <Table columns={columnsFor(schema)} rows={visible} rowKey={(row) => row.field} caption={t('activities.change.caption')} /> : null}
     </Card>
   );
 }

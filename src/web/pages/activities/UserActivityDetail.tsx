@@ -4,6 +4,7 @@ import { formatDate } from '../../../core/dates/index.js';
 import { apiFetch } from '../../app/http';
 import type { PageProps } from '../../app/pageModules';
 import { routeParams } from '../../renderers/form/routeParams';
+import { entitySchemaQuery } from '../../renderers/schema/entitySchema';
 import { Card, ErrorState, PageHeader, Spinner } from '../../ui';
 import { ActivityChange } from './ActivityChange';
 import { actionText, codeText } from './activityActions';
@@ -14,6 +15,9 @@ import './activities.css';
 export function UserActivityDetail(props: PageProps) {
   const id = routeParams(props.route.path).activityId ?? '';
   const item = useQuery({ queryKey: ['/activities/activities', id], queryFn: () => apiFetch<ActivityDetail>(`/activities/activities/${encodeURIComponent(id)}`) });
+  // Titles for the change's fields; without the schema (none sent, or not one the console ships) the paths show.
+  const schemaId = item.data?.schema_id ?? '';
+  const schema = useQuery({ ...entitySchemaQuery(schemaId), enabled: Boolean(schemaId), retry: false });
   if (item.isError) return <ErrorState title={t('activities.activityCouldNotLoaded')} message={item.error.message} />;
   if (!item.data) return <Spinner label={t('activities.loading')} />;
   const activity = item.data;
@@ -28,7 +32,7 @@ export function UserActivityDetail(props: PageProps) {
       <Card title={t('activities.whatHappened')}>
         <dl className="activities__detail">{rows.map(([label, value]) => <div key={label}><dt>{label}</dt><dd>{value}</dd></div>)}</dl>
       </Card>
-      <ActivityChange before={activity.value_before ?? null} after={activity.value_after ?? null} />
+      <ActivityChange before={activity.value_before ?? null} after={activity.value_after ?? null} schema={schema.data} />
     </section>
   );
 }

@@ -2,7 +2,8 @@ import { apiFetch } from '../../app/http';
 
 export type Activity = { id: number; username: string; action: string; target_type: string; target_id: string; source_ip: string; result: string; status_code: number; created_at: string };
 /** One activity as its detail answers it: with what the change was before and after (null where nothing was kept). */
-export type ActivityDetail = Activity & { value_before: unknown; value_after: unknown };
+/** One activity with its change; `schema_id` names the schema of what its request sent, whose titles label the fields. */
+export type ActivityDetail = Activity & { value_before: unknown; value_after: unknown; schema_id?: string | null };
 export type SystemEvent = { id: number; level: string; event: string; message: string; detail: Record<string, unknown>; created_at: string };
 export type ActivityFilters = { user: string; action: string; target_type: string; result: string; from: string; to: string };
 export type PageResponse<Row> = { count: number; results: Row[] };

@@ -38,3 +38,27 @@ export function changeRows(before: unknown, after: unknown): ChangeRow[] {
     return { field: field || '(value)', before: was, after: is, state };
   });
 }
+
+type TitledSchema = { title?: string; properties?: Record<string, TitledSchema>; items?: TitledSchema };
+
+/**
+ * A change's field path as its schema titles it: `smtp_security` → "SMTP security", `groups[0].name` → "Groups › 1 ›
+ * Name". A segment the schema does not know keeps its name; an item of a list is its position, counted from 1.
+ */
+export function fieldTitle(path: string, schema: TitledSchema | null | undefined): string {
+  if (!schema) return path;
+  const parts: string[] = [];
+  let at: TitledSchema | undefined = schema;
+  for (const segment of path.match(/[^.[\]]+|\[\d+\]/g) ?? [path]) {
+    const index = /^\[(\d+)\]$/.exec(segment);
+    if (index) {
+      parts.push(String(Number(index[1]) + 1));
+      at = at?.items;
+      continue;
+    }
+    const property: TitledSchema | undefined = at?.properties?.[segment];
+    parts.push(property?.title ?? segment);
+    at = property;
+  }
+  return parts.join(' › ');
+}

@@ -2,7 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { useEffect, useMemo, useState } from 'react';
 import { t } from '../../app/i18n/messages';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
-import { useSession, type Adapter } from '../../app/session/session';
+import { hasPermission, useSession, type Adapter } from '../../app/session/session';
 import { AdapterStatusBadge, EmptyState, PageHeader, Tabs, TextInput } from '../../ui';
 import { AdapterCapability, canFetch } from './AdapterCapability';
 import { adapterCategories, adapterImage, categoryLabel, fuzzySearch } from './adapterSearch';
@@ -22,7 +22,7 @@ function AdapterCard({ adapter }: { adapter: Adapter }) {
       <img className="adapter-card__icon" src={adapterImage(adapter.custom ? customAdapterIcon : adapter.slug)} alt="" width={40} height={40} loading="lazy" />
       <div className="adapter-card__body">
         <span className="adapter-card__name">{adapter.name}</span>
-        {available ? <AdapterStatusBadge status={adapter.status} /> : null}
+        {available && !builtIn ? <AdapterStatusBadge status={adapter.status} /> : null}
         {builtIn ? null : <AdapterCapability adapter={adapter} />}
         {adapter.custom && (
           // A custom adapter's connections take its data files through the upload page; it has no setup instructions.
@@ -36,7 +36,7 @@ function AdapterCard({ adapter }: { adapter: Adapter }) {
             {available ? (
               <>
                 <Link to="/adapters/connections" search={{ adapter: adapter.slug }}>{t('adapters.connections')}</Link>
-                <Link to="/adapters/connection/create/$id" params={{ id: adapter.slug }}>{t('adapters.addConnection')}</Link>
+                {hasPermission('adapters.add_connection') && <Link to="/adapters/connection/create/$id" params={{ id: adapter.slug }}>{t('adapters.addConnection')}</Link>}
               </>
             ) : null}
             <Link to="/adapters/connections/components/instructions/$tool" params={{ tool: adapter.slug }}>{t('adapters.instructions')}</Link>

@@ -7,9 +7,11 @@ import { apiFetch } from '../../app/http';
 import { notify } from '../../app/notifications/notifications';
 import { hasPermission } from '../../app/session/session';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
-import { AdapterStatusBadge, Button, Card, Dialog, ErrorState, PageHeader, Spinner } from '../../ui';
+import { Button, Card, Dialog, ErrorState, PageHeader, RelativeTime, Spinner } from '../../ui';
 import { adapterImage } from './adapterSearch';
 import { connectionSchemaLoader, connectionSchemaQuery } from './connectionForm/connectionFormApi';
+import { ConnectionFetchActions } from './ConnectionFetchActions';
+import { ConnectionStatusBadge } from './ConnectionStatusBadge';
 import { connectionQuery, type ConnectivityResponse, type ConnectionResponse } from './connectionsApi';
 import './adapters.css';
 
@@ -65,7 +67,7 @@ function Settings({ connection }: { connection: ConnectionResponse }) {
   );
 }
 
-/** `/adapters/connections/{id}`: a connection's status and settings (secrets masked), with test, edit and delete. */
+/** `/adapters/connections/{id}`: a connection's status and settings (secrets masked), with fetch, upload, test, edit and delete. */
 export function ConnectionDetail() {
   const id = Number((useParams({ strict: false }) as { id: string }).id);
   const navigate = useNavigate();
@@ -100,9 +102,10 @@ export function ConnectionDetail() {
       <PageHeader
         title={<span className="connection-adapter"><img src={adapterImage(current.adapter)} alt="" width={28} height={28} />{current.name}</span>}
         description={current.description || t('adapters.adapterNameConnection', { adapter_name: current.adapter_name })}
-        meta={<AdapterStatusBadge status={current.status} />}
+        meta={<ConnectionStatusBadge connection={current} />}
         actions={
           <>
+            <ConnectionFetchActions connection={current} />
             {hasPermission('adapters.change_connection') && (
               <>
                 <Button loading={check.isPending} onClick={() => check.mutate()}>{t('adapters.testConnection')}</Button>
@@ -118,8 +121,9 @@ export function ConnectionDetail() {
           <div><dt>{t('adapters.adapter')}</dt><dd><Link to="/adapters/connections/components/instructions/$tool" params={{ tool: current.adapter }}>{current.adapter_name}</Link></dd></div>
           <div><dt>{t('adapters.fetchedByDiscoveries')}</dt><dd>{current.enabled ? t('adapters.yes') : t('adapters.noDisabled')}</dd></div>
           <div><dt>{t('adapters.connector')}</dt><dd>{current.connector_name}</dd></div>
-          <div><dt>{t('adapters.lastChecked')}</dt><dd>{formatDate(current.last_checked_at)}</dd></div>
-          <div><dt>{t('adapters.lastResult')}</dt><dd>{current.status_detail || '-'}</dd></div>
+          <div><dt>{t('adapters.lastFetched')}</dt><dd>{current.last_checked_at ? <RelativeTime value={current.last_checked_at} /> : t('adapters.statusNotFetchedYet')}</dd></div>
+          <div><dt>{t('adapters.lastFetchResult')}</dt><dd>{current.status_detail || '-'}</dd></div>
+          <div><dt>{t('adapters.lastTest')}</dt><dd>{current.tested_at ? <><RelativeTime value={current.tested_at} />: {current.test_detail || (current.test_ok ? t('adapters.statusReachable') : t('adapters.statusUnreachable'))}</> : '-'}</dd></div>
         </dl>
       </Card>
       <Card title={t('adapters.settings')}><Settings connection={current} /></Card>

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { inlineText, parseMarkdown } from '../../../core/markdown/parseMarkdown';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
-import { useSession } from '../../app/session/session';
+import { hasPermission, useSession } from '../../app/session/session';
 import { NotFound } from '../system/NotFound';
 import { EmptyState, PageHeader, Spinner } from '../../ui';
 import { AdapterCapability, canFetch } from './AdapterCapability';
@@ -32,7 +32,7 @@ export function Instructions() {
   const titled = blocks[0]?.kind === 'heading';
   const title = blocks[0]?.kind === 'heading' ? inlineText(blocks[0].inlines) : (adapter?.name ?? tool);
   // Until the session's catalogue says otherwise the adapter is taken as available, as the server has the last word.
-  const available = !adapter || canFetch(adapter);
+  const available = (!adapter || canFetch(adapter)) && hasPermission('adapters.add_connection');
   return (
     <article className="adapter-instructions">
       <PageHeader

@@ -13,7 +13,14 @@ export type ConnectionResponse = {
   enabled: boolean;
   connector: number;
   connector_name: string;
+  /** When a discovery last fetched it (its status and status_detail are that fetch's). */
   last_checked_at: string | null;
+  /** When it was last tested, whether the system answered, and what the test said. */
+  tested_at: string | null;
+  test_ok: boolean | null;
+  test_detail: string;
+  /** Whether it reads a file that is uploaded to it (CSV, JSON, XLSX, custom adapters). */
+  takes_upload: boolean;
   created_at: string;
   updated_at: string;
   option_connections: { name: string; typed_value: unknown; is_sensitive: boolean }[];

@@ -1,4 +1,5 @@
 import { t } from '../../app/i18n/messages';
+import { formatNumber } from '../../../core/format/numbers';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { useEffect } from 'react';
@@ -16,8 +17,8 @@ const stageLabels: Record<string, string> = { get fetch() { return t('discoverie
 const connectionColumns: TableColumn<ConnectionProgressResponse>[] = [
   { id: 'name', get header() { return t('discoveries.connection'); }, cell: (row) => <span>{row.name} <span className="discoveries-muted">({row.adapter})</span></span> },
   { id: 'state', get header() { return t('discoveries.state'); }, cell: (row) => <RunStateBadge state={row.state} /> },
-  { id: 'records', get header() { return t('discoveries.records'); }, align: 'end', cell: (row) => row.records.toLocaleString() },
-  { id: 'by_entity', get header() { return t('discoveries.byKind'); }, cell: (row) => Object.entries(row.by_entity).map(([kind, count]) => `${kind} ${count.toLocaleString()}`).join(', ') || '-' },
+  { id: 'records', get header() { return t('discoveries.records'); }, align: 'end', cell: (row) => formatNumber(row.records) },
+  { id: 'by_entity', get header() { return t('discoveries.byKind'); }, cell: (row) => Object.entries(row.by_entity).map(([kind, count]) => `${kind} ${formatNumber(count)}`).join(', ') || '-' },
   { id: 'duration', get header() { return t('discoveries.duration'); }, align: 'end', cell: (row) => durationText(row.duration_ms) },
   {
     id: 'problems', get header() { return t('discoveries.problems'); },
@@ -49,7 +50,7 @@ function OperationProgress({ discovery }: { discovery: DiscoveryResponse }) {
           </li>
         ))}
       </ol>
-      {assets.length > 0 && <p>{t('discoveries.publishedAssets', { assets: assets.map(([kind, count]) => `${count.toLocaleString()} ${assetNoun(kind, count)}`).join(', ') })}</p>}
+      {assets.length > 0 && <p>{t('discoveries.publishedAssets', { assets: assets.map(([kind, count]) => `${formatNumber(count)} ${assetNoun(kind, count)}`).join(', ') })}</p>}
       {discovery.error && <p className="discoveries-error">{discovery.error}</p>}
     </Card>
   );

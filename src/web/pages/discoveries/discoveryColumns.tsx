@@ -1,4 +1,5 @@
 import { t } from '../../app/i18n/messages';
+import { formatNumber } from '../../../core/format/numbers';
 import { Link } from '@tanstack/react-router';
 import { formatDate, formatElapsed } from '../../../core/dates';
 import type { TableColumn } from '../../ui';
@@ -15,5 +16,5 @@ export const discoveryColumns: TableColumn<DiscoveryResponse>[] = [
   { id: 'start_time', get header() { return t('discoveries.started'); }, cell: (row) => formatDate(row.start_time) },
   { id: 'elapsed', get header() { return t('discoveries.duration'); }, cell: (row) => formatElapsed(row.start_time, row.end_time) },
   { id: 'connections', get header() { return t('discoveries.connections'); }, align: 'end', cell: (row) => row.progress?.connections?.length ?? 0 },
-  { id: 'assets', get header() { return t('discoveries.assets'); }, align: 'end', cell: (row) => total(row).toLocaleString() },
+  { id: 'assets', get header() { return t('discoveries.assets'); }, align: 'end', cell: (row) => formatNumber(total(row)) },
 ];

@@ -72,7 +72,7 @@ function panels(asset: AssetDetailResponse, fieldMap: FieldMap, entity: AssetKin
       // Each reason, and for a device of several records the unmerge dialog.
       content: <MergeReasons asset={asset} entity={entity} />,
     },
-    ...(entity === 'device' ? devicePanels(asset.PrimaryKey[0], asset.index_id) : []),
+    ...(entity === 'device' ? devicePanels(asset, fieldMap, adapterName) : []),
   ];
 }
 

@@ -1,4 +1,5 @@
 import { t } from '../../app/i18n/messages';
+import { formatNumber } from '../../../core/format/numbers';
 import { formatDate } from '../../../core/dates';
 import { Badge, Card, EmptyState, ErrorState, PageHeader, Spinner, Table, Tabs } from '../../ui';
 import { AssetLink } from './assetLinks';
@@ -58,7 +59,7 @@ export function CertificateDetail() {
           caption={t('inventories.devicesServingCertificate')}
           columns={[
             { id: 'device', header: t('inventories.device'), cell: (row: CertificateDevice) => <AssetLink kind={deviceInventory} id={row.id} discoveryId={discoveryId} name={row.hostname} /> },
-            { id: 'places', header: t('inventories.places'), align: 'end', cell: (row: CertificateDevice) => row.places.toLocaleString() },
+            { id: 'places', header: t('inventories.places'), align: 'end', cell: (row: CertificateDevice) => formatNumber(row.places) },
           ]}
           rows={certificate.devices}
           rowKey={(row) => row.id}

@@ -3,10 +3,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatDate } from '../../../core/dates';
 import { hasPermission } from '../../app/session/session';
-import { Badge, Button, EmptyState, ErrorState, Pagination, Select, Table, TextInput, type BadgeTone, type TableColumn } from '../../ui';
+import { Badge, Button, EmptyState, RelativeTime, ErrorState, Pagination, Select, Table, TextInput, type BadgeTone, type TableColumn } from '../../ui';
 import { AssetLink } from './assetLinks';
 import { FindingStatusDialog } from './FindingStatusDialog';
 import { deviceInventory, vulnerabilityInventory } from './inventoryKinds';
+import { useAdapterName } from './sources';
 import { findingsQuery, findingStatuses, findingStatusLabels, type FindingResponse, type FindingStatus } from './softwareLinksApi';
 
 const pageSize = 50;
@@ -26,12 +27,39 @@ function StatusCell({ finding }: { finding: FindingResponse }) {
   return <span title={changed}><Badge tone={statusTones[finding.status]}>{findingStatusLabels[finding.status]}</Badge></span>;
 }
 
+/** The CVE with a KEV badge when CISA lists it as exploited in the wild. */
+function VulnerabilityCell({ finding }: { finding: FindingResponse }) {
+  return (
+    <span className="inventory-finding-vulnerability">
+      <AssetLink kind={vulnerabilityInventory} id={finding.vulnerability_id} discoveryId={finding.index_id} name={finding.cve_id ?? finding.title} />
+      {finding.kev && <span title={t('inventories.kevBadgeHint')}> <Badge tone="danger">{t('inventories.kevBadge')}</Badge></span>}
+    </span>
+  );
+}
+
+/**
+ * Why the finding is there: the matcher's reason (installation, version, criterion, mapping), else the evidence a
+ * scanner gave, else which sources report it.
+ */
+function MatchReason({ finding }: { finding: FindingResponse }) {
+  const adapterName = useAdapterName();
+  const sources = finding.sources ?? [];
+  const evidence = sources.find((source) => source.adapter === 'cartograph-avm')?.evidence ?? sources.find((source) => source.evidence)?.evidence;
+  return <span className="inventory-match-reason">{evidence ?? t('inventories.reportedBySources', { sources: finding.adapters.map(adapterName).join(', ') })}</span>;
+}
+
+/** The adapters reporting a finding, by their catalogue names. */
+function FindingSources({ finding }: { finding: FindingResponse }) {
+  const adapterName = useAdapterName();
+  return <>{finding.adapters.map(adapterName).join(', ')}</>;
+}
+
 const deviceColumns: TableColumn<FindingResponse>[] = [
   { id: 'device', get header() { return t('inventories.device'); }, cell: (row) => <AssetLink kind={deviceInventory} id={row.device_id} discoveryId={row.index_id} name={row.hostname} /> },
   { id: 'os_type', get header() { return t('inventories.os'); }, cell: (row) => row.os_type ?? '-' },
 ];
 const vulnerabilityColumns: TableColumn<FindingResponse>[] = [
-  { id: 'cve_id', get header() { return t('inventories.vulnerability'); }, cell: (row) => <AssetLink kind={vulnerabilityInventory} id={row.vulnerability_id} discoveryId={row.index_id} name={row.cve_id ?? row.title} /> },
+  { id: 'cve_id', get header() { return t('inventories.vulnerability'); }, cell: (row) => <VulnerabilityCell finding={row} /> },
   { id: 'title', get header() { return t('inventories.title'); }, cell: (row) => row.title ?? '-' },
   { id: 'severity', get header() { return t('inventories.severity'); }, cell: (row) => <SeverityBadge severity={row.severity} /> },
   { id: 'score', get header() { return t('inventories.score'); }, cell: (row) => row.score ?? '-' },
@@ -40,9 +68,9 @@ const shared: TableColumn<FindingResponse>[] = [
   { id: 'status', get header() { return t('inventories.status'); }, cell: (row) => <StatusCell finding={row} /> },
   { id: 'software', get header() { return t('inventories.software'); }, cell: (row) => row.software.join(', ') || '-' },
   { id: 'first_seen', get header() { return t('inventories.firstSeen'); }, cell: (row) => formatDate(row.first_seen) },
-  { id: 'last_seen', get header() { return t('inventories.lastSeen'); }, cell: (row) => formatDate(row.last_seen) },
-  { id: 'adapters', get header() { return t('inventories.sources'); }, cell: (row) => row.adapters.join(', ') },
-  { id: 'match', get header() { return t('inventories.whyItMatched'); }, cell: (row) => <span className="inventory-match-reason">{row.sources?.find((source) => source.adapter === 'cartograph-avm')?.evidence ?? '-'}</span> },
+  { id: 'last_seen', get header() { return t('inventories.lastSeen'); }, cell: (row) => <RelativeTime value={row.last_seen} /> },
+  { id: 'adapters', get header() { return t('inventories.sources'); }, cell: (row) => <FindingSources finding={row} /> },
+  { id: 'match', get header() { return t('inventories.whyItMatched'); }, cell: (row) => <MatchReason finding={row} /> },
 ];
 
 type FindingsTableProps = { filter: { device: string } | { vulnerability: string }; discoveryId: number | null };

@@ -1,5 +1,7 @@
 import { t } from '../../app/i18n/messages';
+import { formatNumber } from '../../../core/format/numbers';
 import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { notify } from '../../app/notifications/notifications';
 import { hasPermission } from '../../app/session/session';
@@ -14,6 +16,7 @@ import { discoveryConfigurationQuery, exportInventory, inventorySearchQuery, typ
 import { inventoryColumns, requestedFields } from './inventoryColumns';
 import type { InventoryKind } from './inventoryKinds';
 import { listActionsOf, selectionColumn } from './listActions';
+import { LoadQueryDialog } from './LoadQueryDialog';
 import { pageSizes, readPageConfig, writePageConfig } from './pageConfig';
 import { refusedQueryMessage, usePreviousAnswer } from './previousAnswer';
 import { QueryBar } from './QueryBar';
@@ -30,7 +33,10 @@ const inventoryCodec: ViewCodec = { text: 'query', sizes: pageSizes, pinned: ['s
  * view lives in the URL; the list's local configuration (`pconfig-`) remembers columns, size and query for the next
  * visit through a bare link (the menu), and the columns and size a link leaves out.
  */
-export function InventoryList({ kind }: { kind: InventoryKind }) {
+/** A page of the inventory's own the list's header links to, for users holding its permission. */
+export type InventoryLink = { to: string; label: string; permission: string };
+
+export function InventoryList({ kind, links = [] }: { kind: InventoryKind; links?: InventoryLink[] }) {
   const stored = useMemo(() => readPageConfig(kind.configKey, kind.defaultColumns), [kind]);
   const fallback = useMemo<ListView>(() => ({ page: 1, size: stored.size, text: '', sort: null, columns: stored.columns }), [stored]);
   const seed = useMemo<ListView>(() => ({ ...fallback, text: stored.query ?? '' }), [fallback, stored]);
@@ -39,6 +45,7 @@ export function InventoryList({ kind }: { kind: InventoryKind }) {
   const columnKeys = view.columns ?? kind.defaultColumns;
   const [picking, setPicking] = useState(false);
   const [saving, setSaving] = useState(false);
+  const [loading, setLoading] = useState(false);
   const [previewed, setPreviewed] = useState<AssetRow | null>(null);
   const [exporting, setExporting] = useState(false);
   // Rows chosen for the list's own actions (add tag, merge, add to group); a new query starts a new choice.
@@ -83,11 +90,20 @@ export function InventoryList({ kind }: { kind: InventoryKind }) {
     <section className="inventory-page">
       <PageHeader
         title={kind.title}
-        meta={shown ? <span className="inventory-muted">{t('inventories.countTitleSnapshotIndex', { count: shown.count.toLocaleString(), title: kind.title.toLowerCase(), index_id: shown.index_id })}</span> : null}
+        meta={shown ? <span className="inventory-muted">{t('inventories.countTitleSnapshotIndex', { count: formatNumber(shown.count), title: kind.title.toLowerCase(), index_id: shown.index_id })}</span> : null}
         actions={
           <>
             {actions && <actions.Actions chosen={chosen} onChosenChange={setChosen} query={query} count={list.data?.count} indexId={list.data?.index_id ?? null} />}
             {hasPermission('queries.add_query') && <Button variant="secondary" disabled={!query} onClick={() => setSaving(true)}>{t('inventories.saveQuery')}</Button>}
+            {links.filter((link) => hasPermission(link.permission)).map((link) => (
+              <Link key={link.to} className="ui-button ui-button--secondary ui-button--medium" to={link.to}>{link.label}</Link>
+            ))}
+            {hasPermission('queries.view_query') && (
+              <>
+                <Button variant="secondary" onClick={() => setLoading(true)}>{t('inventories.load')}</Button>
+                <Link className="ui-button ui-button--secondary ui-button--medium" to={`${kind.basePath}/saved-queries`}>{t('inventories.savedQueries')}</Link>
+              </>
+            )}
             <Button variant="secondary" onClick={() => setPicking(true)}>{t('inventories.columns')}</Button>
             <Button variant="secondary" loading={exporting} disabled={!list.data?.count || Boolean(queryError)} onClick={() => void download('csv')}>{t('inventories.exportCsv')}</Button>
             <Button variant="secondary" loading={exporting} disabled={!list.data?.count || Boolean(queryError)} onClick={() => void download('xlsx')}>{t('inventories.exportXlsx')}</Button>
@@ -135,6 +151,7 @@ export function InventoryList({ kind }: { kind: InventoryKind }) {
         <Select label={t('inventories.pageSize')} value={String(size)} options={pageSizes.map((choice) => ({ value: String(choice), label: String(choice) }))} onValueChange={(choice) => changeView({ size: Number(choice), page: 1 })} />
         <Pagination page={page} pageSize={size} count={shown?.count ?? 0} onPageChange={(next) => changeView({ page: next })} />
       </div>
+      {loading && <LoadQueryDialog kind={kind} onClose={() => setLoading(false)} onLoad={(next) => { setLoading(false); applyQuery(next); }} />}
       {saving && <SaveQueryDialog open onClose={() => setSaving(false)} query={query} type={kind.queryType} />}
       {picking && <ColumnPicker open onClose={() => setPicking(false)} fields={fieldChoices} columns={columnKeys} defaultColumns={kind.defaultColumns} onColumnsChange={(next) => changeView({ columns: next })} />}
     </section>

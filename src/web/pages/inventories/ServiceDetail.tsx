@@ -1,4 +1,5 @@
 import { t } from '../../app/i18n/messages';
+import { formatNumber } from '../../../core/format/numbers';
 import { Card, ErrorState, PageHeader, Spinner, Tabs } from '../../ui';
 import { FieldFacts } from './facts';
 import { ownFieldKeys } from './fieldValues';
@@ -19,7 +20,7 @@ export function ServiceDetail() {
   const kinds = ((service.Kinds as unknown[] | undefined) ?? []).join(', ');
   const devices = Number((service.DeviceCount as unknown[] | undefined)?.[0] ?? 0);
   const tabs = [
-    { id: 'devices', label: t('inventories.devicesDevices', { devices: devices.toLocaleString() }), content: <ServiceInstancesTable filter={{ service: service.PrimaryKey[0] }} discoveryId={discoveryId} /> },
+    { id: 'devices', label: t('inventories.devicesDevices', { devices: formatNumber(devices) }), content: <ServiceInstancesTable filter={{ service: service.PrimaryKey[0] }} discoveryId={discoveryId} /> },
     { id: 'basic', label: t('inventories.basicInfo'), content: <FieldFacts asset={service} keys={ownFieldKeys(service, fieldMap)} fieldMap={fieldMap} /> },
   ];
   return (

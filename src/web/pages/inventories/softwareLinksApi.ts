@@ -15,7 +15,7 @@ export const findingStatusLabels: Record<FindingStatus, string> = { get open() {
 /** One vulnerability found on one device, every scanner's report merged (`GET /avm/findings`). */
 export type FindingResponse = {
   id: string; device_id: string; hostname: string | null; os_type: string | null; vulnerability_id: string; cve_id: string | null; title: string | null;
-  severity: string | null; score: number | null; status: FindingStatus; source_status: string | null; status_reason: string | null;
+  severity: string | null; score: number | null; kev: boolean; status: FindingStatus; source_status: string | null; status_reason: string | null;
   status_changed_by: string | null; status_changed_at: string | null; first_seen: string | null; last_seen: string | null;
   ports: unknown[]; software: string[]; adapters: string[]; index_id: number;
   /** Each source's record of the finding; Cartograph's own matcher (cartograph-avm) gives its match reason as evidence. */

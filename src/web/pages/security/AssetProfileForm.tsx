@@ -1,4 +1,5 @@
 import { t } from '../../app/i18n/messages';
+import { formatDate } from '../../../core/dates';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
 import { useState } from 'react';

@@ -1,4 +1,5 @@
 import { t } from '../../app/i18n/messages';
+import { formatNumber } from '../../../core/format/numbers';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
@@ -43,9 +44,9 @@ function SecurityPreview({ kind, values }: { kind: 'profile' | 'policy'; values:
       {(data) => (
         <>
           {kind === 'profile' ? (
-            <p><strong>{data.matching?.toLocaleString()}</strong>{' '}{t('security.deviceSLatestSnapshot')}</p>
+            <p><strong>{formatNumber(data.matching)}</strong>{' '}{t('security.deviceSLatestSnapshot')}</p>
           ) : (
-            <p>{t('security.appliesTo')}{' '}<strong>{data.applicable?.toLocaleString()}</strong>{' '}{t('security.deviceS')}{' '}<strong>{data.passing?.toLocaleString()}</strong>{' '}{t('security.pass')}{' '}<strong>{data.failing?.toLocaleString()}</strong>{' '}{t('security.fail')}</p>
+            <p>{t('security.appliesTo')}{' '}<strong>{formatNumber(data.applicable)}</strong>{' '}{t('security.deviceS')}{' '}<strong>{formatNumber(data.passing)}</strong>{' '}{t('security.pass')}{' '}<strong>{formatNumber(data.failing)}</strong>{' '}{t('security.fail')}</p>
           )}
           {data.sample.length > 0 && (
             <>

@@ -1,4 +1,5 @@
 import { t } from '../../app/i18n/messages';
+import { formatDate } from '../../../core/dates';
 import { Link } from '@tanstack/react-router';
 import { formatDate } from '../../../core/dates';
 import { Badge, type BadgeTone } from '../../ui';

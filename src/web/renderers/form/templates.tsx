@@ -10,9 +10,12 @@ const inputTypes = new Set(['text', 'password', 'email', 'search', 'number', 'ur
 function BaseInputTemplate({ id, type, value, required, disabled, readonly, autofocus, placeholder, label, hideLabel, schema, rawErrors, options, onChange, onBlur, onFocus }: BaseInputTemplateProps) {
   const inputType = (inputTypes.has(type ?? '') ? type : 'text') as TextInputProps['type'];
   const emptyValue = options.emptyValue;
+  // A number field gets a number, whatever input shows it: "5" typed into an integer field is 5, not a string the
+  // schema then refuses as "must be an integer". Text that is no number stays as typed, for the schema to name.
+  const numeric = inputType === 'number' || [schema.type].flat().some((kind) => kind === 'integer' || kind === 'number');
   const parse = (text: string) => {
     if (text === '') return emptyValue;
-    if (inputType === 'number') return Number.isNaN(Number(text)) ? text : Number(text);
+    if (numeric) return text.trim() === '' || Number.isNaN(Number(text)) ? text : Number(text);
     return text;
   };
   return (

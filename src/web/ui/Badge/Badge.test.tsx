@@ -13,11 +13,15 @@ describe('Badge', () => {
     [2, 'warning', 'Warning'],
     [3, 'danger', 'Error'],
     [4, 'neutral', 'Not configured'],
-    [6, 'success', 'Done'],
   ] as const)('shows adapter status %i as %s "%s" (spec §4)', (status, tone, label) => {
     expect(adapterStatusLook(status)).toEqual({ tone, label });
     render(<AdapterStatusBadge status={status} />);
     expect(screen.getByText(label).className).toContain(`ui-badge--${tone}`);
+  });
+
+  it('shows no badge for the built-in pseudo-adapters (status 6): they fetch nothing of their own', () => {
+    const { container } = render(<AdapterStatusBadge status={6} />);
+    expect(container.textContent).toBe('');
   });
 
   it('shows an unknown adapter status as neutral with its number', () => {

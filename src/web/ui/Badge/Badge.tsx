@@ -17,13 +17,15 @@ export function Badge({ tone = 'neutral', children, className, title }: BadgePro
 
 export type StatusLook = { tone: BadgeTone; label: string };
 
-/** Spec §4 adapter status: 1 done, 2 warning, 3 error, 4 none (not configured), 6 custom (shown as done). */
+/** The status of the built-in pseudo-adapters (spec §3): they fetch nothing of their own, so no badge says how it went. */
+const builtInAdapterStatus = 6;
+
+/** Spec §4 adapter status: 1 done, 2 warning, 3 error, 4 none (not configured); 6 (the built-in pseudo-adapters) is not shown. */
 export const adapterStatusLooks: Readonly<Record<number, StatusLook>> = {
   1: { tone: 'success', get label() { return t('ui.done'); } },
   2: { tone: 'warning', get label() { return t('ui.warning'); } },
   3: { tone: 'danger', get label() { return t('ui.error'); } },
   4: { tone: 'neutral', get label() { return t('ui.notConfigured'); } },
-  6: { tone: 'success', get label() { return t('ui.done'); } },
 };
 
 /** Spec §4 task and run status: 1 running, 2 done, 3 error. */
@@ -49,6 +51,7 @@ export const discoveryStatusLook = (status: string): StatusLook => discoveryStat
 
 /** The badge of an adapter's status (spec §4). */
 export function AdapterStatusBadge({ status }: { status: number }) {
+  if (status === builtInAdapterStatus) return null;
   const look = adapterStatusLook(status);
   return <Badge tone={look.tone}>{look.label}</Badge>;
 }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchEngines } from '../../../../src/server/adapters/engines.js';
 import { createFileEngines } from '../../../../src/server/adapters/files/fileEngines.js';
 import { createAdapterRuntime } from '../../../../src/server/adapters/runtime.js';
-import { createUserWithGroups, startTestServer, userPassword, type TestServer } from '../../harness.js';
+import { createUserWithGroups, engines, startTestServer, userPassword, type TestServer } from '../../harness.js';
 
 const boundary = '----cartograph-test-boundary';
 
@@ -22,7 +22,7 @@ function multipart(fileName: string, content: Buffer | string, field = 'file'): 
 
 const devicesCsv = 'Computer Name,IP Address,Serial\nupload-ws-1,10.7.0.1,UPL-1\nupload-ws-2,10.7.0.2,UPL-2\nbroken line,with,too,many\nupload-ws-3,10.7.0.3,UPL-3\n';
 
-describe('uploading the file of a file connection', () => {
+describe.each(engines)('uploading the file of a file connection on %s', (engine) => {
   let server: TestServer;
   let dataDir: string;
   let csvConnection: number;
@@ -42,7 +42,7 @@ describe('uploading the file of a file connection', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'cartograph-upload-'));
     const adapters = createAdapterRuntime({ ...fetchEngines, ...createFileEngines({ dataDir, importRoots: [] }) });
-    server = await startTestServer('pglite', {}, { adapters, dataDir });
+    server = await startTestServer(engine, {}, { adapters, dataDir });
     csvConnection = await createConnection('csvfile', 'Asset export', { source: { source_type: 'upload' }, entity: 'device', delimiter: ',', encoding: 'utf-8' });
   });
   afterAll(async () => {
@@ -51,8 +51,12 @@ describe('uploading the file of a file connection', () => {
   });
 
   it('stores the upload in the data folder, points the connection at it, and a discovery reads it', async () => {
+    const read = async () => (await server.request('GET', `/adapters/connections/${csvConnection}`, { token: server.adminToken })).body;
+    // New: not fetched yet (status 4), never tested, and a file connection takes uploads.
+    expect(await read()).toMatchObject({ status: 4, last_checked_at: null, tested_at: null, test_ok: null, takes_upload: true });
     const before = await server.request('POST', `/adapters/test/${csvConnection}`, { token: server.adminToken });
     expect(before.body).toEqual({ success: false, reason: 'invalid_config', detail: 'No file has been uploaded for this connection yet.' });
+    expect(await read()).toMatchObject({ status: 4, last_checked_at: null, test_ok: false, test_detail: 'No file has been uploaded for this connection yet.' });
 
     const answer = await upload(csvConnection, 'C:\\exports\\assets.csv', devicesCsv);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
@@ -61,6 +65,8 @@ describe('uploading the file of a file connection', () => {
     const connection = await server.request('GET', `/adapters/connections/${csvConnection}`, { token: server.adminToken });
     expect(connection.body.option_connections).toContainEqual({ name: 'source', typed_value: answer.body.source, is_sensitive: false });
     expect((await server.request('POST', `/adapters/test/${csvConnection}`, { token: server.adminToken })).body).toEqual({ success: true, detail: 'assets.csv can be read.' });
+    // A test that passes makes the connection reachable; only a fetch gives it a fetch status.
+    expect(await read()).toMatchObject({ status: 4, last_checked_at: null, test_ok: true, test_detail: 'assets.csv can be read.', tested_at: expect.any(String) });
 
     const started = await server.request('POST', '/discoveries/discoveries', { token: server.adminToken });
     expect(started.status).toBe(202);
@@ -74,6 +80,7 @@ describe('uploading the file of a file connection', () => {
     });
     const devices = await server.request('POST', '/devices/devices', { token: server.adminToken, body: { fields: ['Hostname', 'SerialNumber'], ordering: [{ field: 'Hostname' }] } });
     expect(devices.body.results.map((row: { Hostname: string[] }) => row.Hostname[0])).toEqual(['upload-ws-1', 'upload-ws-2', 'upload-ws-3']);
+    expect(await read()).toMatchObject({ status: 2, last_checked_at: expect.any(String), test_ok: true });
   });
 
   it('replaces the previous upload and deletes its file', async () => {

@@ -4,7 +4,8 @@ import { apiFetch, apiUpload, ApiError } from '../../../app/http';
 import { t } from '../../../app/i18n/messages';
 import { notify } from '../../../app/notifications/notifications';
 import { getSession } from '../../../app/session/session';
-import { Badge, Button, Card, Table, type BadgeTone, type TableColumn } from '../../../ui';
+import { formatNumber } from '../../../../core/format/numbers';
+import { Badge, Button, Card, RelativeTime, Table, type BadgeTone, type TableColumn } from '../../../ui';
 import './avm.css';
 
 type Enrichment = {
@@ -70,8 +71,8 @@ export function EnrichmentFeeds() {
   const columns: TableColumn<Enrichment>[] = [
     { id: 'name', header: t('settings.feeds.feed'), cell: (feed) => <><strong>{feed.name}</strong><div className="enrichment-feeds__hint">{keyText(feedFileKeys[feed.slug], feed.description)}</div></> },
     { id: 'status', header: t('settings.feeds.status'), cell: (feed) => <Badge tone={statusTones[feed.status] ?? 'neutral'}>{keyText(statusKeys[feed.status], feed.status)}</Badge> },
-    { id: 'records', header: t('settings.feeds.records'), align: 'end', cell: (feed) => feed.record_count.toLocaleString() },
-    { id: 'last', header: t('settings.feeds.lastImport'), cell: (feed) => (feed.last_imported_at ? new Date(feed.last_imported_at).toLocaleString() : '—') },
+    { id: 'records', header: t('settings.feeds.records'), align: 'end', cell: (feed) => formatNumber(feed.record_count) },
+    { id: 'last', header: t('settings.feeds.lastImport'), cell: (feed) => <RelativeTime value={feed.last_imported_at} /> },
     { id: 'detail', header: t('settings.feeds.detail'), cell: (feed) => <span data-testid={`detail-${feed.slug}`}>{feed.status_detail}</span> },
     ...(mayImport ? [{ id: 'import', header: '', cell: (feed: Enrichment) => <UploadButton feed={feed} onStart={() => setUploading((count) => count + 1)} onDone={() => { setUploading((count) => count - 1); refresh(); }} /> }] : []),
   ];
