@@ -159,8 +159,9 @@ describe("a newcomer's sign-in directory, mail and activity log in a real browse
     await change.waitFor();
     await page.getByText('Created: there was nothing before.', { exact: false }).waitFor();
     const row = (field: string) => change.getByRole('row').filter({ has: page.getByRole('cell', { name: field, exact: true }) });
-    expect(await row('url').textContent()).toContain(`ldaps://127.0.0.1:${slapd.securePort}`);
-    expect(await row('bind_password').textContent()).toContain('[redacted]');
+    // Fields by their titles (the recorded path is the tooltip).
+    expect(await row('Directory URL').textContent()).toContain(`ldaps://127.0.0.1:${slapd.securePort}`);
+    expect(await row('Bind password').textContent()).toContain('[redacted]');
     expect(await page.locator('main').textContent()).not.toContain(servicePassword);
 
     // The SMTP settings saved above: the settings document before (never saved) and after.
@@ -168,7 +169,7 @@ describe("a newcomer's sign-in directory, mail and activity log in a real browse
     await page.getByLabel(/^Action/).selectOption('smtp_configuration.update');
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.getByRole('table', { name: 'User activities' }).getByRole('link', { name: 'Changed SMTP settings' }).click();
-    await page.getByRole('table', { name: 'Each field before and after the change' }).getByRole('cell', { name: 'host', exact: true }).waitFor();
+    await page.getByRole('table', { name: 'Each field before and after the change' }).getByRole('cell', { name: 'SMTP server', exact: true }).waitFor();
     expect(await page.getByRole('table', { name: 'Each field before and after the change' }).textContent()).toContain(String(mail.port));
   });
 

@@ -6,7 +6,6 @@ import { useState } from 'react';
 import profileSchema from '../../../../schemas/entities/asset-profile.json';
 import { Card, Pagination, Table } from '../../ui';
 import { membersQuery, profilesPath } from './securityApi';
-import { formatDate } from '../../../core/dates';
 import { DeviceLink, ScoreBadge } from './scoreParts';
 import { SecurityDocumentForm } from './SecurityDocumentForm';
 

@@ -1,7 +1,6 @@
 import { t } from '../../app/i18n/messages';
 import { formatDate } from '../../../core/dates';
 import { Link } from '@tanstack/react-router';
-import { formatDate } from '../../../core/dates';
 import { Badge, type BadgeTone } from '../../ui';
 import type { TrendPoint } from './securityApi';
 import './security.css';
