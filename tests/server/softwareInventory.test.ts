@@ -65,6 +65,10 @@ describe.each(engines)('software and vulnerability APIs on %s', (engine) => {
     const detail = await post(`/appinventory/applications/${chrome}`, {});
     expect(detail.body).toMatchObject({ Name: ['Google Chrome'], versions: [{ version: '120.0.6099.130', devices: 1 }, { version: '120.0.6099.71', devices: 1 }, { version: '119.0.6045.199', devices: 1 }] });
     expect(detail.body.vulnerabilities.map((row: { cve_id: string }) => row.cve_id)).toEqual(['CVE-2024-0001']);
+    // Software is reported through devices' records: the detail names every connection of its Connections.
+    const named = new Set(detail.body.connections.map((connection: { id: number; name: string }) => connection.id));
+    expect(detail.body.Connections.length).toBeGreaterThan(0);
+    for (const id of detail.body.Connections) expect(named.has(Number(id))).toBe(true);
     expect((await post('/appinventory/applications/google chrome', {})).body.PrimaryKey).toEqual([chrome]);
     expect((await post('/appinventory/applications/nothing-like-it', {})).status).toBe(404);
 

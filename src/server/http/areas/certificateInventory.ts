@@ -8,6 +8,7 @@ import { notFound } from '../errors.js';
 import { pageWindow, paginated, type ListQuery } from '../pagination.js';
 import { callerOf, type RouteCatalogue } from '../routes.js';
 import { containsPattern } from '../../db/likePatterns.js';
+import { snapshotConnections } from '../../inventory/snapshotConnections.js';
 
 type PlaceQuery = ListQuery & { certificate?: string; device?: string; index_id?: number };
 type AssetRow = { asset_id: string; fields: Record<string, unknown[]> };
@@ -88,7 +89,7 @@ export function registerCertificateRoutes(routes: RouteCatalogue, context: AppCo
         [discoveryId, asset.asset_id],
       );
       const fingerprints = (asset.fields.ChainFingerprints ?? asset.fields.FingerprintSha256 ?? []).map(String);
-      return { ...asset.fields, PrimaryKey: [asset.asset_id], index_id: discoveryId, chain: await chainOf(db, discoveryId, fingerprints), places: { count: places.count, results: places.rows }, devices };
+      return { ...asset.fields, PrimaryKey: [asset.asset_id], index_id: discoveryId, connections: await snapshotConnections(db, discoveryId), chain: await chainOf(db, discoveryId, fingerprints), places: { count: places.count, results: places.rows }, devices };
     },
   });
   routes.add({

@@ -6,6 +6,7 @@ import { findingStatusCounts, listFindings, listInstallations, readFinding, setF
 import { notFound } from '../errors.js';
 import { pageWindow, paginated, type ListQuery } from '../pagination.js';
 import { callerOf, type Access, type RouteCatalogue } from '../routes.js';
+import { snapshotConnections } from '../../inventory/snapshotConnections.js';
 
 type LinkQuery = ListQuery & LinkFilter & { index_id?: number };
 type AssetRow = { asset_id: string; fields: Record<string, unknown[]> };
@@ -70,7 +71,7 @@ export function registerSoftwareInventoryRoutes(routes: RouteCatalogue, context:
           order by (v.fields->'SeverityLevel'->>0)::int desc nulls last, v.asset_id limit 500`,
         [discoveryId, asset.asset_id],
       );
-      return { ...asset.fields, PrimaryKey: [asset.asset_id], index_id: discoveryId, versions: await softwareVersions(db, discoveryId, asset.asset_id), vulnerabilities };
+      return { ...asset.fields, PrimaryKey: [asset.asset_id], index_id: discoveryId, connections: await snapshotConnections(db, discoveryId), versions: await softwareVersions(db, discoveryId, asset.asset_id), vulnerabilities };
     },
   });
   linkList('/appinventory/installations', 'installations.list', 'Installations (device, software, version) of a snapshot, each source folded in', 'users.view_applications', (_, discoveryId, query, limit, offset) =>
@@ -97,7 +98,7 @@ export function registerSoftwareInventoryRoutes(routes: RouteCatalogue, context:
       const caller = callerOf(request);
       const discoveryId = await resolveSnapshot(db, caller.companyId, (request.body as { index_id?: number | null } | undefined)?.index_id);
       const asset = await readAsset(db, discoveryId, 'vulnerability', 'CveId', (request.params as { id: string }).id);
-      return { ...asset.fields, PrimaryKey: [asset.asset_id], index_id: discoveryId, finding_statuses: await findingStatusCounts(db, caller.companyId, discoveryId, asset.asset_id) };
+      return { ...asset.fields, PrimaryKey: [asset.asset_id], index_id: discoveryId, connections: await snapshotConnections(db, discoveryId), finding_statuses: await findingStatusCounts(db, caller.companyId, discoveryId, asset.asset_id) };
     },
   });
   linkList('/avm/findings', 'findings.list', 'Vulnerability findings (device, vulnerability) with their status, the most severe first', 'users.view_avm_vulnerabilities', (companyId, discoveryId, query, limit, offset) =>
