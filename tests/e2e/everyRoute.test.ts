@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import routeData from '../../schemas/routes.json';
 import { issueCertificate } from '../support/testCertificates';
 import { displayVocabulary, labelProblems } from './crawl/labelChecks';
+import { layoutProblems } from './crawl/layoutChecks';
 import { api, defaultAdminPassword, launchBrowser, signInThroughApi, signInThroughForm, startServer, waitForLastDiscovery, type Browser, type RunningServer } from './harness';
 
 // Every route of schemas/routes.json that has a page, opened by a full page load as the administrator on the demo
@@ -210,12 +211,13 @@ describe('every console route with a page, on the demo', () => {
   });
 
   it.concurrent.each(routes.map((route) => [route.path, route] as const))('%s loads without a console error or a failing call', async (_path, route) => {
-    const outcome = await onFreePage(async (free) => ({ ...(await visit(concretePath(route), free)), labels: await labelProblems(free, vocabulary) }));
+    const outcome = await onFreePage(async (free) => ({ ...(await visit(concretePath(route), free)), labels: await labelProblems(free, vocabulary), layout: await layoutProblems(free) }));
     const deliberate = deliberateFailures[route.path] ?? [];
     const unexpected = outcome.failedAnswers.filter((answer) => !deliberate.some((failure) => failure.answer.test(answer)));
     expect({ errors: outcome.errors, failedAnswers: unexpected }).toEqual({ errors: [], failedAnswers: [] });
     // What the page shows is for people: no raw key or enum value, internal id, foreign date or float noise (crawl/labelChecks.ts).
     expect(outcome.labels).toEqual([]);
+    expect(outcome.layout).toEqual([]);
     // A built page is never the Not Found or error screen.
     expect(outcome.failureScreen).toBe(false);
   }, 90_000);

@@ -8,8 +8,11 @@ import { JsonRecordStream, JsonShapeError } from '../adapters/files/jsonRecordSt
 /** A feed that cannot be used as it is: the message names the record or line where it broke. */
 export class FeedError extends Error {}
 
-/** The text of a feed, decompressed when it starts with the gzip signature, a chunk at a time. */
-export async function* feedText(bytes: AsyncIterable<Buffer | string>): AsyncGenerator<string> {
+/**
+ * A file's first chunk, to tell its kind by its signature, and all of its bytes again from the start (the chunk
+ * included); an empty file is refused.
+ */
+export async function peekBytes(bytes: AsyncIterable<Buffer | string>): Promise<{ head: Buffer; all: () => AsyncGenerator<Buffer> }> {
   const iterator = bytes[Symbol.asyncIterator]();
   const first = await iterator.next();
   if (first.done) throw new FeedError('The file is empty.');
@@ -22,6 +25,12 @@ export async function* feedText(bytes: AsyncIterable<Buffer | string>): AsyncGen
       yield Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value);
     }
   }
+  return { head, all };
+}
+
+/** The text of a feed, decompressed when it starts with the gzip signature, a chunk at a time. */
+export async function* feedText(bytes: AsyncIterable<Buffer | string>): AsyncGenerator<string> {
+  const { head, all } = await peekBytes(bytes);
   let source: AsyncIterable<Buffer> = all();
   if (head[0] === 0x1f && head[1] === 0x8b) {
     const compressed = Readable.from(source);

@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { inflateRawSync } from 'node:zlib';
 import { readAt, readZipDirectory, type ZipEntry } from '../adapters/files/zipDirectory.js';
-import { FeedError, feedText } from './feedText.js';
+import { FeedError, feedText, peekBytes } from './feedText.js';
 
 // The files OSV records come in: the ZIP OSV publishes per ecosystem (`<ecosystem>/all.zip`, one JSON record per
 // entry), a JSON record or a list of records (plain or gzipped; an OSV API answer's `vulns` too), or a folder of
@@ -97,18 +97,7 @@ async function* recordsOfZip(path: string, label: string): AsyncGenerator<OsvSou
  * written to a temporary file first, removed when the records have been read or the import fails.
  */
 export async function* osvRecordsOfBytes(bytes: AsyncIterable<Buffer | string>, source: string): AsyncGenerator<OsvSourceRecord> {
-  const iterator = bytes[Symbol.asyncIterator]();
-  const first = await iterator.next();
-  if (first.done) throw new FeedError('The file is empty.');
-  const head = Buffer.isBuffer(first.value) ? first.value : Buffer.from(first.value);
-  async function* all(): AsyncGenerator<Buffer> {
-    yield head;
-    for (;;) {
-      const next = await iterator.next();
-      if (next.done) return;
-      yield Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value);
-    }
-  }
+  const { head, all } = await peekBytes(bytes);
   if (!head.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) {
     yield* recordsOfJson(await textOf(all(), source), source);
     return;
