@@ -28,12 +28,16 @@ async function open(path: string): Promise<void> {
  */
 async function runFromRow(name: string, button: 'Dry run' | 'Run'): Promise<number> {
   const row = page.locator('tr', { hasText: name });
-  const [answer] = await Promise.all([
-    page.waitForResponse((response) => response.request().method() === 'POST' && /^\/actions\/actions\/\d+\/run$/.test(new URL(response.url()).pathname)),
-    row.getByRole('button', { name: button, exact: true }).click(),
-  ]);
-  const { id } = (await answer.json()) as { id: number };
-  await page.locator('.action-runs__item--open').filter({ hasText: new RegExp(`^done\\s*Run ${id}\\b`) }).waitFor({ timeout: 90_000 });
+  const started = page.waitForResponse((response) => response.request().method() === 'POST' && /^\/actions\/actions\/\d+\/run$/.test(new URL(response.url()).pathname));
+  await row.getByRole('button', { name: button, exact: true }).click();
+  // A real run asks first, naming how many assets it acts on.
+  if (button === 'Run') {
+    const confirm = page.getByRole('alertdialog');
+    await confirm.getByText(/^It acts on \d[\d,]* /).waitFor();
+    await confirm.getByRole('button', { name: 'Run now', exact: true }).click();
+  }
+  const { id } = (await (await started).json()) as { id: number };
+  await page.locator('.action-runs__item--open').filter({ hasText: new RegExp(`^Done\\s*Run ${id}\\b`) }).waitFor({ timeout: 90_000 });
   return id;
 }
 
@@ -87,7 +91,7 @@ describe('the action center in a real browser on the demo', () => {
     await page.waitForURL(/#\/action-center$/);
     await page.getByRole('button', { name: 'Devices without EDR → webhook' }).click();
     await runFromRow('Devices without EDR → webhook', 'Dry run');
-    await expect.poll(() => page.locator('.action-results tbody tr', { hasText: 'planned' }).count(), patiently).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('.action-results tbody tr', { hasText: 'Would run' }).count(), patiently).toBeGreaterThan(0);
     expect(received).toHaveLength(0);
 
     const runId = await runFromRow('Devices without EDR → webhook', 'Run');
@@ -117,7 +121,7 @@ describe('the action center in a real browser on the demo', () => {
     await page.waitForURL(/#\/action-center$/);
     await page.getByRole('button', { name: 'Uptime on servers' }).click();
     await runFromRow('Uptime on servers', 'Dry run');
-    await expect.poll(() => page.locator('.action-results tbody tr', { hasText: 'planned' }).count(), patiently).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('.action-results tbody tr', { hasText: 'Would run' }).count(), patiently).toBeGreaterThan(0);
     // The demo's servers live on addresses this machine cannot reach: each gets its own failure, within the timeout.
     await runFromRow('Uptime on servers', 'Run');
     await expect.poll(() => page.locator('.action-results tbody tr', { hasText: 'failed' }).count(), patiently).toBeGreaterThan(0);

@@ -64,7 +64,7 @@ describe.each(engines)('the OS lifecycle feed on %s', (engine) => {
   it('imports the bundled endoflife.date snapshot when the server first starts', async () => {
     expect(await feed()).toMatchObject({
       name: 'endoflife.date OS lifecycle', status: 'imported', record_count: 545, last_error: '',
-      status_detail: 'the snapshot bundled with Cartograph (endoflife.date, 2026-08-22): 545 records read',
+      status_detail: 'the snapshot bundled with Cartograph (endoflife.date, 22 August 2026): 545 records read',
     });
   });
 
