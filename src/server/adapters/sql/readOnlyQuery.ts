@@ -1,11 +1,13 @@
 /** A query refused before it reaches the database: the message tells the user why. */
 export class QueryRejected extends Error {}
 
+export type QueryDialect = 'postgresql' | 'mysql' | 'sqlserver';
+
 /**
- * The query with comments and quoted text (strings, quoted identifiers, PostgreSQL dollar quotes) blanked out,
- * so keywords and semicolons can be looked for without being fooled by `'a;b'` or `-- DELETE`.
+ * The query with comments and quoted text (strings, quoted identifiers, PostgreSQL dollar quotes, SQL Server's
+ * [bracketed] names) blanked out, so keywords and semicolons can be looked for without being fooled by `'a;b'` or `-- DELETE`.
  */
-export function blankQuotedText(sql: string, dialect: 'postgresql' | 'mysql'): string {
+export function blankQuotedText(sql: string, dialect: QueryDialect): string {
   let out = '';
   let index = 0;
   while (index < sql.length) {
@@ -36,6 +38,17 @@ export function blankQuotedText(sql: string, dialect: 'postgresql' | 'mysql'): s
       }
       index = end + 1;
       out += ' x ';
+    } else if (char === '[' && dialect === 'sqlserver') {
+      // A bracketed name ends at the first `]` that is not doubled (`[a]]b]` is the name a]b).
+      let end = index + 1;
+      for (;;) {
+        end = sql.indexOf(']', end);
+        if (end < 0) throw new QueryRejected('The query has a bracket ([) that is never closed.');
+        if (sql[end + 1] === ']') end += 2;
+        else break;
+      }
+      index = end + 1;
+      out += ' x ';
     } else if (char === '$' && dialect === 'postgresql' && /^\$[A-Za-z_]*\$/.test(sql.slice(index))) {
       const tag = /^\$[A-Za-z_]*\$/.exec(sql.slice(index))![0];
       const end = sql.indexOf(tag, index + tag.length);
@@ -54,9 +67,12 @@ const readingStarts = new Set(['select', 'with', 'values', 'table']);
 // Reading statements that still write or lock: a file written by the server, a table created, rows locked.
 const writingClauses: Array<[RegExp, string]> = [
   [/\binto\s+(outfile|dumpfile)\b/i, 'SELECT … INTO OUTFILE writes a file on the database server'],
-  [/\binto\s+(temporary\s+|temp\s+|unlogged\s+)?(table\s+)?[a-z_"`]/i, 'SELECT … INTO creates a table or sets variables'],
+  [/\binto\s+(temporary\s+|temp\s+|unlogged\s+)?(table\s+)?[a-z_"`#@]/i, 'SELECT … INTO creates a table or sets variables'],
   [/\bfor\s+(update|share|no\s+key\s+update|key\s+share)\b/i, 'FOR UPDATE / FOR SHARE locks rows'],
   [/\block\s+in\s+share\s+mode\b/i, 'LOCK IN SHARE MODE locks rows'],
+  // SQL Server: table hints that take locks, and functions that read files or reach other servers.
+  [/\b(updlock|xlock|tablockx|holdlock)\b/i, 'a locking table hint (UPDLOCK, XLOCK, TABLOCKX, HOLDLOCK) locks rows'],
+  [/\b(openrowset|opendatasource|openquery)\s*\(/i, 'OPENROWSET, OPENDATASOURCE and OPENQUERY read files or reach other servers'],
 ];
 
 /**
@@ -64,7 +80,7 @@ const writingClauses: Array<[RegExp, string]> = [
  * trailing semicolon. This is a courtesy that explains mistakes early; the guarantee is the read-only transaction
  * every query runs in (and the read-only login the instructions ask for).
  */
-export function readOnlyQuery(sql: string, dialect: 'postgresql' | 'mysql'): string {
+export function readOnlyQuery(sql: string, dialect: QueryDialect): string {
   const trimmed = sql.trim().replace(/;\s*$/, '').trim();
   if (!trimmed) throw new QueryRejected('The query is empty.');
   const bare = blankQuotedText(trimmed, dialect);

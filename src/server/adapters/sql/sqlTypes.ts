@@ -1,7 +1,7 @@
 import { rootCertificates } from 'node:tls';
 import type { ConnectivityFailureReason, EntityKind } from '../engine.js';
 
-export type SqlDialect = 'postgresql' | 'mysql';
+export type SqlDialect = 'postgresql' | 'mysql' | 'sqlserver';
 export type TlsMode = 'require' | 'prefer' | 'disable';
 
 export type SqlConfig = {
@@ -40,7 +40,7 @@ export class SqlFailure extends Error {
   }
 }
 
-export const defaultPorts: Record<SqlDialect, number> = { postgresql: 5432, mysql: 3306 };
+export const defaultPorts: Record<SqlDialect, number> = { postgresql: 5432, mysql: 3306, sqlserver: 1433 };
 
 /** TLS options for the drivers: verification as the network settings say, with the custom CA trusted too. */
 export function tlsOptions(config: SqlConfig): { rejectUnauthorized: boolean; ca?: string[] } {
