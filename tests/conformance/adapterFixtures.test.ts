@@ -6,9 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { Manifest } from '../../src/server/adapters/http/manifest.js';
 import { adaptersFolder, configForForm, readJson, schemaErrors } from '../../tools/adapterKit/adapterFolder.js';
 import { fetchEngines } from '../../src/server/adapters/engines.js';
-import { slugsWithManifest, slugsWithSocketFixture } from '../../tools/adapterKit/check.js';
+import { slugsWithManifest, slugsWithSocketFixture, socketEngines, type SocketFixture } from '../../tools/adapterKit/check.js';
 import { replayConnectivityCheck, replayFixture } from '../../tools/adapterKit/fixtureReplay.js';
-import { replayGmpConnectivityCheck, replayGmpFixture, type GmpFixture } from '../../tools/adapterKit/gmpReplay.js';
 import { isSubset, type ReplayFixture } from '../../tools/adapterKit/replayServer.js';
 
 type Node = Record<string, unknown>;
@@ -58,18 +57,23 @@ describe.each(slugs)('adapter %s', (slug) => {
   });
 });
 
-// Adapters of a socket code engine (Greenbone's GMP over TLS): the fixture replays through the real engine against a
-// local TLS server speaking the vendor's documented XML, and its documented failure gives the reason it names.
+// Adapters of a socket code engine (Greenbone's GMP over TLS, SQL Server's TDS for sql-views): the fixture replays
+// through the real engine against a local server speaking the vendor's documented protocol, and its documented failure
+// gives the reason it names.
 describe.each(slugsWithSocketFixture())('engine adapter %s', (slug) => {
-  const fixture = readJson<GmpFixture>(`${adaptersFolder}/${slug}/fixtures/replay.json`);
+  const fixture = readJson<SocketFixture>(`${adaptersFolder}/${slug}/fixtures/replay.json`);
+  const engineName = readJson<Node>(`${adaptersFolder}/${slug}/adapter.json`).engine as keyof typeof socketEngines;
+  const socket = socketEngines[engineName];
+  const engine = fetchEngines[engineName];
 
-  it('has a replay fixture whose config fills its connection form', () => {
+  it("has a replay fixture of its engine's protocol whose config fills its connection form", () => {
+    expect(fixture.protocol).toBe(socket.protocol);
     const schema = readJson<Node>(`${adaptersFolder}/${slug}/connection.schema.json`);
     expect(schemaErrors(schema, configForForm(fixture.config, schema))).toEqual([]);
   });
 
   it('replays its fixture through its engine to exactly the expected records', async () => {
-    const { records, unmatched, error } = await replayGmpFixture(slug, fixture, fetchEngines.gmp);
+    const { records, unmatched, error } = await socket.replay(slug, fixture, engine);
     expect(error).toBeUndefined();
     expect(unmatched, 'commands no exchange matched').toEqual([]);
     expect(records.length).toBe(fixture.expected.count);
@@ -80,8 +84,8 @@ describe.each(slugsWithSocketFixture())('engine adapter %s', (slug) => {
   });
 
   it('passes its connectivity check against the replay, and fails the documented way', async () => {
-    expect(await replayGmpConnectivityCheck(slug, fixture, fetchEngines.gmp)).toMatchObject({ ok: true });
+    expect(await socket.check(slug, fixture, engine)).toMatchObject({ ok: true });
     expect(fixture.failure).toBeDefined();
-    expect(await replayGmpConnectivityCheck(slug, fixture, fetchEngines.gmp, fixture.failure!.config)).toMatchObject({ ok: false, reason: fixture.failure!.reason });
+    expect(await socket.check(slug, fixture, engine, fixture.failure!.config)).toMatchObject({ ok: false, reason: fixture.failure!.reason });
   });
 });

@@ -5,8 +5,11 @@ import type { FetchedRecord } from '../../src/server/adapters/engine.js';
 import type { Manifest } from '../../src/server/adapters/http/manifest.js';
 import { adapterFiles, adaptersFolder, configForForm, has, readJson, schemaErrors, unreadFormFields } from './adapterFolder.js';
 import { replayConnectivityCheck, replayFixture, type ReplayResult } from './fixtureReplay.js';
+import type { AdapterEngine, ConnectivityResult } from '../../src/server/adapters/engine.js';
 import { replayGmpConnectivityCheck, replayGmpFixture, type GmpFixture } from './gmpReplay.js';
 import { greenboneEngine } from '../../src/server/adapters/greenbone/greenboneEngine.js';
+import { sqlViewsEngine } from '../../src/server/adapters/sql/sqlViewsEngine.js';
+import { replayTdsConnectivityCheck, replayTdsFixture, type TdsFixture } from './tdsReplay.js';
 import { isSubset, type ReplayFixture } from './replayServer.js';
 import { scaffoldMarker } from './scaffold.js';
 
@@ -34,8 +37,22 @@ export const identityFields: Record<string, string[]> = {
   IpAddresses: ['IpAddresses'],
   'cloud/agent id': ['CloudInstanceId', 'AgentId', 'DeviceId'],
 };
+/** A fixture replayed against a local server of the engine's protocol (GMP over TLS, SQL Server's TDS). */
+export type SocketFixture = GmpFixture | TdsFixture;
+
+type SocketEngine = {
+  engine: AdapterEngine;
+  /** The `protocol` its fixtures name. */
+  protocol: SocketFixture['protocol'];
+  replay: (slug: string, fixture: SocketFixture, engine: AdapterEngine) => Promise<ReplayResult>;
+  check: (slug: string, fixture: SocketFixture, engine: AdapterEngine, changes?: Record<string, unknown>) => Promise<ConnectivityResult>;
+};
+
 /** Code engines whose adapters replay a socket fixture instead of an HTTP manifest: the engine name → how it replays. */
-const socketEngines = { gmp: { engine: greenboneEngine, replay: replayGmpFixture, check: replayGmpConnectivityCheck } } as const;
+export const socketEngines: Record<'gmp' | 'sql-views', SocketEngine> = {
+  gmp: { engine: greenboneEngine, protocol: 'gmp', replay: (slug, fixture, engine) => replayGmpFixture(slug, fixture as GmpFixture, engine), check: (slug, fixture, engine, changes) => replayGmpConnectivityCheck(slug, fixture as GmpFixture, engine, changes) },
+  'sql-views': { engine: sqlViewsEngine, protocol: 'tds', replay: (slug, fixture, engine) => replayTdsFixture(slug, fixture as TdsFixture, engine), check: (slug, fixture, engine, changes) => replayTdsConnectivityCheck(slug, fixture as TdsFixture, engine, changes) },
+};
 type SocketEngineName = keyof typeof socketEngines;
 const isSocketEngine = (engine: unknown): engine is SocketEngineName => typeof engine === 'string' && engine in socketEngines;
 
@@ -109,7 +126,8 @@ function checkFiles(slug: string, root: string, problems: string[]) {
   for (const path of [files.adapter, files.connection, files.manifest, files.fixture, files.instructions]) {
     if (has(path) && readFileSync(path, 'utf8').includes(scaffoldMarker)) problems.push(`${path} still holds the scaffold's placeholder text`);
   }
-  if (socketEngine && fixture && (fixture as unknown as GmpFixture).protocol !== socketEngine) problems.push(`${files.fixture}: protocol must be "${socketEngine}" for the ${socketEngine} engine`);
+  const protocol = socketEngine ? socketEngines[socketEngine].protocol : null;
+  if (socketEngine && fixture && (fixture as unknown as SocketFixture).protocol !== protocol) problems.push(`${files.fixture}: protocol must be "${protocol}" for the ${socketEngine} engine`);
   return { manifest, fixture, socketEngine };
 }
 
@@ -123,10 +141,10 @@ export async function checkAdapter(slug: string, root = adaptersFolder): Promise
   }
   const { manifest, fixture, socketEngine } = checkFiles(slug, root, problems);
   if ((!manifest && !socketEngine) || !fixture?.exchanges?.length || !fixture.expected) return report;
-  const socket = socketEngine ? socketEngines[socketEngine] : null;
-  const socketFixture = fixture as unknown as GmpFixture;
+  const socket: SocketEngine | null = socketEngine ? socketEngines[socketEngine] : null;
+  const socketFixture = fixture as unknown as SocketFixture;
   // A fixture of another protocol cannot be replayed by this engine (the problem is already reported).
-  if (socket && socketFixture.protocol !== socketEngine) return report;
+  if (socket && socketFixture.protocol !== socket.protocol) return report;
   const result: ReplayResult = socket ? await socket.replay(slug, socketFixture, socket.engine) : await replayFixture(slug, fixture, manifest!);
   Object.assign(report, { warnings: result.warnings, unmatched: result.unmatched }, summarise(result.records));
   if (result.error) problems.push(`the replay failed: ${result.error}`);
@@ -152,7 +170,7 @@ export function slugsWithManifest(root = adaptersFolder): string[] {
     .sort();
 }
 
-/** Every adapter of a socket code engine (Greenbone's GMP) with a replay fixture. */
+/** Every adapter of a socket code engine (Greenbone's GMP, the SQL Server views of sql-views) with a replay fixture. */
 export function slugsWithSocketFixture(root = adaptersFolder): string[] {
   return readdirSync(root)
     .filter((name) => statSync(`${root}/${name}`).isDirectory() && has(adapterFiles(name, root).adapter) && has(adapterFiles(name, root).fixture))

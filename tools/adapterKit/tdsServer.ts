@@ -175,7 +175,7 @@ export async function startTdsServer(options: TdsServerOptions): Promise<TdsServ
         batches.push(sql);
         const answer = options.answer(sql);
         hanging = 'hang' in answer;
-        if (!hanging) send(socket, answerBatch(answer));
+        if (!('hang' in answer)) send(socket, answerBatch(answer));
       } else if (type === packetType.attention) {
         // The client cancelled the statement: the batch's answer ends (if it never began), then the acknowledgement
         // follows as its own message, a DONE with the attention bit, which the client reads before its next request.

@@ -148,7 +148,7 @@ export function fieldsOfEntity(entity: EntityKind): string[] {
 }
 
 /** Fields that hold several values: a cell such as "10.0.0.1; 10.0.0.2" is split into its items. */
-const listFields = new Set(['IpAddresses', 'SubjectAltNames', 'MacAddresses', 'Subnets', 'Groups', 'Tags', 'LastUsedUsers', 'CveId', 'Cwe', 'References', 'InstalledSoftware.SoftwareName', 'OpenPorts.PortNumber', 'VulnerableSoftware.CveId']);
+export const listFields = new Set(['IpAddresses', 'SubjectAltNames', 'MacAddresses', 'Subnets', 'Groups', 'Tags', 'LastUsedUsers', 'CveId', 'Cwe', 'References', 'InstalledSoftware.SoftwareName', 'OpenPorts.PortNumber', 'VulnerableSoftware.CveId']);
 const listSeparator = /[,;|\s]+/;
 /** Cell values that mean "nothing here": they are dropped instead of becoming field values. */
 const emptyValues = new Set(['', 'null', 'none', 'n/a', 'na', '-', '--', 'undefined', '(null)']);

@@ -42,7 +42,10 @@ export function classifySqlServerError(error: unknown, target: string, serverErr
   if (failure.code === 'ETIMEOUT') return new SqlFailure('timeout', /request/i.test(message) ? `The query ran longer than its time limit and was cancelled on ${target}.` : `${target} did not answer in time.`);
   if (failure.code === 'EINSTLOOKUP') return new SqlFailure('invalid_config', `${target}: the SQL Server Browser did not name the instance's port (${message}); give the port instead.`);
   if (failure.code === 'EREQUEST' || number !== undefined) return new SqlFailure('protocol', `${target}: ${message}`);
-  const network = classifyNetworkError(failure.code === 'ESOCKET' && failure.cause ? failure.cause : error, target);
+  // tedious wraps socket errors (ESOCKET), and tries each address of a name in turn (an AggregateError of them all).
+  let cause = failure.code === 'ESOCKET' && failure.cause ? failure.cause : error;
+  if (cause instanceof AggregateError && cause.errors.length) cause = cause.errors[cause.errors.length - 1];
+  const network = classifyNetworkError(cause, target);
   return new SqlFailure(network.ok ? 'protocol' : network.reason, network.ok ? message : network.detail);
 }
 
@@ -90,9 +93,9 @@ function requireEncryption(connection: Connection, target: string): void {
   };
 }
 
-/** BIGINT arrives as text; it becomes a number when that loses nothing. */
+/** BIGINT (nullable or not) arrives as text; it becomes a number when that loses nothing. */
 function cellValue(value: unknown, typeName: string | undefined): unknown {
-  if (typeName === 'BigInt' && typeof value === 'string' && Number.isSafeInteger(Number(value))) return Number(value);
+  if ((typeName === 'BigInt' || typeName === 'IntN') && typeof value === 'string' && Number.isSafeInteger(Number(value))) return Number(value);
   return plainValue(value);
 }
 
