@@ -59,10 +59,12 @@ describe.each(slugs)('adapter %s', (slug) => {
 
   // A fixture may name a documented failure (a wrong password against a Windows server's NTLM sign-in).
   const failure = existsSync(fixtureFile) ? readJson<ReplayFixture>(fixtureFile).failure : undefined;
-  it.skipIf(!failure)('gives its documented failure the reason the fixture names', async () => {
-    const result = await replayConnectivityCheck(slug, readJson<ReplayFixture>(fixtureFile), manifest, failure!.config);
-    expect(result, JSON.stringify(result)).toMatchObject({ ok: false, reason: failure!.reason });
-  });
+  if (failure) {
+    it('gives its documented failure the reason the fixture names', async () => {
+      const result = await replayConnectivityCheck(slug, readJson<ReplayFixture>(fixtureFile), manifest, failure.config);
+      expect(result, JSON.stringify(result)).toMatchObject({ ok: false, reason: failure.reason });
+    });
+  }
 });
 
 // Adapters of a socket code engine (Greenbone's GMP over TLS): the fixture replays through the real engine against a
