@@ -10,7 +10,14 @@ import { avId, checkMessageType, fileTime, hmacMd5, ntlmFlags, ntowfv2, readAvPa
 export type WindowsAccount = { domain: string; username: string; password: string };
 
 /** A fixture's Windows sign-in: the accounts the server knows, and the names it gives itself in its challenge. */
-export type NtlmServerOptions = { accounts: WindowsAccount[]; computer: string; domain: string; dns_domain: string };
+export type NtlmServerOptions = {
+  accounts: WindowsAccount[];
+  computer: string;
+  domain: string;
+  dns_domain: string;
+  /** Authenticate each request rather than the connection (.NET's HttpListener unless told otherwise). */
+  per_request?: boolean;
+};
 
 /** What the server offers: NTLM with extended session security and target info, as Windows servers do. */
 const serverFlags = (ntlmFlags.unicode | ntlmFlags.requestTarget | ntlmFlags.ntlm | ntlmFlags.alwaysSign | ntlmFlags.extendedSessionSecurity | ntlmFlags.targetInfo | ntlmFlags.version | ntlmFlags.bits128 | ntlmFlags.bits56) >>> 0;
@@ -107,7 +114,7 @@ export class NtlmAcceptor {
     if (type !== 3 || !pending) return this.unauthorized('an AUTHENTICATE message without a challenge on this connection');
     const verdict = this.verify(pending, message);
     if (typeof verdict === 'string') return this.unauthorized(verdict);
-    state.account = verdict;
+    if (!this.options.per_request) state.account = verdict;
     this.signIns.push(`${verdict.domain}\\${verdict.username}`);
     return { account: verdict };
   }

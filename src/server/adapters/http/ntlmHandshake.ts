@@ -22,6 +22,11 @@ const withAuthorization = (outgoing: OutgoingRequest, value: string): OutgoingRe
 export class NtlmHandshake {
   /** Whether the connection the dispatcher holds has authenticated (false before the first handshake). */
   private authenticated = false;
+  /**
+   * Bare requests on the authenticated connection refused in a row. From two on, every request leads with the
+   * handshake: that server authenticates each request, not the connection (.NET's HttpListener by default).
+   */
+  private refusedInARow = 0;
 
   constructor(
     private readonly credentials: () => NtlmCredentials,
@@ -30,11 +35,14 @@ export class NtlmHandshake {
 
   /** Sends a request on the authenticated connection, authenticating it first when it is not (or no longer) so. */
   async request(outgoing: OutgoingRequest): Promise<RawResponse> {
-    if (this.authenticated) {
+    if (this.authenticated && this.refusedInARow < 2) {
       const answer = await this.send(outgoing);
       const offered = offeredSchemes(answer.headers);
-      if (answer.status !== 401 || !(offered.has('ntlm') || offered.has('negotiate'))) return answer;
-      this.authenticated = false;
+      if (answer.status !== 401 || !(offered.has('ntlm') || offered.has('negotiate'))) {
+        this.refusedInARow = 0;
+        return answer;
+      }
+      this.refusedInARow += 1;
     }
     return this.handshake(outgoing);
   }

@@ -70,6 +70,23 @@ describe('NTLM sign-in', () => {
     expect(authorizations(server).slice(2)).toEqual(['', 'NTLM TlRMTVNTUAABAAAA', 'NTLM TlRMTVNTUAADAAAA']);
   });
 
+  it('leads every request with the handshake once a server refuses bare requests twice in a row', async () => {
+    const server = await startReplayServer(
+      [
+        { request: { method: 'GET', path: '/AdminService/wmi/SMS_R_System', query: { $skip: '3' } }, response: { status: 200, body: { value: [{ Name: 'WS-0004' }] } } },
+        ...[2, 1].map((skip) => ({ request: { method: 'GET', path: '/AdminService/wmi/SMS_R_System', query: { $skip: String(skip) } }, response: { status: 200, body: { value: [{ Name: `WS-000${skip + 1}` }], '@odata.nextLink': `{{replay_url}}/AdminService/wmi/SMS_R_System?$skip=${skip + 1}` } } })),
+        ...pages().slice(2),
+      ],
+      { ntlm: { ...windows, per_request: true } },
+    );
+    servers.push(server);
+    const { records } = await collect(listing, { base_url: server.url, username: 'CORP\\svc-cartograph', password: 'S3cret-for-NTLM!' });
+    expect(records.map((record) => record.fields.Hostname)).toEqual(['WS-0001', 'WS-0002', 'WS-0003', 'WS-0004']);
+    const [negotiate, authenticate] = ['NTLM TlRMTVNTUAABAAAA', 'NTLM TlRMTVNTUAADAAAA'];
+    expect(authorizations(server)).toEqual([negotiate, authenticate, '', negotiate, authenticate, '', negotiate, authenticate, negotiate, authenticate]);
+    expect(server.ntlm!.signIns).toHaveLength(4);
+  });
+
   it('signs in with a user principal name and no domain', async () => {
     const server = await windowsServer(pages());
     expect(await check(listing, { base_url: server.url, username: 'svc-cartograph@corp.example.com', password: 'S3cret-for-NTLM!' })).toMatchObject({ ok: true });
