@@ -67,7 +67,8 @@ export class NtlmHandshake {
       return answer;
     }
     const token = offered.get(scheme.toLowerCase());
-    if (!token) return answer;
+    // Only the server the request is for may challenge it: a 401 from where a redirect led is answered as it is.
+    if (!token || new URL(answer.url).origin !== new URL(outgoing.url).origin) return answer;
     const challenge = parseChallengeMessage(Buffer.from(token, 'base64'));
     const message = authenticate(negotiate, challenge, this.credentials(), { spn: `HTTP/${new URL(outgoing.url).hostname}` });
     answer = await this.send(withAuthorization(outgoing, `${scheme} ${message.toString('base64')}`));

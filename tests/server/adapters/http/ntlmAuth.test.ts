@@ -2,7 +2,7 @@
 // acceptor recomputes every NTProofStr from the account's password) and reads two pages over the one connection it
 // authenticated; a wrong password is refused with 401; a connection the server closes is authenticated again.
 import { afterEach, describe, expect, it } from 'vitest';
-import { NtlmAcceptor } from '../../../../tools/adapterKit/ntlmAcceptor.js';
+import { challengeMessage, NtlmAcceptor } from '../../../../tools/adapterKit/ntlmAcceptor.js';
 import { startReplayServer, type ReplayExchange, type ReplayServer } from '../../../../tools/adapterKit/replayServer.js';
 import { check, collect, manifest, startServer, type TestServer } from './helpers.js';
 
@@ -85,6 +85,21 @@ describe('NTLM sign-in', () => {
     const [negotiate, authenticate] = ['NTLM TlRMTVNTUAABAAAA', 'NTLM TlRMTVNTUAADAAAA'];
     expect(authorizations(server)).toEqual([negotiate, authenticate, '', negotiate, authenticate, '', negotiate, authenticate, negotiate, authenticate]);
     expect(server.ntlm!.signIns).toHaveLength(4);
+  });
+
+  it('answers no challenge that comes from where a redirect led', async () => {
+    const elsewhere = await startServer((_request, response) => {
+      const challenge = challengeMessage({ flags: 0xe28a8233, targetName: 'EVIL', serverChallenge: Buffer.alloc(8, 7), targetInfo: Buffer.alloc(4), version: Buffer.alloc(8) });
+      response.writeHead(401, { 'www-authenticate': `NTLM ${challenge.toString('base64')}` }).end();
+    }, '127.0.0.2');
+    const seenAtHome: string[] = [];
+    const home = await startServer((request, response) => {
+      seenAtHome.push(String(request.headers.authorization ?? '').slice(0, 21));
+      response.writeHead(302, { location: `${elsewhere.url}/AdminService/wmi/SMS_Site` }).end();
+    });
+    servers.push(elsewhere, home);
+    expect(await check(listing, { base_url: home.url, username: 'CORP\\svc-cartograph', password: 'S3cret-for-NTLM!' })).toMatchObject({ ok: false, reason: 'unauthorized' });
+    expect(seenAtHome).toEqual(['NTLM TlRMTVNTUAABAAAA']);
   });
 
   it('signs in with a user principal name and no domain', async () => {
