@@ -55,6 +55,15 @@ describe.each(slugs)('adapter %s', (slug) => {
     const result = await replayConnectivityCheck(slug, fixture, manifest);
     expect(result, JSON.stringify(result)).toMatchObject({ ok: true });
   });
+
+  // A fixture may name a documented failure (a wrong password against a Windows server's NTLM sign-in).
+  const failure = existsSync(fixtureFile) ? readJson<ReplayFixture>(fixtureFile).failure : undefined;
+  if (failure) {
+    it('gives its documented failure the reason the fixture names', async () => {
+      const result = await replayConnectivityCheck(slug, readJson<ReplayFixture>(fixtureFile), manifest, failure.config);
+      expect(result, JSON.stringify(result)).toMatchObject({ ok: false, reason: failure.reason });
+    });
+  }
 });
 
 // Adapters of a socket code engine (Greenbone's GMP over TLS, SQL Server's TDS for sql-views): the fixture replays

@@ -156,9 +156,10 @@ export async function checkAdapter(slug: string, root = adaptersFolder): Promise
   if (result.records.some((record) => !record.raw)) problems.push('a record has no raw vendor record');
   const connectivity = socket ? await socket.check(slug, socketFixture, socket.engine) : await replayConnectivityCheck(slug, fixture, manifest!);
   if (!connectivity.ok) problems.push(`the connectivity check failed (${connectivity.reason}): ${connectivity.detail}`);
-  if (socket && socketFixture.failure) {
-    const failed = await socket.check(slug, socketFixture, socket.engine, socketFixture.failure.config);
-    if (failed.ok || failed.reason !== socketFixture.failure.reason) problems.push(`the documented failure gave ${failed.ok ? 'success' : failed.reason}, not ${socketFixture.failure.reason}`);
+  const failure = socket ? socketFixture.failure : fixture.failure;
+  if (failure) {
+    const failed = socket ? await socket.check(slug, socketFixture, socket.engine, failure.config) : await replayConnectivityCheck(slug, fixture, manifest!, failure.config);
+    if (failed.ok || failed.reason !== failure.reason) problems.push(`the documented failure gave ${failed.ok ? 'success' : failed.reason}, not ${failure.reason}`);
   }
   return report;
 }

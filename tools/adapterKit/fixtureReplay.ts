@@ -19,7 +19,7 @@ export type ReplayResult = { records: FetchedRecord[]; warnings: string[]; unmat
 
 /** Fetches every stream of the manifest against the fixture's exchanges; a failing fetch is reported, not thrown. */
 export async function replayFixture(slug: string, fixture: ReplayFixture, manifest: Manifest): Promise<ReplayResult> {
-  const server = await startReplayServer(fixture.exchanges);
+  const server = await startReplayServer(fixture.exchanges, { ntlm: fixture.ntlm });
   const engine = createHttpEngine(() => manifest);
   const warnings: string[] = [];
   const records: FetchedRecord[] = [];
@@ -34,11 +34,20 @@ export async function replayFixture(slug: string, fixture: ReplayFixture, manife
   }
 }
 
-/** The manifest's connectivity check against a fresh replay of the same exchanges. */
-export async function replayConnectivityCheck(slug: string, fixture: ReplayFixture, manifest: Manifest): Promise<ConnectivityResult> {
-  const server = await startReplayServer(fixture.exchanges);
+/** The fixture's config with `changes` laid over it (an object value changes only the keys it names: `{auth: {password}}`). */
+export function changedConfig(config: Record<string, unknown>, changes: Record<string, unknown> = {}): Record<string, unknown> {
+  const merged = { ...config };
+  for (const [name, value] of Object.entries(changes)) {
+    merged[name] = value && typeof value === 'object' && !Array.isArray(value) ? { ...(merged[name] as object), ...value } : value;
+  }
+  return merged;
+}
+
+/** The manifest's connectivity check against a fresh replay of the same exchanges, with the config changed by `changes`. */
+export async function replayConnectivityCheck(slug: string, fixture: ReplayFixture, manifest: Manifest, changes?: Record<string, unknown>): Promise<ConnectivityResult> {
+  const server = await startReplayServer(fixture.exchanges, { ntlm: fixture.ntlm });
   try {
-    return await createHttpEngine(() => manifest).test({ adapter: slug, config: withReplayUrl(fixture.config, server.url), signal: AbortSignal.timeout(replayTimeoutMs), outbound: loopbackAllowed });
+    return await createHttpEngine(() => manifest).test({ adapter: slug, config: withReplayUrl(changedConfig(fixture.config, changes), server.url), signal: AbortSignal.timeout(replayTimeoutMs), outbound: loopbackAllowed });
   } finally {
     await server.close();
   }

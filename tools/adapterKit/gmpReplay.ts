@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createServer } from 'node:tls';
 import type { AdapterEngine, ConnectivityResult, FetchedRecord } from '../../src/server/adapters/engine.js';
 import { isWholeDocument } from '../../src/server/adapters/greenbone/gmpSession.js';
-import { loopbackAllowed, type ReplayResult } from './fixtureReplay.js';
+import { changedConfig, loopbackAllowed, type ReplayResult } from './fixtureReplay.js';
 
 export type GmpExchange = { request: string[]; response: string };
 
@@ -92,11 +92,7 @@ const replayTimeoutMs = 20_000;
 
 /** The fixture's config pointed at the replay server, trusting its certificate (verification stays on). */
 function replayConfig(fixture: GmpFixture, server: GmpServer, changes: Record<string, unknown> = {}): Record<string, unknown> {
-  const merged: Record<string, unknown> = { ...fixture.config, host: server.host, port: server.port, custom_ca: server.ca, verify_ssl: true };
-  for (const [name, value] of Object.entries(changes)) {
-    merged[name] = value && typeof value === 'object' && !Array.isArray(value) ? { ...(merged[name] as object), ...value } : value;
-  }
-  return merged;
+  return changedConfig({ ...fixture.config, host: server.host, port: server.port, custom_ca: server.ca, verify_ssl: true }, changes);
 }
 
 /** Fetches through `engine` against the fixture's exchanges; a failing fetch is reported, not thrown. */

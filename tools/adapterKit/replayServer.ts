@@ -2,6 +2,7 @@
 // declarative HTTP engine's tests, the adapter fixtures and the bench.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { NtlmAcceptor, type NtlmServerOptions } from './ntlmAcceptor.js';
 
 export type ReplayExchange = {
   request: { method: string; path: string; query?: Record<string, unknown>; body?: unknown };
@@ -13,6 +14,10 @@ export type ReplayFixture = {
   config: Record<string, unknown>;
   exchanges: ReplayExchange[];
   expected: { count: number; records: { entity: string; fields: Record<string, unknown> }[] };
+  /** A Windows server's sign-in: every connection must authenticate with NTLM as one of these accounts first. */
+  ntlm?: NtlmServerOptions;
+  /** A documented failure: the config changes that bring it and the connectivity reason it must give. */
+  failure?: { config: Record<string, unknown>; reason: string };
 };
 
 export type ReceivedRequest = { method: string; path: string; query: Record<string, string | string[]>; headers: Record<string, string | string[] | undefined>; body: string };
@@ -23,6 +28,8 @@ export type ReplayServer = {
   received: ReceivedRequest[];
   /** Requests no exchange matched (answered 404). */
   unmatched: string[];
+  /** The NTLM acceptor when the server asks for Windows sign-in (its sign-ins and refusals). */
+  ntlm?: NtlmAcceptor;
   close: () => Promise<void>;
 };
 
@@ -70,12 +77,13 @@ function queryOf(url: URL): Record<string, string | string[]> {
 }
 
 /**
- * Starts the replay server. Matching: method + path + the listed query parameters (+ the listed body subset, or for a
+ * Starts the replay server (with `ntlm`, a Windows server whose connections authenticate first). Matching: method + path + the listed query parameters (+ the listed body subset, or for a
  * text body such as XML the listed text found in it); among
  * several matches the first not used yet; once all are used the last one repeats. A string body is sent as is,
  * anything else as JSON. `{{replay_url}}` in response headers and bodies becomes the server's URL.
  */
-export async function startReplayServer(exchanges: ReplayExchange[]): Promise<ReplayServer> {
+export async function startReplayServer(exchanges: ReplayExchange[], options: { ntlm?: NtlmServerOptions } = {}): Promise<ReplayServer> {
+  const ntlm = options.ntlm ? new NtlmAcceptor(options.ntlm) : undefined;
   const used = new Set<number>();
   const received: ReceivedRequest[] = [];
   const unmatched: string[] = [];
@@ -102,6 +110,12 @@ export async function startReplayServer(exchanges: ReplayExchange[]): Promise<Re
     const query = queryOf(url);
     const method = request.method ?? 'GET';
     received.push({ method, path: url.pathname, query, headers: request.headers, body: text });
+    // A Windows server answers nothing but the NTLM handshake until the connection has authenticated.
+    const gate = ntlm?.gate(request.socket, request.headers.authorization);
+    if (gate && 'status' in gate) {
+      reply.writeHead(gate.status, gate.headers).end(gate.body);
+      return;
+    }
     const body = parseBody(text, request.headers['content-type']);
     const matches: number[] = [];
     exchanges.forEach((exchange, index) => {
@@ -129,6 +143,7 @@ export async function startReplayServer(exchanges: ReplayExchange[]): Promise<Re
     url: baseUrl,
     received,
     unmatched,
+    ntlm,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -2,35 +2,38 @@ import { clientCredentialsAuth, keyPairAuth, passwordAuth, tokenAuth } from '../
 import { flag, text, type AdapterSource } from '../model.js';
 import { apiHost, apiUrl, baseUrl } from './shared.js';
 
+/** The SMS Provider's sign-in as the HTTP engine's `ntlm` authenticator speaks it. */
+const adminServiceAccount = () => passwordAuth({ type: 'windows_integrated', title: 'Windows account (NTLMv2)', description: 'Windows integrated authentication: NTLMv2 over one kept-alive HTTPS connection, as the SMS Provider asks for it.', userDescription: 'A domain account, as DOMAIN\\user or user@domain, that is a Configuration Manager administrative user.', userExample: 'CORP\\svc-cartograph', passwordDescription: 'That account\'s password.' });
 const windowsAccount = (what: string) => passwordAuth({ type: 'windows_integrated', title: 'Windows account (NTLM/Kerberos)', description: 'Windows integrated authentication (Negotiate).', userDescription: `A domain account, as DOMAIN\\user or user@domain, ${what}.`, userExample: 'CORP\\svc-cartograph', passwordDescription: 'That account\'s password.' });
 
 /** Patch, software-deployment, RMM and configuration-management systems: they know every managed endpoint and what is installed on it. */
 export const softwareDeployment: AdapterSource[] = [
   {
     slug: 'sccm', name: 'Microsoft Configuration Manager (SCCM)', vendor: 'Microsoft', website: 'https://learn.microsoft.com/mem/configmgr/', docs_url: 'https://learn.microsoft.com/mem/configmgr/develop/adminservice/overview',
-    description: 'Devices, their hardware and installed software from Microsoft Configuration Manager through the AdminService REST API.',
-    groups: ['software_deployment'], categories: ['device', 'application'], engine: null,
+    description: 'Devices, their hardware, installed software and users from Microsoft Configuration Manager through the AdminService REST API.',
+    groups: ['software_deployment'], categories: ['device', 'application', 'user'], engine: 'http',
     location: [baseUrl('The AdminService URL on the SMS Provider: https://<SMSProviderFQDN>/AdminService.', 'https://cm01.corp.example.com/AdminService', 'AdminService URL')],
-    auth: [windowsAccount('that is a Configuration Manager administrative user')],
+    auth: [adminServiceAccount()],
+    options: [flag('fetch_software', 'Fetch installed software', 'Also read installed software (the Asset Intelligence class SMS_G_System_INSTALLED_SOFTWARE): one record per product and device.', true), flag('fetch_users', 'Fetch users', 'Also read the users Active Directory User Discovery found (SMS_R_User).', true)],
     network: 'http',
     guide: {
-      prerequisites: ['Configuration Manager current branch 2002 or later (AdminService).', 'NTLM/Kerberos authentication is not yet available in Cartograph\'s engines: this adapter can be configured but not fetched yet.', 'The site uses a self-signed certificate for the SMS Provider unless you enabled Enhanced HTTP with PKI; paste the site CA into the `Custom CA certificate (PEM)` field.'],
+      prerequisites: ['Configuration Manager current branch 2002 or later with the administration service (AdminService) on the SMS Provider.', 'Cartograph signs in with a Windows account over NTLMv2 (Negotiate); the SMS Provider must accept NTLM (the default). Kerberos-only servers and Extended Protection set to Required are not supported.', 'The site uses a self-signed certificate for the SMS Provider unless you enabled Enhanced HTTP with PKI; paste the site CA into the `Custom CA certificate (PEM)` field.', 'Hardware inventory collects the default classes (BIOS, Computer System, Operating System, Network Adapter Configuration, Installed Software).'],
       grant: ['In the console open Administration → Security → Administrative Users → Add User or Group, choose the service account.', 'Assign the Read-only Analyst security role with the All scope (or the collections to inventory).'],
-      collects: ['Devices from /wmi/SMS_R_System: name, NetBIOS name, domain, MAC and IP addresses, OS name and build, last logon user, client version, active and obsolete flags, AD site, distinguished name, SMBIOS GUID.', 'Hardware (SMS_G_System_PC_BIOS serial, SMS_G_System_COMPUTER_SYSTEM manufacturer and model) and installed software (SMS_G_System_ADD_REMOVE_PROGRAMS).'],
-      troubleshooting: [['401 Unauthorized', 'The account is not a Configuration Manager administrative user.'], ['Class names not found', 'Before version 2006 class names are case-sensitive.']],
+      collects: ['Devices from /wmi/SMS_R_System: ResourceID (the agent id), name and FQDN, domain, MAC and IP addresses and subnets, OS name, last logon user, discovery times (the latest is last seen), creation date, virtual machine and its host.', 'Last activity and logged-on users from /wmi/SMS_CombinedDeviceResources (LastActiveTime).', 'Hardware inventory: serial number and manufacturer (SMS_G_System_PC_BIOS), manufacturer, model and user (SMS_G_System_COMPUTER_SYSTEM), OS caption, version, build and architecture (SMS_G_System_OPERATING_SYSTEM), MAC, IP addresses and DNS name of IP-enabled adapters (SMS_G_System_NETWORK_ADAPTER_CONFIGURATION).', 'With `Fetch installed software`: product, publisher, version, install date and location per device (SMS_G_System_INSTALLED_SOFTWARE).', 'With `Fetch users`: users from Active Directory User Discovery (SMS_R_User): user name, domain, full name, mail, UPN, groups.'],
+      troubleshooting: [['401 Unauthorized', 'The password is wrong, the account is locked, or the SMS Provider refuses NTLM; check that the account signs in to the console.'], ['403 Forbidden', 'The account is not a Configuration Manager administrative user.'], ['Class names not found', 'Before version 2006 class names are case-sensitive.'], ['No serials or models', 'Hardware inventory has not run yet on those clients, or its BIOS and Computer System classes are disabled in Client Settings.']],
     },
   },
   {
     slug: 'mbam-sccm', name: 'BitLocker Management (Configuration Manager)', vendor: 'Microsoft', website: 'https://learn.microsoft.com/mem/configmgr/protect/plan-design/bitlocker-management',
     description: 'BitLocker compliance and encryption state per device from Configuration Manager BitLocker Management (successor of MBAM).',
-    groups: ['disk_encryption'], categories: ['device'], engine: null,
+    groups: ['disk_encryption'], categories: ['device'], engine: 'http',
     location: [baseUrl('The AdminService URL on the SMS Provider: https://<SMSProviderFQDN>/AdminService.', 'https://cm01.corp.example.com/AdminService', 'AdminService URL')],
-    auth: [windowsAccount('that is a Configuration Manager administrative user')],
+    auth: [adminServiceAccount()],
     guide: {
-      prerequisites: ['Configuration Manager 1910 or later with BitLocker Management policies deployed.', 'NTLM/Kerberos authentication is not yet available in Cartograph\'s engines: this adapter can be configured but not fetched yet.'],
+      prerequisites: ['Configuration Manager 1910 or later with BitLocker Management policies deployed, and the administration service (AdminService) on the SMS Provider.', 'Hardware inventory collects the BitLocker classes: BitLocker Encryption Details, BitLocker Policy and BitLocker (Client Settings → Hardware Inventory → Set Classes).', 'Cartograph signs in with a Windows account over NTLMv2 (Negotiate); the SMS Provider must accept NTLM (the default). Kerberos-only servers and Extended Protection set to Required are not supported.'],
       grant: ['Give the service account the Read-only Analyst role in Configuration Manager; recovery keys are never read.'],
-      collects: ['Per device: BitLocker compliance, encryption method, protection status and conversion status of each volume, from the BitLocker Management inventory classes.'],
-      troubleshooting: [['No BitLocker data', 'Hardware inventory of the BitLocker classes is not enabled in Client Settings.']],
+      collects: ['Device identity from SMS_R_System (name and FQDN, domain, MAC and IP addresses, OS, latest discovery time) and the serial number from SMS_G_System_PC_BIOS.', 'Per volume from SMS_G_System_BITLOCKER_DETAILS: compliance, protection status, conversion status, encryption method, key protector types and the reasons for non-compliance. The OS drive is kept as `Specifics.mbam-sccm.OsVolume` (the starter policy "Disk encryption on" reads its ProtectionStatus), other drives as `Specifics.mbam-sccm.DataVolume`.', 'Per volume from SMS_G_System_ENCRYPTABLE_VOLUME: drive letter and protection status; per device from SMS_G_System_MBAM_POLICY: the policy enforced and the last console user.'],
+      troubleshooting: [['No BitLocker data', 'Hardware inventory of the BitLocker classes is not enabled in Client Settings.'], ['401 Unauthorized', 'The password is wrong, the account is locked, or the SMS Provider refuses NTLM.'], ['403 Forbidden', 'The account is not a Configuration Manager administrative user.']],
     },
   },
   {

@@ -87,8 +87,8 @@ export const starterPolicies: StarterPolicy[] = [
   },
   {
     starter_id: 'cis-3.6-disk-encryption', name: 'Disk encryption on', severity: 'high',
-    description: 'The MDM reports the device encrypted (Intune: isEncrypted; Jamf Pro: FileVault 2 on every partition).',
-    query: 'Specifics.microsoft-intune.isEncrypted = true OR Specifics.jamfpro.FileVault2Status = "All Partitions Encrypted"',
+    description: 'The MDM or BitLocker Management reports the device encrypted (Intune: isEncrypted; Jamf Pro: FileVault 2 on every partition; Configuration Manager BitLocker Management: protection on for the OS drive).',
+    query: 'Specifics.microsoft-intune.isEncrypted = true OR Specifics.jamfpro.FileVault2Status = "All Partitions Encrypted" OR Specifics.mbam-sccm.OsVolume.ProtectionStatus = 1',
     remediation: 'Turn on BitLocker or FileVault through the MDM\'s disk-encryption profile.',
     cis_safeguard: '3.6', cis_title: 'Encrypt Data on End-User Devices',
   },

@@ -74,6 +74,8 @@ export type AuthenticatorSpec = { when?: string } & (
   | { type: 'oci_signature'; tenancy_ocid: string; user_ocid: string; fingerprint: string; private_key: string }
   /** Alibaba Cloud RPC APIs: every request's query signed with HMAC-SHA1 (alibabaSignature.ts). */
   | { type: 'alibaba_rpc_signature'; access_key_id: string; access_key_secret: string }
+  /** Windows integrated sign-in, NTLMv2 over one kept-alive connection (ntlmHandshake.ts). */
+  | { type: 'ntlm'; username: string; password: string; domain?: string; workstation?: string }
   | {
       type: 'oauth2_jwt_bearer';
       token_url: string;
@@ -91,7 +93,7 @@ export type AuthenticatorSpec = { when?: string } & (
 );
 
 /** Every kind of authenticator the engine knows (tests iterate it: a new kind is covered by the credential tests). */
-export const authenticatorTypes = ['none', 'bearer', 'basic', 'header', 'oauth2_client_credentials', 'session', 'aws_sigv4', 'absolute_jws', 'duo_hmac', 'chef_signature', 'oauth2_jwt_bearer', 'zscaler_api_key', 'oci_signature', 'alibaba_rpc_signature'] as const;
+export const authenticatorTypes = ['none', 'bearer', 'basic', 'header', 'oauth2_client_credentials', 'session', 'aws_sigv4', 'absolute_jws', 'duo_hmac', 'chef_signature', 'oauth2_jwt_bearer', 'zscaler_api_key', 'oci_signature', 'alibaba_rpc_signature', 'ntlm'] as const;
 // A kind added to AuthenticatorSpec but not to the list above fails to compile here.
 const everyAuthenticatorListed: Record<AuthenticatorSpec['type'], true> = Object.fromEntries(authenticatorTypes.map((type) => [type, true])) as Record<(typeof authenticatorTypes)[number], true>;
 void everyAuthenticatorListed;

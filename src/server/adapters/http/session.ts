@@ -13,6 +13,7 @@ import { obfuscateZscalerApiKey } from './zscalerApiKey.js';
 import { signOciRequest } from './ociSignature.js';
 import { signAlibabaRequest } from './alibabaSignature.js';
 import { jwtAssertion, jwtBearerGrantType, privateKeyOf } from './jwtAssertion.js';
+import { accountOf, NtlmHandshake } from './ntlmHandshake.js';
 import type { AuthenticatorSpec, Manifest, RequestSpec, TemplateMap } from './manifest.js';
 import { toResponseScope, vendorMessage, type BodyFormat, type BodyOptions, type ResponseScope } from './response.js';
 import { render, renderDeep, toText, truthy, type Scope } from './template.js';
@@ -83,6 +84,8 @@ export class HttpSession {
   // The RSA key of a signing authenticator (Chef, OCI), parsed once per session.
   private signingKey: KeyObject | undefined;
   private readonly baseUrl: string;
+  /** The NTLM handshake of an `ntlm` authenticator, which owns the one connection it authenticated. */
+  private readonly ntlm: NtlmHandshake | undefined;
 
   constructor(
     readonly manifest: Manifest,
@@ -96,7 +99,8 @@ export class HttpSession {
     if (!chosen) throw new ConfigurationError('no authentication method of this adapter matches the connection settings');
     this.authenticator = chosen;
     this.baseUrl = manifest.base_url ? toText(render(manifest.base_url, { config })).replace(/\/+$/, '') : '';
-    this.dispatcher = createDispatcher(this.options);
+    this.dispatcher = createDispatcher(this.options, chosen.type === 'ntlm');
+    if (chosen.type === 'ntlm') this.ntlm = new NtlmHandshake(() => accountOf(chosen, { config }), (outgoing) => send(outgoing, this.dispatcher, this.options, this.signal, this.warn));
   }
 
   /** The absolute URL of a rendered `url` (a path is appended to base_url as text) with the query added. */
@@ -204,6 +208,7 @@ export class HttpSession {
       case 'chef_signature':
       case 'oci_signature':
       case 'alibaba_rpc_signature':
+      case 'ntlm':
         // Signed in `call` once the whole request (URL, headers, body) is known.
         return { headers: {}, query: {} };
       default: {
@@ -267,7 +272,7 @@ export class HttpSession {
       if (signed && this.authenticator.type === 'alibaba_rpc_signature') this.signAlibaba(outgoing);
       const method = outgoing.method;
       const path = new URL(url).pathname;
-      const raw = await send(outgoing, this.dispatcher, this.options, this.signal, this.warn);
+      const raw = signed && this.ntlm ? await this.ntlm.request(outgoing) : await send(outgoing, this.dispatcher, this.options, this.signal, this.warn);
       const tokenBased = ['session', 'oauth2_client_credentials', 'oauth2_jwt_bearer', 'zscaler_api_key'].includes(this.authenticator.type);
       if (raw.status === 401 && signed && tokenBased && attempt === 0) {
         this.tokens.delete(credentials.tokenScope ?? '');

@@ -136,6 +136,9 @@ export const filters: Record<string, Filter> = Object.assign(Object.create(null)
   number: (value: unknown) => each(value, (item) => finiteOrUndefined(isEmpty(item) ? Number.NaN : Number(item))),
   bool: (value: unknown) => (isEmpty(value) ? undefined : value === true || value === 1 || ['true', '1', 'yes', 'on'].includes(String(value).toLowerCase())),
   first: (value: unknown) => (Array.isArray(value) ? value[0] : value),
+  // The largest item (numbers by value, anything else as text, so ISO dates after `| date` by time): the latest of
+  // Configuration Manager's discovery times `AgentTime`, which come in no order.
+  max: (value: unknown) => asList(value).filter((item) => !isEmpty(item)).reduce<unknown>((largest, item) => (largest === undefined || (typeof item === 'number' && typeof largest === 'number' ? item > largest : text(item) > text(largest)) ? item : largest), undefined),
   last: (value: unknown) => (Array.isArray(value) ? value[value.length - 1] : value),
   length: (value: unknown) => (Array.isArray(value) || typeof value === 'string' ? value.length : isEmpty(value) ? 0 : Object.keys(value as object).length),
   pluck: (value: unknown, path: unknown) => asList(value).map((item) => pathValue(item, path)),

@@ -38,9 +38,12 @@ export class TransportError extends Error {
 
 const maximumRedirects = 5;
 
-/** The guarded undici dispatcher for a connection's TLS and proxy settings; close it when the fetch ends. */
-export function createDispatcher(options: Pick<TransportOptions, 'verifySsl' | 'customCa' | 'proxy' | 'outbound'>): GuardedDispatcher {
-  return guardedDispatcher(options, options.outbound, { keepAliveTimeout: 10_000 });
+/**
+ * The guarded undici dispatcher for a connection's TLS and proxy settings; close it when the fetch ends. With
+ * `singleConnection` every request goes over one kept-alive connection (NTLM authenticates the connection).
+ */
+export function createDispatcher(options: Pick<TransportOptions, 'verifySsl' | 'customCa' | 'proxy' | 'outbound'>, singleConnection = false): GuardedDispatcher {
+  return guardedDispatcher(options, options.outbound, { keepAliveTimeout: 10_000, ...(singleConnection && { connections: 1 }) });
 }
 
 /** Seconds to wait before retrying: Retry-After (seconds or HTTP date), else the rate-limit reset header, else null. */

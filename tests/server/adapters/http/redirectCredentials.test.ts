@@ -38,6 +38,8 @@ const authenticators: Record<(typeof authenticatorTypes)[number], { auth: Authen
   // The AccessKey ID travels in the signed query, not in a header: nothing of it may reach the other host's headers.
   alibaba_rpc_signature: { auth: { type: 'alibaba_rpc_signature', access_key_id: '{{ config.username }}', access_key_secret: '{{ config.password }}' }, proof: [] },
   zscaler_api_key: { auth: { type: 'zscaler_api_key', username: '{{ config.username }}', password: '{{ config.password }}', api_key: '{{ config.api_key }}' }, proof: [issuedToken] },
+  // The request opens the handshake with its NEGOTIATE message ("NTLMSSP\0", type 1); the home host here asks no more.
+  ntlm: { auth: { type: 'ntlm', username: '{{ config.username }}', password: '{{ config.password }}' }, proof: ['NTLM TlRMTVNTUAABAAAA'] },
 };
 const config = { token: secrets.token, username: secrets.username, password: secrets.password, api_key: secrets.apiKey, client_secret: secrets.clientSecret, access_key: secrets.accessKey, secret_key: secrets.secretKey, session_token: secrets.sessionToken, private_key: privateKey };
 

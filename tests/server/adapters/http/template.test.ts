@@ -73,6 +73,12 @@ describe('the template interpreter', () => {
     expect(render("{{ '' | uuid }}", scope)).not.toBe(first);
   });
 
+  it('picks the largest item with max: numbers by value, dates by time once they are ISO text', () => {
+    expect(render('{{ [3, 12, 7] | max }}', {})).toBe(12);
+    expect(render("{{ ['2024-03-14T08:00:00Z', '2024-06-01T00:00:00Z', null, '2023-12-31T23:59:59Z'] | date | max }}", {})).toBe('2024-06-01T00:00:00.000Z');
+    expect(render('{{ [] | max }}', {})).toBeUndefined();
+  });
+
   it('lays a date out as a vendor query wants it with date_format (UTC)', () => {
     expect(render("{{ record.seenMs | date_format('DD/MM/YYYY HH:mm:ss') }}", scope)).toBe('14/03/2024 12:00:00');
     expect(render("{{ record.plain | date_format('YYYY-MM-DD') }}", scope)).toBe('2024-03-14');
