@@ -1,10 +1,10 @@
 import { createReadStream } from 'node:fs';
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { AdapterEngine, ConnectivityResult, FetchContext, FetchedRecord } from '../engine.js';
 import { WarningCounter } from '../files/fieldMapping.js';
-import { FileSourceError, localFolderOf, openFileSource, type FileEngineOptions } from '../files/fileSource.js';
+import { FileSourceError, openFileSource, type FileEngineOptions } from '../files/fileSource.js';
 import { SbomFormatError, type SbomContents } from './sbomContents.js';
 import { parseSbom, readBounded } from './sbomDocument.js';
 import { sbomRecords } from './sbomRecords.js';
@@ -23,10 +23,23 @@ const filesTestRead = 20;
 /** Notes named one by one before they are only counted. */
 const notesNamed = 20;
 
-/** The SBOM files of a folder under the allowed import folders, by name (symbolic links are not followed out of it). */
+/** An allowed import folder itself, or a folder inside one: where a pipeline drops its SBOMs is often the folder allowed. */
+function allowedFolder(folder: string, options: FileEngineOptions): string {
+  const path = resolve(folder);
+  const within = (root: string) => {
+    const inner = relative(root, path);
+    return inner === '' || (!inner.startsWith('..') && !isAbsolute(inner));
+  };
+  if (!isAbsolute(folder) || !options.importRoots.some(within)) {
+    throw new FileSourceError(options.importRoots.length ? `${folder} is outside the folders this server may import from (${options.importRoots.join(', ')}).` : 'Reading files from the server is turned off: the administrator lists the allowed folders in CARTOGRAPH_IMPORT_DIRS.');
+  }
+  return path;
+}
+
+/** The SBOM files of a folder the server may import from, by name; symbolic links are not followed out of it. */
 async function folderFiles(folder: string, options: FileEngineOptions): Promise<{ folder: string; names: string[] }> {
-  const path = await localFolderOf(folder, options);
-  if (!path) throw new FileSourceError(`${folder} is not a folder.`);
+  const path = allowedFolder(folder, options);
+  if (!(await stat(path).catch(() => null))?.isDirectory()) throw new FileSourceError(`${folder} is not a folder.`);
   const entries = await readdir(path, { withFileTypes: true });
   const names = entries.filter((entry) => entry.isFile() && sbomFilePattern.test(entry.name)).map((entry) => entry.name).sort();
   if (!names.length) throw new FileSourceError(`${folder} holds no SBOM file (*.json or *.json.gz).`);
