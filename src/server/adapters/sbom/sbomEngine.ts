@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { AdapterEngine, ConnectivityResult, FetchContext, FetchedRecord } from '../engine.js';
@@ -23,23 +23,29 @@ const filesTestRead = 20;
 /** Notes named one by one before they are only counted. */
 const notesNamed = 20;
 
-/** An allowed import folder itself, or a folder inside one: where a pipeline drops its SBOMs is often the folder allowed. */
-function allowedFolder(folder: string, options: FileEngineOptions): string {
+const within = (root: string, path: string) => {
+  const inner = relative(root, path);
+  return inner === '' || (!inner.startsWith('..') && !isAbsolute(inner));
+};
+
+/**
+ * An allowed import folder itself, or a folder inside one (where a pipeline drops its SBOMs is often the folder
+ * allowed), judged by its real path: a symbolic link inside an allowed folder cannot lead out of it.
+ */
+async function allowedFolder(folder: string, options: FileEngineOptions): Promise<string> {
+  const outside = () => new FileSourceError(options.importRoots.length ? `${folder} is outside the folders this server may import from (${options.importRoots.join(', ')}).` : 'Reading files from the server is turned off: the administrator lists the allowed folders in CARTOGRAPH_IMPORT_DIRS.');
   const path = resolve(folder);
-  const within = (root: string) => {
-    const inner = relative(root, path);
-    return inner === '' || (!inner.startsWith('..') && !isAbsolute(inner));
-  };
-  if (!isAbsolute(folder) || !options.importRoots.some(within)) {
-    throw new FileSourceError(options.importRoots.length ? `${folder} is outside the folders this server may import from (${options.importRoots.join(', ')}).` : 'Reading files from the server is turned off: the administrator lists the allowed folders in CARTOGRAPH_IMPORT_DIRS.');
-  }
-  return path;
+  if (!isAbsolute(folder) || !options.importRoots.some((root) => within(root, path))) throw outside();
+  const real = await realpath(path).catch(() => null);
+  if (!real || !(await stat(real)).isDirectory()) throw new FileSourceError(`${folder} is not a folder.`);
+  const roots = await Promise.all(options.importRoots.map((root) => realpath(root).catch(() => root)));
+  if (!roots.some((root) => within(root, real))) throw outside();
+  return real;
 }
 
 /** The SBOM files of a folder the server may import from, by name; symbolic links are not followed out of it. */
 async function folderFiles(folder: string, options: FileEngineOptions): Promise<{ folder: string; names: string[] }> {
-  const path = allowedFolder(folder, options);
-  if (!(await stat(path).catch(() => null))?.isDirectory()) throw new FileSourceError(`${folder} is not a folder.`);
+  const path = await allowedFolder(folder, options);
   const entries = await readdir(path, { withFileTypes: true });
   const names = entries.filter((entry) => entry.isFile() && sbomFilePattern.test(entry.name)).map((entry) => entry.name).sort();
   if (!names.length) throw new FileSourceError(`${folder} holds no SBOM file (*.json or *.json.gz).`);

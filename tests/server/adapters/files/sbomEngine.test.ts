@@ -76,6 +76,9 @@ describe('the SBOM engine', () => {
     expect(await test({ source: folderSource('/etc') })).toEqual({ ok: false, reason: 'invalid_config', detail: `/etc is outside the folders this server may import from (${folder.path}).` });
     expect(await test({ source: folderSource(`${folder.path}/../..`) })).toMatchObject({ ok: false, detail: expect.stringMatching(/is outside the folders/) });
     expect(await test({ source: folderSource(folder.file('trivy-nginx.spdx.json')) })).toMatchObject({ ok: false, detail: expect.stringMatching(/is not a folder\.$/) });
+    // A link inside the allowed folder that leads out of it is judged where it leads.
+    symlinkSync('/etc', folder.file('etc-link'));
+    expect(await test({ source: folderSource(folder.file('etc-link')) })).toMatchObject({ ok: false, detail: expect.stringMatching(/etc-link is outside the folders/) });
     mkdirSync(folder.file('empty'));
     expect(await test({ source: folderSource(folder.file('empty')) })).toMatchObject({ ok: false, detail: expect.stringMatching(/holds no SBOM file \(\*\.json or \*\.json\.gz\)\.$/) });
     const closed = createFileEngines({ dataDir: folder.path, importRoots: [] });
