@@ -13,7 +13,7 @@ export type AdapterGroup =
 
 export type Category = 'device' | 'user' | 'vulnerability' | 'application' | 'certificate' | 'service';
 
-export type EngineName = 'http' | 'csv' | 'json' | 'xlsx' | 'sql' | 'ldap' | 'network-scanner' | 'tls-scanner' | null;
+export type EngineName = 'http' | 'csv' | 'json' | 'xlsx' | 'sql' | 'ldap' | 'network-scanner' | 'tls-scanner' | 'gmp' | 'sbom' | null;
 
 /** One form field: its property name, its JSON Schema, and whether the form requires it. */
 export type Field = { name: string; schema: JsonSchema; required: boolean; secretExample?: string };

@@ -133,7 +133,9 @@ function howToConnect(source: AdapterSource): string[] {
   }
   const check = ['csv', 'json', 'xlsx'].includes(source.engine ?? '')
     ? 'Cartograph reads the file and parses its first records'
-    : source.engine === 'network-scanner' || source.engine === 'tls-scanner'
+    : source.engine === 'sbom'
+      ? 'Cartograph reads the file (or the folder\'s first 20 files) as SBOMs and says what each describes'
+      : source.engine === 'network-scanner' || source.engine === 'tls-scanner'
       ? 'Cartograph checks the target list and probes the first target'
       : `Cartograph connects to ${source.name}, signs in and reads one page`;
   lines.push('', `Save, then choose **Test connection**: ${check}, and reports the exact error if it cannot.`);

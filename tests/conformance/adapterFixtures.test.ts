@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { Manifest } from '../../src/server/adapters/http/manifest.js';
 import { adaptersFolder, configForForm, readJson, schemaErrors } from '../../tools/adapterKit/adapterFolder.js';
 import { fetchEngines } from '../../src/server/adapters/engines.js';
-import { slugsWithManifest, slugsWithSocketFixture, socketEngines, type SocketFixture } from '../../tools/adapterKit/check.js';
+import { fileEngines, slugsWithFileFixture, slugsWithManifest, slugsWithSocketFixture, socketEngines, type SocketFixture } from '../../tools/adapterKit/check.js';
+import { replayFileConnectivityCheck, replayFileFixture, type FileFixture } from '../../tools/adapterKit/fileReplay.js';
 import { replayConnectivityCheck, replayFixture } from '../../tools/adapterKit/fixtureReplay.js';
 import { isSubset, type ReplayFixture } from '../../tools/adapterKit/replayServer.js';
 
@@ -96,5 +97,36 @@ describe.each(slugsWithSocketFixture())('engine adapter %s', (slug) => {
     expect(await socket.check(slug, fixture, engine)).toMatchObject({ ok: true });
     expect(fixture.failure).toBeDefined();
     expect(await socket.check(slug, fixture, engine, fixture.failure!.config)).toMatchObject({ ok: false, reason: fixture.failure!.reason });
+  });
+});
+
+// Adapters of a file code engine (the SBOM engine): the files the tools wrote, kept in the fixtures folder, are read
+// through the real engine from a folder it may import from; its documented failure (files it cannot read) gives the
+// reason it names.
+describe.each(slugsWithFileFixture())('file engine adapter %s', (slug) => {
+  const fixture = readJson<FileFixture>(`${adaptersFolder}/${slug}/fixtures/replay.json`);
+  const folder = `${adaptersFolder}/${slug}/fixtures`;
+  const create = fileEngines[readJson<Node>(`${adaptersFolder}/${slug}/adapter.json`).engine as string];
+
+  it('has a replay fixture whose config fills its connection form', () => {
+    const schema = readJson<Node>(`${adaptersFolder}/${slug}/connection.schema.json`);
+    expect(schemaErrors(schema, configForForm(fixture.config, schema))).toEqual([]);
+  });
+
+  it('reads its fixture files through its engine to exactly the expected records', async () => {
+    const { records, unmatched, error } = await replayFileFixture(slug, fixture, folder, create);
+    expect(error).toBeUndefined();
+    expect(unmatched, 'files the fixture names that are missing').toEqual([]);
+    expect(records.length).toBe(fixture.expected.count);
+    for (const expected of fixture.expected.records) {
+      expect(records.some((record) => record.entity === expected.entity && isSubset(expected.fields, record.fields)), JSON.stringify(expected.fields)).toBe(true);
+    }
+    for (const record of records) expect(record.raw).toBeTruthy();
+  });
+
+  it('passes its connectivity check on the fixture files, and fails the documented way', async () => {
+    expect(await replayFileConnectivityCheck(slug, fixture, folder, create)).toMatchObject({ ok: true });
+    expect(fixture.failure).toBeDefined();
+    expect(await replayFileConnectivityCheck(slug, fixture, folder, create, fixture.failure!.files)).toMatchObject({ ok: false, reason: fixture.failure!.reason });
   });
 });

@@ -80,6 +80,19 @@ describe('the adapter kit', () => {
     expect(output).toContain(`problem: ${join(root, 'okta', 'fixtures', 'replay.json')} is not valid JSON`);
   });
 
+  it('replays a file engine adapter\'s files, and fails naming a file its fixture lists but lacks', async () => {
+    const { code, output } = await kit(['check', 'sbom']);
+    expect(code, output).toBe(0);
+    expect(output).toContain('records: device 3, software 17');
+    expect(output).toMatch(/warning: trivy-report\.json is a trivy JSON report, not an SBOM/);
+    cpSync(join(adaptersFolder, 'sbom'), join(root, 'sbom'), { recursive: true });
+    rmSync(join(root, 'sbom', 'fixtures', 'trivy-nginx.spdx.json'));
+    const broken = await kit(['check', 'sbom'], root);
+    expect(broken.code).toBe(1);
+    expect(broken.output).toMatch(/problem: the fixture names trivy-nginx\.spdx\.json, which is not in /);
+    expect(broken.output).toContain('problem: the replay handed over 13 records, the fixture expects 20');
+  });
+
   it('exits non-zero from the command line for an adapter that does not exist', async () => {
     const run = promisify(execFile)('npx', ['tsx', 'tools/adapterKit/main.ts', 'check', 'no-such-adapter']);
     await expect(run).rejects.toMatchObject({ code: 1, stdout: expect.stringContaining('no adapter folder schemas/adapters/no-such-adapter') });

@@ -80,6 +80,14 @@ describe('device correlation', () => {
     expect(deviceMergeRecommendations(devices([retired, current]), [retired, current])).toEqual([]);
   });
 
+  it('recommends no merge of two assets whose agent ids of one adapter differ (two SBOM images of one registry)', () => {
+    const [one, two] = ['sha256:0e11', 'sha256:7f42'].map((digest, index) => record('sbom', { Hostname: `registry.corp.example.com/payments/api:2.${index}.0`, AgentId: digest, 'OS.Type': 'Linux' }));
+    expect(deviceMergeRecommendations(devices([one, two]), [one, two])).toEqual([]);
+    // Agent ids of different adapters say nothing of each other: the shared name is still worth a look.
+    const [edr, directory] = [record('crowdstrike', { Hostname: 'db-2', AgentId: 'aid-1' }), record('sentinelone', { Hostname: 'DB-2', AgentId: 'uuid-9' })];
+    expect(deviceMergeRecommendations(devices([edr, directory]), [edr, directory])).toHaveLength(1);
+  });
+
   it('does not merge cloned VMs on their shared serial, nor laptops on a shared docking-station MAC', () => {
     const clones = ['vm-1', 'vm-2', 'vm-3'].map((name) => record('crowdstrike', { Hostname: name, SerialNumber: 'VMware-42 1a2b3c4d' }, 2));
     const docked = ['lt-1', 'lt-2'].map((name, index) => record('crowdstrike', { Hostname: name, SerialNumber: `SERIAL000${index}`, MacAddresses: ['00:e0:4c:68:00:01'] }, 2));

@@ -5,10 +5,13 @@ import type { FetchedRecord } from '../../src/server/adapters/engine.js';
 import type { Manifest } from '../../src/server/adapters/http/manifest.js';
 import { adapterFiles, adaptersFolder, configForForm, has, readJson, schemaErrors, unreadFormFields } from './adapterFolder.js';
 import { replayConnectivityCheck, replayFixture, type ReplayResult } from './fixtureReplay.js';
+import { replayFileConnectivityCheck, replayFileFixture, type FileEngineFactory, type FileFixture } from './fileReplay.js';
 import type { AdapterEngine, ConnectivityResult } from '../../src/server/adapters/engine.js';
 import { replayGmpConnectivityCheck, replayGmpFixture, type GmpFixture } from './gmpReplay.js';
 import { greenboneEngine } from '../../src/server/adapters/greenbone/greenboneEngine.js';
 import { sqlViewsEngine } from '../../src/server/adapters/sql/sqlViewsEngine.js';
+import { createSbomEngine } from '../../src/server/adapters/sbom/sbomEngine.js';
+import { dirname } from 'node:path';
 import { replayTdsConnectivityCheck, replayTdsFixture, type TdsFixture } from './tdsReplay.js';
 import { isSubset, type ReplayFixture } from './replayServer.js';
 import { scaffoldMarker } from './scaffold.js';
@@ -55,6 +58,9 @@ export const socketEngines: Record<'gmp' | 'sql-views', SocketEngine> = {
 };
 type SocketEngineName = keyof typeof socketEngines;
 const isSocketEngine = (engine: unknown): engine is SocketEngineName => typeof engine === 'string' && engine in socketEngines;
+/** Code engines whose adapters replay files kept in their fixtures folder (the SBOM engine). */
+export const fileEngines: Record<string, FileEngineFactory> = { sbom: createSbomEngine };
+const isFileEngine = (engine: unknown): engine is string => typeof engine === 'string' && engine in fileEngines;
 
 /** Entities whose records name a device (a software, finding or service record carries its device's identifiers). */
 const deviceEntities = new Set(['device', 'software', 'vulnerability', 'service']);
@@ -96,7 +102,7 @@ function checkFiles(slug: string, root: string, problems: string[]) {
   if (adapter) {
     for (const error of schemaErrors(readJson<Node>(files.adapterMeta), adapter)) problems.push(`${files.adapter}: ${error}`);
     if (adapter.slug !== slug) problems.push(`${files.adapter}: slug is ${JSON.stringify(adapter.slug)}, not the folder name ${slug}`);
-    if (adapter.engine !== 'http' && !isSocketEngine(adapter.engine)) problems.push(`${files.adapter}: engine is ${JSON.stringify(adapter.engine)}; set "http" once the manifest and fixture pass`);
+    if (adapter.engine !== 'http' && !isSocketEngine(adapter.engine) && !isFileEngine(adapter.engine)) problems.push(`${files.adapter}: engine is ${JSON.stringify(adapter.engine)}; set "http" once the manifest and fixture pass`);
   }
   const connection = readPart<Node>(files.connection, problems);
   if (connection) {
@@ -108,7 +114,8 @@ function checkFiles(slug: string, root: string, problems: string[]) {
     }
   }
   const socketEngine = isSocketEngine(adapter?.engine) ? adapter.engine : null;
-  const manifest = socketEngine ? undefined : readPart<Manifest>(files.manifest, problems);
+  const fileEngine = isFileEngine(adapter?.engine) ? adapter.engine : null;
+  const manifest = socketEngine || fileEngine ? undefined : readPart<Manifest>(files.manifest, problems);
   if (manifest) {
     for (const error of schemaErrors(readJson<Node>(files.manifestMeta), manifest)) problems.push(`${files.manifest}: ${error}`);
     if (connection) for (const path of unreadFormFields(readFileSync(files.manifest, 'utf8'), connection)) problems.push(`${files.manifest} never reads the form field ${path}`);
@@ -120,7 +127,9 @@ function checkFiles(slug: string, root: string, problems: string[]) {
     } catch {
       // The connection schema's compile error is reported above.
     }
-    if (!fixture.exchanges?.length) problems.push(`${files.fixture} has no exchanges`);
+    if (fileEngine) {
+      if (!(fixture as unknown as FileFixture).files?.length) problems.push(`${files.fixture} names no files`);
+    } else if (!fixture.exchanges?.length) problems.push(`${files.fixture} has no exchanges`);
     if (!fixture.expected?.records?.length) problems.push(`${files.fixture} expects no records`);
   }
   for (const path of [files.adapter, files.connection, files.manifest, files.fixture, files.instructions]) {
@@ -128,7 +137,33 @@ function checkFiles(slug: string, root: string, problems: string[]) {
   }
   const protocol = socketEngine ? socketEngines[socketEngine].protocol : null;
   if (socketEngine && fixture && (fixture as unknown as SocketFixture).protocol !== protocol) problems.push(`${files.fixture}: protocol must be "${protocol}" for the ${socketEngine} engine`);
-  return { manifest, fixture, socketEngine };
+  if (fileEngine && fixture && (fixture as unknown as FileFixture).protocol !== 'file') problems.push(`${files.fixture}: protocol must be "file" for the ${fileEngine} engine`);
+  return { manifest, fixture, socketEngine, fileEngine };
+}
+
+/** What a problem with the replayed records is, shared by every kind of replay. */
+function checkRecords(result: ReplayResult, expected: FileFixture['expected'], problems: string[], unmatched = (request: string) => `no exchange answers ${request}`): void {
+  if (result.error) problems.push(`the replay failed: ${result.error}`);
+  for (const request of result.unmatched) problems.push(unmatched(request));
+  if (result.records.length !== expected.count) problems.push(`the replay handed over ${result.records.length} records, the fixture expects ${expected.count}`);
+  for (const record of expected.records ?? []) {
+    if (!result.records.some((found) => found.entity === record.entity && isSubset(record.fields, found.fields))) problems.push(`no ${record.entity} record with ${JSON.stringify(record.fields)}`);
+  }
+  if (result.records.some((record) => !record.raw)) problems.push('a record has no raw vendor record');
+}
+
+/** A file engine's replay: the fixture's files read through the engine, its connectivity check and its documented failure. */
+async function checkFileReplay(slug: string, fixture: FileFixture, fixtureFile: string, create: FileEngineFactory, report: CheckReport): Promise<void> {
+  const folder = dirname(fixtureFile);
+  const result = await replayFileFixture(slug, fixture, folder, create);
+  Object.assign(report, { warnings: result.warnings, unmatched: result.unmatched }, summarise(result.records));
+  checkRecords(result, fixture.expected, report.problems, (name) => `the fixture names ${name}, which is not in ${folder}`);
+  const connectivity = await replayFileConnectivityCheck(slug, fixture, folder, create);
+  if (!connectivity.ok) report.problems.push(`the connectivity check failed (${connectivity.reason}): ${connectivity.detail}`);
+  if (fixture.failure) {
+    const failed = await replayFileConnectivityCheck(slug, fixture, folder, create, fixture.failure.files);
+    if (failed.ok || failed.reason !== fixture.failure.reason) report.problems.push(`the documented failure gave ${failed.ok ? 'success' : failed.reason}, not ${fixture.failure.reason}`);
+  }
 }
 
 /** Every check of one adapter; replays only when the files are sound enough to. */
@@ -139,7 +174,12 @@ export async function checkAdapter(slug: string, root = adaptersFolder): Promise
     problems.push(`no adapter folder ${adapterFiles(slug, root).folder}`);
     return report;
   }
-  const { manifest, fixture, socketEngine } = checkFiles(slug, root, problems);
+  const { manifest, fixture, socketEngine, fileEngine } = checkFiles(slug, root, problems);
+  if (fileEngine) {
+    const fileFixture = fixture as unknown as FileFixture | undefined;
+    if (fileFixture?.expected && fileFixture.protocol === 'file' && fileFixture.files?.length) await checkFileReplay(slug, fileFixture, adapterFiles(slug, root).fixture, fileEngines[fileEngine], report);
+    return report;
+  }
   if ((!manifest && !socketEngine) || !fixture?.exchanges?.length || !fixture.expected) return report;
   const socket: SocketEngine | null = socketEngine ? socketEngines[socketEngine] : null;
   const socketFixture = fixture as unknown as SocketFixture;
@@ -147,13 +187,7 @@ export async function checkAdapter(slug: string, root = adaptersFolder): Promise
   if (socket && socketFixture.protocol !== socket.protocol) return report;
   const result: ReplayResult = socket ? await socket.replay(slug, socketFixture, socket.engine) : await replayFixture(slug, fixture, manifest!);
   Object.assign(report, { warnings: result.warnings, unmatched: result.unmatched }, summarise(result.records));
-  if (result.error) problems.push(`the replay failed: ${result.error}`);
-  for (const request of result.unmatched) problems.push(`no exchange answers ${request}`);
-  if (result.records.length !== fixture.expected.count) problems.push(`the replay handed over ${result.records.length} records, the fixture expects ${fixture.expected.count}`);
-  for (const expected of fixture.expected.records ?? []) {
-    if (!result.records.some((record) => record.entity === expected.entity && isSubset(expected.fields, record.fields))) problems.push(`no ${expected.entity} record with ${JSON.stringify(expected.fields)}`);
-  }
-  if (result.records.some((record) => !record.raw)) problems.push('a record has no raw vendor record');
+  checkRecords(result, fixture.expected, problems);
   const connectivity = socket ? await socket.check(slug, socketFixture, socket.engine) : await replayConnectivityCheck(slug, fixture, manifest!);
   if (!connectivity.ok) problems.push(`the connectivity check failed (${connectivity.reason}): ${connectivity.detail}`);
   const failure = socket ? socketFixture.failure : fixture.failure;
@@ -168,6 +202,14 @@ export async function checkAdapter(slug: string, root = adaptersFolder): Promise
 export function slugsWithManifest(root = adaptersFolder): string[] {
   return readdirSync(root)
     .filter((name) => statSync(`${root}/${name}`).isDirectory() && has(adapterFiles(name, root).manifest))
+    .sort();
+}
+
+/** Every adapter of a file code engine (the SBOM engine) with a replay fixture. */
+export function slugsWithFileFixture(root = adaptersFolder): string[] {
+  return readdirSync(root)
+    .filter((name) => statSync(`${root}/${name}`).isDirectory() && has(adapterFiles(name, root).adapter) && has(adapterFiles(name, root).fixture))
+    .filter((name) => isFileEngine(readJson<Node>(adapterFiles(name, root).adapter).engine))
     .sort();
 }
 

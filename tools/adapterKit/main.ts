@@ -1,7 +1,7 @@
 // The adapter kit: `npm run adapter -- new <slug>` scaffolds an adapter folder, `npm run adapter -- check <slug>`
 // (or `check --all`) checks one or every adapter with a manifest and replays its fixture. Exits non-zero on any problem.
 import { pathToFileURL } from 'node:url';
-import { checkAdapter, slugsWithManifest, slugsWithSocketFixture, type CheckReport } from './check.js';
+import { checkAdapter, slugsWithFileFixture, slugsWithManifest, slugsWithSocketFixture, type CheckReport } from './check.js';
 import { ScaffoldError, scaffoldAdapter } from './scaffold.js';
 
 const usage = 'usage: npm run adapter -- new <slug> | check <slug>... | check --all';
@@ -37,7 +37,7 @@ export async function runAdapterKit(args: string[], print: (line: string) => voi
     }
   }
   if (command === 'check' && rest.length) {
-    const slugs = rest.includes('--all') ? [...slugsWithManifest(root), ...slugsWithSocketFixture(root)] : rest;
+    const slugs = rest.includes('--all') ? [...slugsWithManifest(root), ...slugsWithSocketFixture(root), ...slugsWithFileFixture(root)] : rest;
     let failed = 0;
     for (const slug of slugs) {
       const report = await checkAdapter(slug, root);

@@ -39,6 +39,19 @@ const fileGuide = (format: string, specifics: string[], troubles: Array<[string,
   troubleshooting: [...troubles, ['"Reading files from the server is turned off"', 'The server administrator lists the folders Cartograph may read in the CARTOGRAPH_IMPORT_DIRS setting (colon-separated); the `File path` field must point inside one of them.'], ['"No file has been uploaded"', 'Save the connection, then upload the file on its page (or send a small file with the form).']],
 });
 
+/** An SBOM's source: a file as the other file adapters read it, or a folder of SBOM files on the server. */
+function sbomSource(): Field {
+  const field = fileSource('SBOM', 'https://ci.corp.example.com/artifacts/payments-api.cdx.json');
+  const folder: JsonSchema = {
+    type: 'object', title: 'Folder on the Cartograph server', description: 'Every *.json (or *.json.gz) file of a folder readable by the Cartograph process, one SBOM per file: a file that cannot be read is skipped with a warning, the others are read.', required: ['source_type', 'folder_path'],
+    properties: {
+      source_type: { type: 'string', const: 'folder', title: 'File source', description: 'Folder on the Cartograph server', examples: ['folder'] },
+      folder_path: { type: 'string', minLength: 1, pattern: '^/', title: 'Folder path', description: 'Absolute path of the folder on the Cartograph server (inside one of the folders the administrator allows).', examples: ['/srv/sboms'] },
+    },
+  };
+  return { ...field, schema: { ...field.schema, description: 'Where the SBOM comes from: one file, or a folder of them.', oneOf: [...(field.schema.oneOf as JsonSchema[]), folder] } };
+}
+
 const entityValues = ['device', 'user', 'software', 'vulnerability', 'certificate', 'service', 'license'];
 
 const sqlQueries: Field = {
@@ -96,6 +109,19 @@ export const dataSources: AdapterSource[] = [
     location: [fileSource('XLSX', 'https://files.corp.example.com/exports/assets.xlsx')],
     options: [entityChoice, optionalText('sheet', 'Worksheet', 'The worksheet name; empty for the first sheet.', ['Assets']), integer('header_row', 'Header row', 'The row number that holds the column names.', [1, 1000], 1), columnMap],
     guide: fileGuide('XLSX', ['Every row below the header row of the chosen worksheet; dates are read as dates, formulas as their cached values.'], [['"Worksheet not found"', 'Check the `Worksheet` field (names are case-sensitive).'], ['.xls files', 'The old binary format is not supported: save as .xlsx.']]),
+  },
+  {
+    slug: 'sbom', name: 'SBOM (CycloneDX, SPDX)', vendor: 'Cartograph', website: 'https://cyclonedx.org', docs_url: 'https://spdx.github.io/spdx-spec/v2.3/',
+    description: 'Software bills of materials in CycloneDX or SPDX JSON, as syft, trivy and cdxgen write them: the packages of each container image or machine, with their package URLs.',
+    groups: ['file', 'container'], categories: ['device', 'application'], engine: 'sbom',
+    location: [sbomSource()],
+    options: [optionalText('host_name', 'Host name', 'The machine the software is installed on, for SBOMs that describe a folder or an application rather than a container image or a named device. Empty: such an SBOM\'s software is put on a device named after its file.', ['web-01.corp.example.com'], { pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$' })],
+    guide: {
+      prerequisites: ['SBOMs in CycloneDX JSON (1.2 to 1.6) or SPDX JSON (2.2, 2.3), at most 64 MB each (plain or gzipped): syft (`-o cyclonedx-json`, `-o spdx-json`), trivy (`--format cyclonedx`, `--format spdx-json`) or cdxgen output.', 'For a folder source, the folder on the Cartograph server where your pipeline drops the SBOMs, inside one of the folders the administrator allows in CARTOGRAPH_IMPORT_DIRS.'],
+      grant: ['Nothing on a vendor side; for a URL source, a read-only token on the server that hosts the file, pasted into the `Authorization header` field.'],
+      collects: ['The image or machine each SBOM describes becomes a device: a container image by its reference and digest (category Container image), a CycloneDX device by its host name, with the operating system the SBOM names.', 'Each package becomes installed software on it: name, version, package URL (purl), CPE, licenses, supplier and source package; the purl gives it its package identity (ecosystem, name and version), which package advisories match.'],
+      troubleshooting: [['"is not JSON" or "is XML"', 'Export the SBOM as JSON: CycloneDX XML, SPDX tag-value and RDF are not read.'], ['"is a trivy JSON report, not an SBOM"', 'Run trivy with `--format cyclonedx` or `--format spdx-json`.'], ['"is larger than 64 MB"', 'One SBOM may be at most 64 MB, unpacked: leave file listings out of it (syft: its file catalogers), or split it per image.'], ['Software on a device named after the file', 'The SBOM describes a folder or an application: set the `Host name` field, or name each file after its machine.'], ['"Reading files from the server is turned off"', 'The server administrator lists the folders Cartograph may read in the CARTOGRAPH_IMPORT_DIRS setting (colon-separated); the `File path` and `Folder path` fields must point inside one of them.']],
+    },
   },
   {
     slug: 'sqladapter', name: 'SQL database', vendor: 'Cartograph', website: 'https://www.postgresql.org', docs_url: 'https://www.postgresql.org/docs/current/sql-select.html',

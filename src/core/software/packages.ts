@@ -106,7 +106,11 @@ const packageTypes: Record<string, string> = {
 export function packageIdentity(facts: PackageFacts): PackageIdentity | null {
   const purl = facts.purl ? parsePurl(facts.purl) : null;
   const type = purl?.type ?? (facts.packageType ? packageTypes[facts.packageType.trim().toLowerCase()] : undefined);
-  const version = (purl?.version ?? facts.version ?? '').trim();
+  // A purl keeps a deb or rpm epoch apart, in its `epoch` qualifier (`zlib1g@1.2.13.dfsg-1?epoch=1`): the version the
+  // distribution compares is `1:1.2.13.dfsg-1`, and an epoch outranks any upstream version.
+  const epoch = purl?.qualifiers.epoch?.trim();
+  const purlVersion = purl?.version && epoch && /^\d+$/.test(epoch) && !purl.version.includes(':') ? `${epoch}:${purl.version}` : purl?.version;
+  const version = (purlVersion ?? facts.version ?? '').trim();
   if (!type || !version) return null;
   const language = languageEcosystems[type];
   if (language) {

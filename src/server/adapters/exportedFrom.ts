@@ -15,7 +15,7 @@ export const sourceCategories: readonly string[] = (
 ).properties.groups.items.enum;
 
 // Engines whose connections are exports themselves: an export is never "exported from" another export.
-const exportEngines = new Set(['csv', 'json', 'xlsx', 'sql']);
+const exportEngines = new Set(['csv', 'json', 'xlsx', 'sbom', 'sql']);
 
 /** The system a connection's records count as: the adapter slug they are recorded under and its source categories. */
 export type RecordSource = { adapter: string; categories: string[] };

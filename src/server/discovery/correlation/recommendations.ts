@@ -18,10 +18,11 @@ export const defaultRecommendationPolicy: RecommendationPolicy = { genericNameLi
 
 const matchOf = (sharedIp: boolean, sameOs: boolean): WeakMatch => (sharedIp ? (sameOs ? 'host_name_ip_os' : 'host_name_ip') : sameOs ? 'host_name_os' : 'host_name');
 
-type Summary = { names: Set<string>; ips: Set<string>; os: Set<string>; serials: Set<string>; keys: Set<string> };
+/** `agents`: each adapter's agent ids on the asset (`adapter` → ids), to tell two agents of one product apart. */
+type Summary = { names: Set<string>; ips: Set<string>; os: Set<string>; serials: Set<string>; keys: Set<string>; agents: Map<string, Set<string>> };
 
 function summarize(cluster: Cluster, byKey: Map<string, SourceRecord>): Summary {
-  const summary: Summary = { names: new Set(), ips: new Set(), os: new Set(), serials: new Set(), keys: new Set(cluster.records) };
+  const summary: Summary = { names: new Set(), ips: new Set(), os: new Set(), serials: new Set(), keys: new Set(cluster.records), agents: new Map() };
   for (const key of cluster.records) {
     const { fields } = byKey.get(key)!;
     const name = shortHostname(fields.Hostname);
@@ -30,15 +31,24 @@ function summarize(cluster: Cluster, byKey: Map<string, SourceRecord>): Summary 
     for (const os of valuesOf(fields['OS.Type'])) summary.os.add(String(os).toLowerCase());
     const serial = normalizeSerial(fields.SerialNumber);
     if (serial) summary.serials.add(serial);
+    const { adapter } = byKey.get(key)!;
+    for (const agent of valuesOf(fields.AgentId)) {
+      if (!summary.agents.has(adapter)) summary.agents.set(adapter, new Set());
+      summary.agents.get(adapter)!.add(String(agent).toLowerCase());
+    }
   }
   return summary;
 }
+
+/** Two different agents of one adapter are two machines (or two images of one SBOM source), as the automatic merges hold. */
+const differentAgents = (left: Summary, right: Summary) => [...left.agents].some(([adapter, ids]) => right.agents.has(adapter) && !overlaps(ids, right.agents.get(adapter)!));
 
 const overlaps = (left: Set<string>, right: Set<string>) => [...left].some((value) => right.has(value));
 
 /**
  * Weak evidence that two assets are one: the same short host name, more so with a shared IP address and the same
- * operating system. Never proposed when serial numbers contradict or an analyst already split the pair.
+ * operating system. Never proposed when serial numbers or one adapter's agent ids contradict (container images of
+ * one registry share the short name "registry"; their digests tell them apart), or an analyst already split the pair.
  */
 export function deviceMergeRecommendations(
   clusters: Cluster[], records: SourceRecord[], splits: [string, string][] = [], policy: RecommendationPolicy = defaultRecommendationPolicy,
@@ -61,6 +71,7 @@ export function deviceMergeRecommendations(
         if (seen.has(pair)) continue;
         seen.add(pair);
         if (left.serials.size && right.serials.size && !overlaps(left.serials, right.serials)) continue;
+        if (differentAgents(left, right)) continue;
         if (splits.some(([one, other]) => (left.keys.has(one) && right.keys.has(other)) || (left.keys.has(other) && right.keys.has(one)))) continue;
         const [sharedIp, sameOs] = [overlaps(left.ips, right.ips), overlaps(left.os, right.os)];
         const score = Number((0.5 + (sharedIp ? 0.25 : 0) + (sameOs ? 0.15 : 0)).toFixed(2));

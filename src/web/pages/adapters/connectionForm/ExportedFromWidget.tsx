@@ -11,7 +11,7 @@ const categoryPrefix = 'category:';
 // Spec §3: the built-in pseudo-adapters carry status 6.
 const builtinStatus = 6;
 // Connections of these engines are exports themselves: the server refuses them as an export's system.
-const exportEngines = new Set(['csv', 'json', 'xlsx', 'sql']);
+const exportEngines = new Set(['csv', 'json', 'xlsx', 'sbom', 'sql']);
 
 /** The adapters an export may come from: the catalogue's, neither built-in, custom nor a file or database engine. */
 export function exporterChoices(adapters: readonly (Adapter & { engine?: string | null })[]): SelectOption[] {
