@@ -98,7 +98,7 @@ export async function seedCompanyA(server: TestServer): Promise<OwnedIds> {
   ids.set('/discoveries/discoveries', discoveryId);
   for (const [prefix, id] of [
     ['/devices/devices', 'd1'], ['/userinventory/users', 'u1'], ['/appinventory/applications', 's1'], ['/avm/vulnerabilities', 'v1'], ['/services/services', 'svc1'],
-    ['/licenses/licenses', 'l1'], ['/certificates/certificates', 'c1'], ['/securitymanager/devices', 'd1'],
+    ['/licenses/licenses', 'l1'], ['/certificates/certificates', 'c1'], ['/securitymanager/devices', 'd1'], ['/securitymanager/users', 'u1'],
   ] as const) ids.set(prefix, assetId('A', id));
   ids.set('/avm/findings', `${assetId('A', 'v1')}.${assetId('A', 'd1')}`);
   const [recommendation] = await server.context.db.query<{ id: number }>('select id from merge_recommendations where discovery_id = $1', [discoveryId]);
