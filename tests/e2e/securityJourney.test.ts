@@ -4,7 +4,8 @@ import { api, defaultAdminPassword, launchBrowser, signInThroughApi, signInThrou
 
 // The security manager on the demo (CARTOGRAPH_DEMO=1): a newcomer enables the starter policies, runs a discovery,
 // sees the company score and the worst devices, opens one device's explained score, and fixes a condition with
-// the preview before saving it.
+// the preview before saving it. The demo's policy on users ("Leavers with an active account", on from the start)
+// lists the HR export's leavers whose directory account is still enabled, by name, each opening its user detail.
 
 let server: RunningServer;
 let browser: Browser;
@@ -72,4 +73,35 @@ describe('the security manager', () => {
     expect(policies.body.results[0].query).toBe('LastSeen last now-30d');
     expect(watched.errors).toEqual([]);
   }, 600_000);
+
+  it('lists the leavers whose account is still enabled under the policy on users, and shows the policy a leaver fails on the user detail', async () => {
+    const leaverName = 'Leavers with an active account';
+    const leavers = await api<{ count: number; results: { Username: string[] }[] }>(server.baseUrl, '/userinventory/users', {
+      method: 'POST', token, body: { query: 'Employment.Status = terminated AND Enabled = true', fields: ['Username'], size: 100 },
+    });
+    expect(leavers.body.count).toBeGreaterThan(0);
+    const usernames = leavers.body.results.map((row) => row.Username[0]).sort();
+
+    await open('/security-manager/security-policy');
+    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: leaverName, exact: true }) });
+    await row.getByRole('cell', { name: 'Users', exact: true }).waitFor();
+    await row.getByRole('link', { name: new RegExp(`^${leavers.body.count} of [\\d,]+ failed$`) }).click();
+    await page.waitForURL((url) => url.hash.startsWith('#/user-inventory'));
+    const list = page.locator('.inventory-page tbody');
+    for (const username of usernames) await list.getByText(username, { exact: true }).waitFor();
+    expect(await page.locator('.inventory-page tbody tr[aria-rowindex]').count()).toBe(usernames.length);
+
+    await open('/security-manager');
+    const failing = page.getByRole('table', { name: 'Users failing policies' });
+    // Named as people are (display name and user name), each a leaver the inventory answers.
+    const leaver = failing.getByRole('link').first();
+    const linkText = (await leaver.innerText()).trim();
+    expect(usernames.some((username) => linkText === username || linkText.endsWith(`(${username})`))).toBe(true);
+    await leaver.click();
+    await page.waitForURL(/#\/user-inventory\/detail\/[^/]+\/\d+$/);
+    await page.getByRole('tab', { name: 'Security policies' }).click();
+    const policyRow = page.getByRole('table', { name: 'Policies on users' }).getByRole('row').filter({ hasText: leaverName });
+    await policyRow.getByText('Failed', { exact: true }).waitFor();
+    expect(watched.errors).toEqual([]);
+  }, 300_000);
 });

@@ -89,7 +89,12 @@ describe.each(engines)('the demo data set on %s', (engine) => {
     expect(stillActive.count).toBeGreaterThanOrEqual(3);
     expect(stillActive.count).toBeLessThan(leavers.count / 2);
     for (const row of stillActive.results) expect(row.Adapters).toEqual(expect.arrayContaining(['active-directory', 'bamboohr']));
-    // The query ships as a starter saved query of the user inventory (policies score devices only).
+    // The demo switches the starter policy on users on: its first discovery lists exactly these users as failing it.
+    const policies = (await server.request('GET', '/securitymanager/security-policies?search=Leavers', { token })).body.results as { name: string; inventory: string; enabled: boolean; last_result: object | null }[];
+    expect(policies).toEqual([expect.objectContaining({ name: 'Leavers with an active account', inventory: 'user', enabled: true, last_result: expect.objectContaining({ failed: stillActive.count, error: null }) })]);
+    const failing = await users('FailedPolicies = "Leavers with an active account"');
+    expect(failing.count).toBe(stillActive.count);
+    // The query ships as a starter saved query of the user inventory too.
     const saved = (await server.request('GET', '/queries/queries?size=100', { token })).body.results as { name: string; text: string; type: string }[];
     expect(saved).toContainEqual(expect.objectContaining({ name: 'Leavers with an active account', text: 'Employment.Status = terminated AND Enabled = true', type: 'user' }));
   }, 60_000);

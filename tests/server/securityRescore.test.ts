@@ -53,7 +53,8 @@ describe.each(engines)('security policies rescoring the latest snapshot on %s', 
 
   it('says how many starter policies were already there', async () => {
     const first = await call('POST', '/securitymanager/security-policies/starter', { enable: false });
-    expect(first.body).toMatchObject({ added: starterPolicies.length, already_present: 0, available: starterPolicies.length });
+    // The company has had the leaver policy (on users) since it was created.
+    expect(first.body).toMatchObject({ added: starterPolicies.length - 1, already_present: 1, available: starterPolicies.length });
     const again = await call('POST', '/securitymanager/security-policies/starter', { enable: false });
     expect(again.body).toMatchObject({ added: 0, already_present: starterPolicies.length, enabled: 0 });
   });

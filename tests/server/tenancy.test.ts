@@ -44,6 +44,10 @@ describe.each(engines)('the company boundary on %s', (engine) => {
   it.each(resourceSchemas.map((schema) => [schema.$id, schema] as const))('keeps %s of company A out of company B', async (_id, schema) => {
     const { path } = schema['x-resource'];
     const example: Record<string, unknown> = { ...schema.examples?.[0], ...(schema.$id.endsWith('/user') && { group_ids: [] }), ...(schema.$id.endsWith('/company') && { name: `Example ${Date.now()}` }) };
+    // Charts and widgets go on A's default dashboard (the examples name dashboard 1, which need not be its id).
+    if (schema.$id.endsWith('/chart') || schema.$id.endsWith('/widget')) {
+      example.dashboard = ((await server.request('GET', '/dashboards/dashboards?size=1000', { token: server.adminToken })).body.results as { id: number; is_default?: boolean }[]).find((dashboard) => dashboard.is_default)!.id;
+    }
     // A schedule names a report of its own company.
     if (schema.$id.endsWith('/report-schedule')) {
       const report = resourceSchemas.find((candidate) => candidate.$id.endsWith('/report'))!;

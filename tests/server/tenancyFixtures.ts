@@ -72,7 +72,9 @@ export async function seedCompanyA(server: TestServer): Promise<OwnedIds> {
     return answer.body;
   };
 
-  // Every resource schema, from its example; PUT sends the same document back.
+  // Every resource schema, from its example; PUT sends the same document back. Charts and widgets go on A's default
+  // dashboard (their examples name dashboard 1, which need not be its id: a company starts with documents of its own).
+  const defaultDashboard = ((await server.request('GET', '/dashboards/dashboards?size=1000', { token })).body.results as { id: number; is_default?: boolean }[]).find((dashboard) => dashboard.is_default)!.id;
   const resources = allSchemas().filter((schema) => schema['x-resource']) as unknown as ResourceSchema[];
   const report = resources.find((schema) => schema.$id.endsWith('/report'))!;
   const reportBody = { ...report.examples?.[0], name: 'Alphacorp report' };
@@ -87,6 +89,7 @@ export async function seedCompanyA(server: TestServer): Promise<OwnedIds> {
       ...(schema.$id.endsWith('/user') && { group_ids: [] }),
       ...(schema.$id.endsWith('/company') && { name: 'Alphacorp subsidiary' }),
       ...(schema.$id.endsWith('/report-schedule') && { report: reportId }),
+      ...((schema.$id.endsWith('/chart') || schema.$id.endsWith('/widget')) && { dashboard: defaultDashboard }),
     };
     ids.set(path, (await post(path, example)).id);
     // The LDAP example maps group 1, which B's validation would refuse before its lookup could.
@@ -98,7 +101,7 @@ export async function seedCompanyA(server: TestServer): Promise<OwnedIds> {
   ids.set('/discoveries/discoveries', discoveryId);
   for (const [prefix, id] of [
     ['/devices/devices', 'd1'], ['/userinventory/users', 'u1'], ['/appinventory/applications', 's1'], ['/avm/vulnerabilities', 'v1'], ['/services/services', 'svc1'],
-    ['/licenses/licenses', 'l1'], ['/certificates/certificates', 'c1'], ['/securitymanager/devices', 'd1'],
+    ['/licenses/licenses', 'l1'], ['/certificates/certificates', 'c1'], ['/securitymanager/devices', 'd1'], ['/securitymanager/users', 'u1'],
   ] as const) ids.set(prefix, assetId('A', id));
   ids.set('/avm/findings', `${assetId('A', 'v1')}.${assetId('A', 'd1')}`);
   const [recommendation] = await server.context.db.query<{ id: number }>('select id from merge_recommendations where discovery_id = $1', [discoveryId]);

@@ -2,6 +2,7 @@ import type { AppContext } from '../context.js';
 import { logSystemEvent } from '../activities/activityLog.js';
 import { Conflict, detailBody } from '../errors.js';
 import { addStarterQueries } from '../query/starterQueries.js';
+import { ensureStarterPolicy } from '../security/starterPolicies.js';
 import { writeDemoCsvExports, type DemoExportSummary } from './csvExports.js';
 
 /** The demo is offered only to a company with nothing yet: no connection and no discovery. */
@@ -20,7 +21,10 @@ export async function demoAvailable(context: AppContext, companyId: number): Pro
 export async function loadDemoDataset(context: AppContext, companyId: number, userId: number | null): Promise<{ discoveryId: number; exports: DemoExportSummary[] }> {
   if (!(await demoAvailable(context, companyId))) throw new Conflict(detailBody('The demo data set loads only into an empty inventory (no connections, no discoveries).', 'demo_unavailable'));
   const exports = await writeDemoCsvExports(context, companyId);
-  // The HR export's leavers are found by the starter query "Leavers with an active account".
+  // The HR export's leavers whose directory account is still enabled are what the starter policy "Leavers with an
+  // active account" (a user policy) lists: switched on, the first discovery finds them. The same condition ships as a
+  // starter saved query of the user inventory.
+  await ensureStarterPolicy(context.db, companyId, 'cis-5.3-leavers-active-account', true);
   await addStarterQueries(context.db, companyId, null);
   const discoveryId = await context.discoveries.startDiscovery(companyId, userId, 'manual');
   await logSystemEvent(context.db, 'info', 'demo_loaded', `Demo data set loaded (${exports.length} CSV exports); discovery ${discoveryId} started`);

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.js';
+import { companyStarterPolicyIds, ensureStarterPolicy } from '../security/starterPolicies.js';
 import { builtinGroupPermissions, permissionCatalogue, setGroupPermissions } from './permissionCatalogue.js';
 
 export type CompanyRow = { id: number; name: string; domain: string; is_active: boolean; is_constant: boolean };
@@ -6,7 +7,10 @@ export type CompanyRow = { id: number; name: string; domain: string; is_active: 
 export const companyColumns = `c.id, c.name, c.is_active, c.is_constant,
   coalesce((select d.domain from domains d where d.company_id = c.id order by d.is_primary desc, d.id limit 1), '') as domain`;
 
-/** Creates a company with its built-in groups (Administrators, Analysts, Viewers) and its Default connector. */
+/**
+ * Creates a company with its built-in groups (Administrators, Analysts, Viewers), its Default connector and the
+ * starter security policies every company has from the start (switched off, as the starter library adds them).
+ */
 export async function createCompany(db: Queryable, fields: { name: string; is_active?: boolean; is_constant?: boolean }): Promise<number> {
   const [company] = await db.query<{ id: number }>('insert into companies (name, is_active, is_constant) values ($1, $2, $3) returning id', [
     fields.name,
@@ -21,6 +25,7 @@ export async function createCompany(db: Queryable, fields: { name: string; is_ac
     ]);
     await setGroupPermissions(db, row.id, builtinGroupPermissions(group));
   }
+  for (const starterId of companyStarterPolicyIds) await ensureStarterPolicy(db, company.id, starterId, false);
   return company.id;
 }
 

@@ -7,15 +7,16 @@ import { securityFormula } from './scoring.js';
 
 // Why a device scored as it did in a snapshot: each policy that applied, passed or failed, with the weight it
 // counted with and the device's values of the fields its condition reads (related software, vulnerabilities and
-// services included), next to the formula.
+// services included), next to the formula. For a user: each user policy evaluated, passed or failed, with the
+// user's values (users have no score).
 
 const shownValues = 10;
 
 type PolicyResult = { policy_id: number; name: string; query: string; weight: number; profile_ids: number[] };
 
-/** The device's values of one field: its own, or those of the rows it reaches through a relation (a few distinct). */
-async function valuesOf(db: Queryable, discoveryId: number, assetId: string, field: string, own: Record<string, unknown[]>): Promise<unknown[]> {
-  const relation = relationOfField(relationsOf('device'), field);
+/** The asset's values of one field: its own, or those of the rows it reaches through a relation (a few distinct). */
+async function valuesOf(db: Queryable, discoveryId: number, entity: string, assetId: string, field: string, own: Record<string, unknown[]>): Promise<unknown[]> {
+  const relation = relationOfField(relationsOf(entity), field);
   if (!relation) return own[field] ?? [];
   const rest = field.slice(relation.prefix.length);
   const link = relation.linkFields[rest];
@@ -32,6 +33,19 @@ async function valuesOf(db: Queryable, discoveryId: number, assetId: string, fie
   return rows.map((row) => row.value);
 }
 
+/** The asset's values of each field a condition reads. */
+async function decidingValues(db: Queryable, discoveryId: number, entity: string, assetId: string, query: string, own: Record<string, unknown[]>) {
+  let fields: string[] = [];
+  try {
+    fields = fieldsOf(parseQuery(query), entity);
+  } catch {
+    // A condition is checked before it is stored; one that no longer parses shows no values.
+  }
+  const values = [];
+  for (const field of fields) values.push({ field, values: await valuesOf(db, discoveryId, entity, assetId, field, own) });
+  return values;
+}
+
 export async function explainDevice(db: Queryable, discoveryId: number, assetId: string) {
   const [device] = await db.query<{ fields: Record<string, unknown[]> }>("select fields || specifics as fields from snapshot_assets where discovery_id = $1 and entity = 'device' and asset_id = $2", [discoveryId, assetId]);
   if (!device) return null;
@@ -43,7 +57,7 @@ export async function explainDevice(db: Queryable, discoveryId: number, assetId:
   );
   const results = await db.query<PolicyResult & { remediation: string | null; cis_safeguard: string | null }>(
     `select p.policy_id, p.name, p.query, p.weight, p.profile_ids, r.document->>'remediation' as remediation, r.document->>'cis_safeguard' as cis_safeguard
-       from security_policy_results p left join resources r on r.id = p.policy_id where p.discovery_id = $1 and p.error is null order by p.policy_id`,
+       from security_policy_results p left join resources r on r.id = p.policy_id where p.discovery_id = $1 and p.entity = 'device' and p.error is null order by p.policy_id`,
     [discoveryId],
   );
   const deviceCriticality = Math.max(1, ...profiles.map((profile) => profile.criticality));
@@ -52,14 +66,7 @@ export async function explainDevice(db: Queryable, discoveryId: number, assetId:
     const through = profiles.filter((profile) => result.profile_ids.includes(profile.id));
     if (result.profile_ids.length && !through.length) continue;
     const criticality = result.profile_ids.length ? Math.max(...through.map((profile) => profile.criticality)) : deviceCriticality;
-    let fields: string[] = [];
-    try {
-      fields = fieldsOf(parseQuery(result.query));
-    } catch {
-      // A condition is checked before it is stored; one that no longer parses shows no values.
-    }
-    const values = [];
-    for (const field of fields) values.push({ field, values: await valuesOf(db, discoveryId, assetId, field, device.fields) });
+    const values = await decidingValues(db, discoveryId, 'device', assetId, result.query, device.fields);
     policies.push({
       id: result.policy_id, name: result.name, query: result.query, passed: !(scored?.failed ?? []).includes(result.policy_id),
       weight: result.weight, criticality, effective_weight: result.weight * criticality, remediation: result.remediation ?? '', cis_safeguard: result.cis_safeguard ?? '', values,
@@ -69,4 +76,24 @@ export async function explainDevice(db: Queryable, discoveryId: number, assetId:
     asset_id: assetId, index_id: discoveryId, score: scored?.score ?? null, criticality: scored?.criticality ?? deviceCriticality, formula: securityFormula,
     profiles, policies: policies.sort((left, right) => Number(left.passed) - Number(right.passed) || right.effective_weight - left.effective_weight),
   };
+}
+
+/** The user policies evaluated in a snapshot and whether the user passed each, failed ones first; null: no such user. */
+export async function explainUser(db: Queryable, discoveryId: number, assetId: string) {
+  const [user] = await db.query<{ fields: Record<string, unknown[]> }>("select fields || specifics as fields from snapshot_assets where discovery_id = $1 and entity = 'user' and asset_id = $2", [discoveryId, assetId]);
+  if (!user) return null;
+  const results = await db.query<{ policy_id: number; name: string; query: string; failed: boolean; remediation: string | null; severity: string | null; cis_safeguard: string | null }>(
+    `select p.policy_id, p.name, p.query, exists (select 1 from security_policy_failures f where f.discovery_id = p.discovery_id and f.policy_id = p.policy_id and f.asset_id = $2) as failed,
+            r.document->>'remediation' as remediation, r.document->>'severity' as severity, r.document->>'cis_safeguard' as cis_safeguard
+       from security_policy_results p left join resources r on r.id = p.policy_id where p.discovery_id = $1 and p.entity = 'user' and p.error is null order by p.policy_id`,
+    [discoveryId, assetId],
+  );
+  const policies = [];
+  for (const result of results) {
+    policies.push({
+      id: result.policy_id, name: result.name, query: result.query, passed: !result.failed, severity: result.severity ?? 'medium', remediation: result.remediation ?? '',
+      cis_safeguard: result.cis_safeguard ?? '', values: await decidingValues(db, discoveryId, 'user', assetId, result.query, user.fields),
+    });
+  }
+  return { asset_id: assetId, index_id: discoveryId, policies: policies.sort((left, right) => Number(left.passed) - Number(right.passed) || left.name.localeCompare(right.name)) };
 }

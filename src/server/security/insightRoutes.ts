@@ -1,25 +1,26 @@
 import type { AppContext } from '../context.js';
-import { Forbidden, notFound } from '../errors.js';
+import { fieldError, Forbidden, notFound } from '../errors.js';
 import { pageWindow } from '../http/pagination.js';
 import { callerOf, type RouteCatalogue } from '../http/routes.js';
 import { planSnapshotQuery, withStatementTimeout } from '../inventory/search.js';
 import { resolveSnapshot } from '../inventory/snapshots.js';
 import { checkCondition } from './conditions.js';
 import type { Caller } from '../identity/callers.js';
-import { explainDevice } from './explain.js';
+import { explainDevice, explainUser } from './explain.js';
 import { securityOverview, profileHistory } from './overview.js';
 import { securityFormula } from './scoring.js';
-import { latestScoredSnapshot, policyKind, profileKind } from './securityStore.js';
+import { latestScoredSnapshot, policyKind, profileKind, type PolicyInventory } from './securityStore.js';
 import { requestRescore } from './rescore.js';
-import { starterPolicies } from './starterPolicies.js';
+import { starterPolicies, starterPolicyDocument } from './starterPolicies.js';
+import { userNamesSql } from './userPolicies.js';
 import { addStarterQueries } from '../query/starterQueries.js';
 
 type SnapshotQuery = { index_id?: number | null; page?: number; size?: number };
-type Preview = { kind?: 'profile' | 'policy'; query: string; profile_ids?: number[] };
+type Preview = { kind?: 'profile' | 'policy'; inventory?: PolicyInventory; query: string; profile_ids?: number[] };
 
 const sampleSize = 10;
 
-/** The overview, a profile's members and history, a device's explanation, previews and the starter library. */
+/** The overview, a profile's members and history, a device's explanation, a user's policies, previews and the starter library. */
 export function registerSecurityInsightRoutes(routes: RouteCatalogue, context: AppContext): void {
   const { db } = context;
 
@@ -64,10 +65,25 @@ export function registerSecurityInsightRoutes(routes: RouteCatalogue, context: A
     },
   });
 
+  routes.add({
+    method: 'GET', url: '/securitymanager/users/:id/policies', name: 'security_manager.user_policies', summary: 'The user policies evaluated in a snapshot and whether the user passed each, with the values that decided',
+    access: 'users.view_user_inventory_detail', params: 'cartograph:api/asset-params', query: 'cartograph:api/security-snapshot-query',
+    handler: async (request) => {
+      const caller = callerOf(request);
+      const discoveryId = await resolveSnapshot(db, caller.companyId, (request.query as SnapshotQuery).index_id);
+      const explained = await explainUser(db, discoveryId, (request.params as { id: string }).id);
+      if (!explained) throw notFound();
+      return explained;
+    },
+  });
+
   const preview = async (caller: Caller, body: Preview) => {
     const { companyId } = caller;
-    await checkCondition(db, caller, body.query);
+    // A profile holds devices; a policy checks its inventory, and only a device policy is scoped by profiles.
+    const entity = body.kind === 'policy' ? (body.inventory ?? 'device') : 'device';
+    await checkCondition(db, caller, body.query, 'query', entity);
     const profileIds = body.profile_ids ?? [];
+    if (entity !== 'device' && profileIds.length) throw fieldError('profile_ids', 'Asset profiles hold devices: a policy on users applies to every user.');
     const profiles = profileIds.length
       ? await db.query<{ query: string }>("select document->>'query' as query from resources where kind = $1 and company_id = $2 and id = any($3::int[])", [profileKind, companyId, profileIds])
       : [];
@@ -76,10 +92,12 @@ export function registerSecurityInsightRoutes(routes: RouteCatalogue, context: A
     // The same compiler as the inventory list: what the preview counts is what the list shows for the same text.
     const count = (text: string) =>
       withStatementTimeout(db, async (connection) => {
-        const plan = await planSnapshotQuery(connection, caller, discoveryId, 'device', text);
+        const plan = await planSnapshotQuery(connection, caller, discoveryId, entity, text);
         const [row] = await connection.query<{ count: number }>(`select count(*)::int as count from ${plan.table} where ${plan.where}`, plan.params);
-        const sample = await connection.query<{ asset_id: string; hostname: string | null }>(
-          `select t.asset_id, a.fields->'Hostname'->>0 as hostname from (select asset_id from ${plan.table} where ${plan.where} order by asset_id limit ${sampleSize}) t
+        // Devices by host name; users by user name and display name, as their inventory names them.
+        const names = entity === 'user' ? userNamesSql : "a.fields->'Hostname'->>0 as hostname";
+        const sample = await connection.query<{ asset_id: string; hostname?: string | null; username?: string | null; display_name?: string | null }>(
+          `select t.asset_id, ${names} from (select asset_id from ${plan.table} where ${plan.where} order by asset_id limit ${sampleSize}) t
              join snapshot_assets a on a.discovery_id = $1 and a.entity = $2 and a.asset_id = t.asset_id order by t.asset_id`, plan.params,
         );
         return { count: row.count, sample };
@@ -91,7 +109,7 @@ export function registerSecurityInsightRoutes(routes: RouteCatalogue, context: A
     }
     const applicable = await count(scope || '');
     const failing = await count(within(`NOT (${body.query})`));
-    return { index_id: discoveryId, applicable: applicable.count, passing: applicable.count - failing.count, failing: failing.count, sample: failing.sample };
+    return { index_id: discoveryId, inventory: entity, applicable: applicable.count, passing: applicable.count - failing.count, failing: failing.count, sample: failing.sample };
   };
   routes.add({
     method: 'POST', url: '/securitymanager/asset-profiles/preview', name: 'asset_profile.preview', summary: 'How many devices of the latest snapshot a profile query holds, before it is saved',
@@ -99,7 +117,7 @@ export function registerSecurityInsightRoutes(routes: RouteCatalogue, context: A
     handler: async (request) => preview(callerOf(request), { ...(request.body as Preview), kind: 'profile' }),
   });
   routes.add({
-    method: 'POST', url: '/securitymanager/security-policies/preview', name: 'security_policy.preview', summary: 'How many devices of the latest snapshot a policy applies to and how many fail it, before it is saved',
+    method: 'POST', url: '/securitymanager/security-policies/preview', name: 'security_policy.preview', summary: 'How many devices (or users) of the latest snapshot a policy applies to and how many fail it, before it is saved',
     access: 'securitymanager.view_securitypolicy', body: 'cartograph:api/security-preview',
     handler: async (request) => preview(callerOf(request), { ...(request.body as Preview), kind: 'policy' }),
   });
@@ -118,8 +136,7 @@ export function registerSecurityInsightRoutes(routes: RouteCatalogue, context: A
         // A starter policy already there (or a policy of the same name) is left as the company has it.
         const missing = starterPolicies.filter((policy) => !existing.some((row) => row.starter_id === policy.starter_id || row.name === policy.name.toLowerCase()));
         for (const policy of missing) {
-          const document = { ...policy, enabled: false, weight: null, profile_ids: [], owner_id: caller.userId };
-          await connection.query('insert into resources (kind, company_id, document) values ($1, $2, $3)', [policyKind, caller.companyId, JSON.stringify(document)]);
+          await connection.query('insert into resources (kind, company_id, document) values ($1, $2, $3)', [policyKind, caller.companyId, JSON.stringify(starterPolicyDocument(policy, false, caller.userId))]);
         }
         const enabled = enable
           ? (await connection.query(
@@ -128,7 +145,8 @@ export function registerSecurityInsightRoutes(routes: RouteCatalogue, context: A
               [policyKind, caller.companyId],
             )).length
           : 0;
-        // The people controls (leavers with an active account) come as saved queries of the user inventory: policies score devices only.
+        // The people control (leavers with an active account) is a user policy and, for dashboards, reports and
+        // `Query is <id>`, a saved query of the user inventory as well.
         const queriesAdded = caller.permissions.has('queries.add_query') ? await addStarterQueries(connection, caller.companyId, caller.userId, caller.username) : 0;
         return { added: missing.length, already_present: starterPolicies.length - missing.length, enabled, available: starterPolicies.length, queries_added: queriesAdded };
       });

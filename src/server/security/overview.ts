@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/database.js';
 import { latestScoredSnapshot } from './securityStore.js';
+import { userNamesSql } from './userPolicies.js';
 
 // The security manager's overview, read from what the publishes stored: no policy is evaluated here, so the page
 // costs a handful of indexed reads whatever the fleet's size.
@@ -21,15 +22,15 @@ async function companyTrend(db: Queryable, companyId: number, profileId: number)
 
 export async function securityOverview(db: Queryable, companyId: number) {
   const snapshot = await latestScoredSnapshot(db, companyId);
-  if (snapshot === null) return { index_id: null, score: null, devices: 0, trend: [], worst_profiles: [], most_failed_policies: [], worst_devices: [] };
+  if (snapshot === null) return { index_id: null, score: null, devices: 0, trend: [], worst_profiles: [], most_failed_policies: [], worst_devices: [], failing_users: [] };
   const [company] = await db.query<{ score: number | null; devices: number }>('select score, devices from security_scores where discovery_id = $1 and profile_id = 0', [snapshot]);
   const worstProfiles = await db.query<{ id: number; name: string; score: number | null; devices: number; error: string | null }>(
     `select s.profile_id as id, r.document->>'name' as name, s.score, s.devices, s.error from security_scores s join resources r on r.id = s.profile_id
       where s.discovery_id = $1 and s.profile_id <> 0 order by s.score nulls last, s.profile_id limit ${worstShown}`,
     [snapshot],
   );
-  const mostFailed = await db.query<{ id: number; name: string; failed: number; applicable: number; error: string | null; weight: number }>(
-    `select policy_id as id, name, failed, applicable, error, weight from security_policy_results where discovery_id = $1
+  const mostFailed = await db.query<{ id: number; name: string; inventory: string; failed: number; applicable: number; error: string | null; weight: number }>(
+    `select policy_id as id, name, entity as inventory, failed, applicable, error, weight from security_policy_results where discovery_id = $1
       order by error is null, failed desc, weight desc, policy_id limit ${worstShown}`,
     [snapshot],
   );
@@ -39,9 +40,18 @@ export async function securityOverview(db: Queryable, companyId: number) {
        join snapshot_assets a on a.discovery_id = $1 and a.entity = 'device' and a.asset_id = s.asset_id order by s.score, s.asset_id`,
     [snapshot],
   );
+  // The users that fail the most user policies (a leaver whose account is still enabled), with their names.
+  const failingUsers = await db.query<{ asset_id: string; username: string | null; display_name: string | null; failed: number; policies: string[] }>(
+    `select f.asset_id, ${userNamesSql}, f.failed, f.policies
+       from (select f.asset_id, count(*)::int as failed, array_agg(r.name order by r.name) as policies
+               from security_policy_failures f join security_policy_results r on r.discovery_id = f.discovery_id and r.policy_id = f.policy_id and r.entity = 'user'
+              where f.discovery_id = $1 group by f.asset_id order by count(*) desc, f.asset_id limit ${worstShown}) f
+       join snapshot_assets a on a.discovery_id = $1 and a.entity = 'user' and a.asset_id = f.asset_id order by f.failed desc, f.asset_id`,
+    [snapshot],
+  );
   return {
     index_id: snapshot, score: rounded(company?.score ?? null), devices: company?.devices ?? 0, trend: await companyTrend(db, companyId, 0),
-    worst_profiles: worstProfiles.map((row) => ({ ...row, score: rounded(row.score) })), most_failed_policies: mostFailed, worst_devices: worstDevices,
+    worst_profiles: worstProfiles.map((row) => ({ ...row, score: rounded(row.score) })), most_failed_policies: mostFailed, worst_devices: worstDevices, failing_users: failingUsers,
   };
 }
 

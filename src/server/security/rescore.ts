@@ -2,9 +2,11 @@ import type { Database } from '../db/database.js';
 import { refreshIndexedColumns } from '../inventory/snapshotIndex.js';
 import type { JobSend, QueueWorker } from '../jobs/queueWorkers.js';
 import { defaultConditionTimeoutMs, scoreSnapshot } from './scoring.js';
+import { clearUserFailures } from './userPolicies.js';
 
-// Enabling or changing a policy (or a profile a policy weighs by) scores the company's latest published snapshot
-// again, as a job of its own: the request answers at once, and nobody waits for the next discovery to see the effect.
+// Enabling or changing a policy (on devices or users, or a profile a policy weighs by) scores the company's latest
+// published snapshot again, as a job of its own: the request answers at once, and nobody waits for the next
+// discovery to see the effect.
 
 export const securityRescoreQueue = 'security-rescore';
 // pg_advisory_xact_lock(class, company): one rescoring of a company at a time, in every process.
@@ -25,6 +27,8 @@ export async function rescoreLatestSnapshot(db: Database, companyId: number, tim
     for (const table of scoreTables) await connection.query(`delete from ${table} where discovery_id = $1`, [discoveryId]);
     // A device no policy applies to any more keeps no score.
     await connection.query("update snapshot_assets set fields = fields - 'SecurityScore' - 'FailedPolicies' where discovery_id = $1 and entity = 'device' and (fields ? 'SecurityScore' or fields ? 'FailedPolicies')", [discoveryId]);
+    // Nor does a user that fails no user policy any more list one.
+    await clearUserFailures(connection, discoveryId);
     await scoreSnapshot(connection, companyId, discoveryId, timeoutMs);
     // The index columns follow the documents (scoring refreshes them only for the devices it scored).
     await refreshIndexedColumns(connection, discoveryId, 'device', ['SecurityScore', 'FailedPolicies']);

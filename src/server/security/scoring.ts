@@ -1,13 +1,14 @@
 import { parseQuery } from '../../core/query/index.js';
 import type { Queryable } from '../db/database.js';
 import { withoutJit } from '../db/jit.js';
-import { DomainError } from '../errors.js';
 import { refreshIndexedColumns, snapshotIndexedFields, writeTemporaryIndexRows } from '../inventory/snapshotIndex.js';
 import { queryCondition, relationOptions } from '../inventory/search.js';
 import { expandSavedQueries } from '../query/savedQueries.js';
 import { loadSavedQueryText } from '../query/savedQueryStore.js';
 import { fieldsOf } from './conditions.js';
+import { guarded } from './guardedCondition.js';
 import { loadEnabledPolicies, loadProfiles, type Policy, type Profile } from './securityStore.js';
+import { evaluateUserPolicies } from './userPolicies.js';
 
 // Scoring a snapshot, in the publish's transaction (pipeline.ts), so readers never see a snapshot without its scores:
 // after the index of every inventory but the devices' is built and before the devices' is, so each device's index
@@ -30,26 +31,7 @@ import { loadEnabledPolicies, loadProfiles, type Policy, type Profile } from './
 export const defaultConditionTimeoutMs = 60_000;
 
 export const securityFormula =
-  'score = 100 × Σ weight of passed policies ÷ Σ weight of applicable policies; weight = policy weight (or its severity\'s: critical 10, high 6, medium 3, low 1) × the highest criticality among the policy\'s profiles holding the device (a policy for every device: among all its profiles; 1 if none). Profile score: average of its devices; company score: device scores averaged by criticality.';
-
-/**
- * Runs `work` so that its failure (a statement timeout, a query a deleted saved query broke) leaves the publish's
- * transaction usable: inside a savepoint, under its own statement timeout. Answers the error's message, or null.
- */
-async function guarded(db: Queryable, timeoutMs: number, work: () => Promise<void>): Promise<string | null> {
-  const [{ statement_timeout: previous }] = await db.query<{ statement_timeout: string }>("select current_setting('statement_timeout') as statement_timeout");
-  await db.exec(`savepoint security_condition; set local statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);
-  try {
-    await work();
-    await db.exec('release savepoint security_condition');
-    await db.query("select set_config('statement_timeout', $1, true)", [previous]);
-    return null;
-  } catch (error) {
-    await db.exec('rollback to savepoint security_condition');
-    const message = error instanceof DomainError ? Object.values(error.body).flat().join(' ') : ((error as Error).message ?? String(error));
-    return /statement timeout|canceling statement/i.test(message) ? `Timed out after ${timeoutMs} ms: it was not evaluated for this snapshot.` : message.slice(0, 500);
-  }
-}
+  'score = 100 × Σ weight of passed policies ÷ Σ weight of applicable policies; weight = policy weight (or its severity\'s: critical 10, high 6, medium 3, low 1) × the highest criticality among the policy\'s profiles holding the device (a policy for every device: among all its profiles; 1 if none). Profile score: average of its devices; company score: device scores averaged by criticality. Policies on users count in no score: they list the users that fail them.';
 
 /** Compiles a profile's or policy's condition for the user whose saved queries it may expand (its owner). */
 type Compile = (text: string, ownerId: number | null) => Promise<{ sql: string; params: unknown[]; table: string }>;
@@ -217,17 +199,26 @@ async function fieldsRead(db: Queryable, companyId: number, conditions: { query:
 /**
  * Scores a snapshot being published (see the top of this file). Nothing to do for a company without profiles or
  * enabled policies. A profile or policy that fails or times out is recorded with its reason; the others still count.
+ * Policies on users are evaluated after the devices' (userPolicies.ts): they list the users that fail them and count
+ * in no score.
  */
 export async function scoreSnapshot(db: Queryable, companyId: number, discoveryId: number, timeoutMs = defaultConditionTimeoutMs): Promise<void> {
   const profiles = await loadProfiles(db, companyId);
   const policies = await loadEnabledPolicies(db, companyId);
   if (!profiles.length && !policies.length) return;
+  const devicePolicies = policies.filter((policy) => policy.inventory === 'device');
   // The statements below are planned for tens of thousands of rows and run once: compiling them to machine code
   // (PostgreSQL's JIT) cost more than it saved, up to half a second for each policy reaching vulnerabilities.
-  await withoutJit(db, () => scoreWithPolicies(db, companyId, discoveryId, profiles, policies, timeoutMs));
+  await withoutJit(db, async () => {
+    // Only user policies: the devices' rows are not derived for nothing; the snapshot's summary still says it was scored.
+    const profileErrors = profiles.length || devicePolicies.length ? await scoreDevices(db, companyId, discoveryId, profiles, devicePolicies, timeoutMs) : new Map<number, string>();
+    await evaluateUserPolicies(db, companyId, discoveryId, policies.filter((policy) => policy.inventory === 'user'), timeoutMs);
+    await writeSummaryScores(db, companyId, discoveryId, profiles, profileErrors);
+  });
 }
 
-async function scoreWithPolicies(db: Queryable, companyId: number, discoveryId: number, profiles: Profile[], policies: Policy[], timeoutMs: number): Promise<void> {
+/** Profiles, device policies and device scores; answers the profiles that could not be evaluated, with why. */
+async function scoreDevices(db: Queryable, companyId: number, discoveryId: number, profiles: Profile[], policies: Policy[], timeoutMs: number): Promise<Map<number, string>> {
   const built = await snapshotIndexedFields(db, discoveryId, 'device');
   // A snapshot being published has no device index yet: its devices' typed rows are derived into a temporary table.
   const devicesTable = built.size ? 'snapshot_index' : 'scoring_devices';
@@ -246,13 +237,13 @@ async function scoreWithPolicies(db: Queryable, companyId: number, discoveryId: 
     await writeDeviceScores(db, discoveryId, devicesTable, profiles, evaluated);
     await writeScoreFields(db, discoveryId, built.size > 0);
   }
-  await writeSummaryScores(db, companyId, discoveryId, profiles, profileErrors);
+  return profileErrors;
 }
 
 /**
- * Deletes the per-device rows of pruned snapshots (their result and score summaries stay for the trend).
- * `security_policy_failures` is no longer written (a device's failed policies are in its score row) but holds the
- * rows of snapshots scored before.
+ * Deletes the per-asset rows of pruned snapshots (their result and score summaries stay for the trend).
+ * `security_policy_failures` holds the users that failed user policies (a device's failed policies are in its score
+ * row; older snapshots' rows there may be devices).
  */
 export async function pruneSecurityRows(db: Queryable, staleSnapshots: string, params: unknown[]): Promise<void> {
   for (const table of ['security_profile_members', 'security_policy_failures', 'security_device_scores']) {

@@ -5,7 +5,7 @@ import { fieldError } from '../errors.js';
 import type { RouteCatalogue } from '../http/routes.js';
 import { checkCondition } from './conditions.js';
 import { registerDocumentRoutes, type DocumentRow } from './documentRoutes.js';
-import { latestScoredSnapshot, policyKind, profileKind } from './securityStore.js';
+import { inventoryOf, latestScoredSnapshot, policyKind, profileKind, type PolicyDocument } from './securityStore.js';
 
 const byName = "lower(document->>'name')";
 
@@ -34,12 +34,25 @@ async function describePolicies(db: Queryable, caller: Caller, rows: DocumentRow
   );
   return rows.map((row) => {
     const result = results.find((candidate) => candidate.policy_id === row.id);
+    // A policy stored before policies had an inventory checks devices.
     return {
-      id: row.id, description: '', enabled: false, weight: null, profile_ids: [], remediation: '', cis_safeguard: '', cis_title: '', starter_id: null, ...answered(row.document),
+      id: row.id, description: '', enabled: false, inventory: 'device', weight: null, profile_ids: [], remediation: '', cis_safeguard: '', cis_title: '', starter_id: null, ...answered(row.document),
       last_result: result ? { applicable: result.applicable, failed: result.failed, error: result.error, index_id: result.discovery_id } : null,
       created_at: row.created_at, updated_at: row.updated_at,
     };
   });
+}
+
+/**
+ * A policy's condition reads its inventory's fields, and only a device policy is scoped by asset profiles (which hold
+ * devices): a user policy applies to every user.
+ */
+async function checkPolicy(db: Queryable, caller: Caller, document: PolicyDocument): Promise<void> {
+  const inventory = inventoryOf(document);
+  await checkCondition(db, caller, String(document.query), 'query', inventory);
+  const profileIds = document.profile_ids ?? [];
+  if (inventory !== 'device' && profileIds.length) throw fieldError('profile_ids', 'Asset profiles hold devices: a policy on users applies to every user. Take the profiles off, or check devices.');
+  await checkProfileIds(db, caller, profileIds);
 }
 
 /** The profiles named all exist in the caller's company. */
@@ -72,12 +85,9 @@ export function registerProfileAndPolicyRoutes(routes: RouteCatalogue, context: 
     kind: policyKind, path: '/securitymanager/security-policies', name: 'security_policy', label: 'security policy', one: 'a security policy',
     permissions: { view: 'securitymanager.view_securitypolicy', add: 'securitymanager.add_securitypolicy', change: 'securitymanager.change_securitypolicy', delete: 'securitymanager.delete_securitypolicy' },
     search: ['name', 'description', 'cis_safeguard'],
-    ordering: { name: byName, severity: "document->>'severity'", enabled: "document->>'enabled'", cis_safeguard: "case when document->>'cis_safeguard' ~ '^[0-9]{1,6}(\\.[0-9]{1,6}){0,3}$' then string_to_array(document->>'cis_safeguard', '.')::int[] end", created_at: 'created_at' },
-    defaults: { description: '', enabled: false, query: '', severity: 'medium', weight: null, profile_ids: [], remediation: '', cis_safeguard: '', cis_title: '' },
-    check: async (db, caller, document) => {
-      await checkCondition(db, caller, String(document.query));
-      await checkProfileIds(db, caller, (document.profile_ids as number[] | undefined) ?? []);
-    },
+    ordering: { name: byName, severity: "document->>'severity'", enabled: "document->>'enabled'", inventory: "coalesce(document->>'inventory', 'device')", cis_safeguard: "case when document->>'cis_safeguard' ~ '^[0-9]{1,6}(\\.[0-9]{1,6}){0,3}$' then string_to_array(document->>'cis_safeguard', '.')::int[] end", created_at: 'created_at' },
+    defaults: { description: '', enabled: false, inventory: 'device', query: '', severity: 'medium', weight: null, profile_ids: [], remediation: '', cis_safeguard: '', cis_title: '' },
+    check: (db, caller, document) => checkPolicy(db, caller, document as unknown as PolicyDocument),
     // Only an enabled policy scores: a change to one that is off, and stays off, changes nothing.
     changesScores: (before, after) => before?.enabled === true || after?.enabled === true,
     describe: describePolicies,

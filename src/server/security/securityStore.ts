@@ -9,8 +9,11 @@ export const policyKind = 'cartograph:entities/security-policy';
 // `owner_id` is the user who last saved the document (documentRoutes.ts), whose saved queries its condition expands.
 export type ProfileDocument = { name: string; description?: string; owner?: string; criticality?: number; query: string; owner_id?: number };
 export type Severity = 'critical' | 'high' | 'medium' | 'low';
+/** The inventories a policy may check (its `inventory`; a policy stored before there was a choice checks devices). */
+export const policyInventories = ['device', 'user'] as const;
+export type PolicyInventory = (typeof policyInventories)[number];
 export type PolicyDocument = {
-  name: string; description?: string; enabled?: boolean; query: string; severity: Severity; weight?: number | null; profile_ids?: number[];
+  name: string; description?: string; enabled?: boolean; inventory?: PolicyInventory; query: string; severity: Severity; weight?: number | null; profile_ids?: number[];
   remediation?: string; cis_safeguard?: string; cis_title?: string; starter_id?: string | null; owner_id?: number;
 };
 
@@ -19,9 +22,11 @@ export const severityWeights: Record<Severity, number> = { critical: 10, high: 6
 
 export const weightOf = (policy: PolicyDocument): number => policy.weight ?? severityWeights[policy.severity] ?? 3;
 
+export const inventoryOf = (policy: Pick<PolicyDocument, 'inventory'>): PolicyInventory => policy.inventory ?? 'device';
+
 /** `ownerId`: whose saved queries `Query is <id>` expands in the condition (null: public and ownerless ones only). */
 export type Profile = { id: number; name: string; query: string; criticality: number; ownerId: number | null };
-export type Policy = { id: number; name: string; query: string; weight: number; profile_ids: number[]; ownerId: number | null };
+export type Policy = { id: number; name: string; inventory: PolicyInventory; query: string; weight: number; profile_ids: number[]; ownerId: number | null };
 
 /** The company's asset profiles, oldest first. */
 export async function loadProfiles(db: Queryable, companyId: number): Promise<Profile[]> {
@@ -34,7 +39,9 @@ export async function loadEnabledPolicies(db: Queryable, companyId: number): Pro
   const rows = await db.query<{ id: number; document: PolicyDocument }>(
     "select id, document from resources where kind = $1 and company_id = $2 and coalesce((document->>'enabled')::boolean, false) order by id", [policyKind, companyId],
   );
-  return rows.map(({ id, document }) => ({ id, name: document.name, query: document.query, weight: weightOf(document), profile_ids: document.profile_ids ?? [], ownerId: document.owner_id ?? null }));
+  return rows.map(({ id, document }) => ({
+    id, name: document.name, inventory: inventoryOf(document), query: document.query, weight: weightOf(document), profile_ids: document.profile_ids ?? [], ownerId: document.owner_id ?? null,
+  }));
 }
 
 /** The newest published snapshot of the company that was scored (profiles or policies evaluated), or null. */

@@ -1,11 +1,17 @@
+import type { Queryable } from '../db/database.js';
+import { policyKind, type PolicyInventory } from './securityStore.js';
+
 // The starter library: controls most fleets want, each mapped to a safeguard of the CIS Critical Security Controls
 // v8 (the safeguard ids and titles are the CIS's own). They are added switched off: an administrator reviews and
 // enables them (one by one, or all at once from the policy list). Conditions are plain query-language text, so a
 // user edits them like their own; "which tool reports it" is asked of the source categories, never of vendor slugs.
+// Most check devices; the people controls check the user inventory (`inventory: 'user'`).
 
 export type StarterPolicy = {
   starter_id: string;
   name: string;
+  /** The inventory it checks (devices when absent). */
+  inventory?: PolicyInventory;
   description: string;
   query: string;
   severity: 'critical' | 'high' | 'medium' | 'low';
@@ -178,4 +184,40 @@ export const starterPolicies: StarterPolicy[] = [
     query: anyCategory(edr), remediation: 'Install the EDR agent and check that it reports to the console.',
     cis_safeguard: '10.1', cis_title: 'Deploy and Maintain Anti-Malware Software',
   },
+  {
+    // An HR system (BambooHR, Workday) says the person left; a directory or identity provider still has the account
+    // enabled. Correlation joins the two by employee id and e-mail (userRules.ts). A user passes unless both hold.
+    starter_id: 'cis-5.3-leavers-active-account', name: 'Leavers with an active account', inventory: 'user', severity: 'high',
+    description: 'No person the HR system reports as terminated still has an enabled account in a directory or identity provider: the users that fail are the leavers whose account still signs in.',
+    query: 'NOT (Employment.Status = terminated AND Enabled = true)',
+    remediation: 'Disable the account in the directory (and the identity provider), then revoke its sessions and tokens; follow the leaver process for its devices and licenses.',
+    cis_safeguard: '5.3', cis_title: 'Disable Dormant Accounts',
+  },
 ];
+
+/** A company's copy of a starter policy, as stored (`ownerId`: who added it; null when the company was created with it). */
+export const starterPolicyDocument = (policy: StarterPolicy, enabled: boolean, ownerId: number | null) => ({
+  inventory: 'device', ...policy, enabled, weight: null, profile_ids: [], ...(ownerId === null ? {} : { owner_id: ownerId }),
+});
+
+/** The starter policies every new company has from the start, switched off: the people control (leavers). */
+export const companyStarterPolicyIds = ['cis-5.3-leavers-active-account'];
+
+/**
+ * Adds a starter policy the company lacks (by starter id or name), switched on or off, or switches on the one it has
+ * when `enable` asks (a policy the company switched off stays off otherwise). Answers whether it added one.
+ */
+export async function ensureStarterPolicy(db: Queryable, companyId: number, starterId: string, enable: boolean): Promise<boolean> {
+  const policy = starterPolicies.find((candidate) => candidate.starter_id === starterId);
+  if (!policy) throw new Error(`No starter policy ${starterId}`);
+  const [existing] = await db.query<{ id: number }>(
+    "select id from resources where kind = $1 and company_id = $2 and (document->>'starter_id' = $3 or lower(document->>'name') = lower($4)) order by id limit 1",
+    [policyKind, companyId, starterId, policy.name],
+  );
+  if (existing) {
+    if (enable) await db.query("update resources set document = jsonb_set(document, '{enabled}', 'true'), updated_at = now() where id = $1", [existing.id]);
+    return false;
+  }
+  await db.query('insert into resources (kind, company_id, document) values ($1, $2, $3)', [policyKind, companyId, JSON.stringify(starterPolicyDocument(policy, enable, null))]);
+  return true;
+}

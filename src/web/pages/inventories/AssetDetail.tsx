@@ -13,6 +13,7 @@ import { devicePanels } from './devicePanels';
 import { MergeReasons } from './MergeReasons';
 import { NormalizedValues, normalizationField } from './NormalizedValues';
 import { detailValue, SourceName, sourceTabLabels, useAdapterName } from './sources';
+import { UserSecurityPolicies } from '../security/UserSecurityPolicies';
 import './inventories.css';
 
 /**
@@ -73,6 +74,8 @@ function panels(asset: AssetDetailResponse, fieldMap: FieldMap, entity: AssetKin
       content: <MergeReasons asset={asset} entity={entity} />,
     },
     ...(entity === 'device' ? devicePanels(asset, fieldMap, adapterName) : []),
+    // A user's policies (a leaver whose account still signs in): those it fails, with what to do.
+    ...(entity === 'user' ? [{ id: 'security-policies', label: t('inventories.securityPolicies'), content: <UserSecurityPolicies userId={asset.PrimaryKey[0]} discoveryId={asset.index_id} /> }] : []),
   ];
 }
 

@@ -10,8 +10,8 @@ import { formModelOf, shownFieldsOf, initialValuesOf, type EntitySchema, type Fo
 import { SchemaForm } from '../../renderers/form/SchemaForm';
 import { LivePreview, useSettled } from '../../renderers/preview/LivePreview';
 import { Button, Card, ErrorState, PageHeader, Spinner } from '../../ui';
-import { previewQuery, type Preview } from './securityApi';
-import { DeviceLink } from './scoreParts';
+import { previewQuery, type PolicyInventory, type Preview } from './securityApi';
+import { DeviceLink, UserLink } from './scoreParts';
 import { localizedSchema } from '../../renderers/schema/localizedSchema';
 
 type Values = Record<string, unknown>;
@@ -24,34 +24,46 @@ export type SecurityFormProps = {
   listLabel: string;
   /** The record edited (null: a new one). */
   id: number | null;
-  /** Adapts the schema's form (a policy's profile choices). */
-  adaptModel?: (model: FormModel) => FormModel;
+  /** Adapts the schema's form to the inventory chosen (a policy's profile choices, which only devices have). */
+  adaptModel?: (model: FormModel, inventory: PolicyInventory) => FormModel;
   /** Shown under the form when editing (a profile's members). */
   children?: ReactNode;
 };
 
-/** The preview of the text being typed, after a pause: how many devices match, apply and fail on the latest snapshot. */
+/** What a policy being edited checks (a profile, devices). */
+const inventoryOf = (kind: 'profile' | 'policy', values: Values): PolicyInventory => (kind === 'policy' && values.inventory === 'user' ? 'user' : 'device');
+
+/**
+ * The preview of the text being typed, after a pause: how many devices (or, for a policy on users, users) match,
+ * apply and fail on the latest snapshot, with some of those that fail.
+ */
 function SecurityPreview({ kind, values }: { kind: 'profile' | 'policy'; values: Values }) {
   const settled = useSettled(values);
   const text = String(settled.query ?? '');
+  const inventory = inventoryOf(kind, settled);
+  const profileIds = inventory === 'device' ? ((settled.profile_ids as number[] | undefined) ?? []) : [];
   return (
     <LivePreview
       title={t('security.previewLatestSnapshot')}
-      query={text.trim() ? previewQuery(kind, text, (settled.profile_ids as number[] | undefined) ?? []) : null}
+      query={text.trim() ? previewQuery(kind, text, profileIds, inventory) : null}
       idle={t('security.writeQuerySeeWhich')}
-      countingLabel={t('security.countingDevices')}
+      countingLabel={inventory === 'user' ? t('security.countingUsers') : t('security.countingDevices')}
     >
       {(data) => (
         <>
           {kind === 'profile' ? (
             <p><strong>{formatNumber(data.matching)}</strong>{' '}{t('security.deviceSLatestSnapshot')}</p>
           ) : (
-            <p>{t('security.appliesTo')}{' '}<strong>{formatNumber(data.applicable)}</strong>{' '}{t('security.deviceS')}{' '}<strong>{formatNumber(data.passing)}</strong>{' '}{t('security.pass')}{' '}<strong>{formatNumber(data.failing)}</strong>{' '}{t('security.fail')}</p>
+            <p>{t('security.appliesTo')}{' '}<strong>{formatNumber(data.applicable)}</strong>{' '}{data.inventory === 'user' ? t('security.userS') : t('security.deviceS')}{' '}<strong>{formatNumber(data.passing)}</strong>{' '}{t('security.pass')}{' '}<strong>{formatNumber(data.failing)}</strong>{' '}{t('security.fail')}</p>
           )}
           {data.sample.length > 0 && (
             <>
               <p className="security-muted">{kind === 'profile' ? t('security.forExample') : t('security.failingForExample')}</p>
-              <ul>{data.sample.map((device) => <li key={device.asset_id}><DeviceLink assetId={device.asset_id} indexId={data.index_id} name={device.hostname} /></li>)}</ul>
+              <ul>
+                {data.sample.map((asset) => (
+                  <li key={asset.asset_id}>{data.inventory === 'user' ? <UserLink assetId={asset.asset_id} indexId={data.index_id} names={asset} /> : <DeviceLink assetId={asset.asset_id} indexId={data.index_id} name={asset.hostname ?? null} />}</li>
+                ))}
+              </ul>
             </>
           )}
         </>
@@ -65,22 +77,23 @@ export function SecurityDocumentForm({ kind, schema, path, listPath, listLabel, 
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const existing = useQuery({ queryKey: [kind === 'profile' ? 'asset-profiles' : 'security-policies', 'one', id], queryFn: () => apiFetch<Values>(`${path}/${id}`), enabled: id !== null });
-  const model = useMemo(() => {
-    const base = formModelOf(schema as EntitySchema, id === null ? 'create' : 'edit');
-    return adaptModel ? adaptModel(base) : base;
-  }, [schema, id, adaptModel]);
-  const callPath = id === null ? path : `${path}/${id}`;
-  const serverErrors = useFieldErrors(callPath, shownFieldsOf(model));
-  const initial = useMemo(() => (existing.data ? initialValuesOf(model, existing.data) : {}), [existing.data, model]);
+  const base = useMemo(() => formModelOf(schema as EntitySchema, id === null ? 'create' : 'edit'), [schema, id]);
+  const initial = useMemo(() => (existing.data ? initialValuesOf(base, existing.data) : {}), [existing.data, base]);
   const [values, setValues] = useState<Values>(initial);
   useEffect(() => setValues(initial), [initial]);
+  // The form follows the inventory chosen: a policy on users has no asset profiles to choose.
+  const inventory = inventoryOf(kind, values);
+  const model = useMemo(() => (adaptModel ? adaptModel(base, inventory) : base), [base, adaptModel, inventory]);
+  const callPath = id === null ? path : `${path}/${id}`;
+  const serverErrors = useFieldErrors(callPath, shownFieldsOf(model));
   const name = existing.data?.name as string | undefined;
   useEffect(() => setBreadcrumb([{ label: t('security.securityManager'), to: '/security-manager' }, { label: listLabel, to: listPath }, { label: id === null ? t('security.new') : (name ?? String(id)) }]), [id, name, listLabel, listPath]);
 
   if (existing.isError) return <ErrorState message={existing.error.message} onRetry={() => void existing.refetch()} />;
   if (id !== null && existing.isPending) return <Spinner label={t('security.loading')} />;
   const save = async (body: Values) => {
-    await apiFetch(callPath, { method: id === null ? 'POST' : 'PUT', body });
+    // Profiles ticked before the inventory became users are hidden and not meant: a user policy applies to every user.
+    await apiFetch(callPath, { method: id === null ? 'POST' : 'PUT', body: inventoryOf(kind, body) === 'user' && 'profile_ids' in body ? { ...body, profile_ids: [] } : body });
     notify('success', t('security.stringWasSavedApplies', { String: String(body.name) }));
     await queryClient.invalidateQueries({ queryKey: [kind === 'profile' ? 'asset-profiles' : 'security-policies'] });
     void navigate({ to: listPath });

@@ -6,9 +6,12 @@ import { hasPermission } from '../../app/session/session';
 import { setBreadcrumb } from '../../app/shell/breadcrumb';
 import { Card, EmptyState, ErrorState, PageHeader, Spinner, Table } from '../../ui';
 import { overviewQuery, type Overview } from './securityApi';
-import { DeviceLink, ScoreBadge, ScoreTrend } from './scoreParts';
+import { DeviceLink, ScoreBadge, ScoreTrend, UserLink } from './scoreParts';
 
-/** `/security-manager`: the company score and its trend, the worst profiles and devices, the most failed policies. */
+/**
+ * `/security-manager`: the company score and its trend, the worst profiles and devices, the most failed policies, and
+ * the users that fail policies on users (which count in no score).
+ */
 export function SecurityManager() {
   const overview = useQuery(overviewQuery());
   useEffect(() => setBreadcrumb([{ label: t('security.securityManager') }]), []);
@@ -55,7 +58,10 @@ export function SecurityManager() {
                 caption={t('security.mostFailedPolicies')} rowKey={(row) => row.id} rows={data.most_failed_policies}
                 columns={[
                   { id: 'name', header: t('security.policy'), cell: (row) => <Link to="/security-manager/security-policy/edit/$id" params={{ id: String(row.id) }}>{row.name}</Link> },
-                  { id: 'failed', header: t('security.failed'), align: 'end', cell: (row) => (row.error ? <span className="security-error">{row.error}</span> : t('security.failedOfApplicable', { failed: row.failed.toLocaleString(), applicable: row.applicable.toLocaleString() })) },
+                  {
+                    id: 'failed', header: t('security.failed'), align: 'end',
+                    cell: (row) => (row.error ? <span className="security-error">{row.error}</span> : t(row.inventory === 'user' ? 'security.failedOfApplicableUsers' : 'security.failedOfApplicable', { failed: row.failed.toLocaleString(), applicable: row.applicable.toLocaleString() })),
+                  },
                 ]}
               />
             </Card>
@@ -70,6 +76,18 @@ export function SecurityManager() {
               />
               <p><Link to="/device-inventory" search={{ query: 'SecurityScore < 50' }}>{t('security.everyDeviceScoringBelow')}</Link></p>
             </Card>
+            {data.failing_users.length > 0 && (
+              <Card title={t('security.usersFailingPolicies')}>
+                <Table
+                  caption={t('security.usersFailingPolicies')} rowKey={(row) => row.asset_id} rows={data.failing_users}
+                  columns={[
+                    { id: 'user', header: t('security.user'), cell: (row) => <UserLink assetId={row.asset_id} indexId={data.index_id!} names={row} /> },
+                    { id: 'policies', header: t('security.policiesFailed'), cell: (row) => row.policies.join(', ') },
+                  ]}
+                />
+                <p><Link to="/user-inventory" search={{ query: 'FailedPolicies = *' }}>{t('security.everyUserFailingPolicy')}</Link></p>
+              </Card>
+            )}
           </div>
         </>
       )}

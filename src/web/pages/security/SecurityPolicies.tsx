@@ -13,8 +13,20 @@ import { DeleteDialog } from './DeleteDialog';
 
 const pageSize = 50;
 const severityTone = { critical: 'danger', high: 'danger', medium: 'warning', low: 'info' } as const;
+const policyText = (property: string, value: string) => t(schemaMessageKey('cartograph:entities/security-policy', `/properties/${property}`, `enum.${value}`), {}, value);
 
-/** `/security-manager/security-policy`: the policies, their CIS safeguard, and how many devices failed each. */
+/**
+ * The devices or users that failed a policy in the latest snapshot: its inventory's list, filtered by the failed
+ * policies the scoring wrote into them (users by name and link to their detail, as the user inventory shows them).
+ */
+function FailedLink({ policy }: { policy: SecurityPolicy }) {
+  const result = policy.last_result!;
+  const text = t('security.failedApplicableFailed', { failed: result.failed.toLocaleString(), applicable: result.applicable.toLocaleString() });
+  const search = { query: `FailedPolicies = "${policy.name.replace(/"/g, '\\"')}"` };
+  return policy.inventory === 'user' ? <Link to="/user-inventory" search={search}>{text}</Link> : <Link to="/device-inventory" search={search}>{text}</Link>;
+}
+
+/** `/security-manager/security-policy`: the policies, what they check, their CIS safeguard, and how many failed each. */
 export function SecurityPolicies() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -36,7 +48,7 @@ export function SecurityPolicies() {
     onSuccess: (answer) => {
       if (answer.added === 0 && answer.enabled === 0) notify('success', t('security.starterAllPresent', { available: answer.available }));
       else notify('success', t(answer.added === 1 ? 'security.starterPolicyAdded' : 'security.starterPoliciesAdded', { added: answer.added, enabled: answer.enabled }));
-      // Policies score devices; the people controls come as saved queries of the user inventory.
+      // The people control comes as a saved query of the user inventory too.
       if (answer.queries_added) notify('success', t('security.starterQueriesAdded', { added: answer.queries_added }));
       if (answer.enabled) rescoring();
       void refresh();
@@ -73,12 +85,12 @@ export function SecurityPolicies() {
         columns={[
           { id: 'enabled', header: t('security.enabled'), sortable: true, cell: (row) => <Switch hideLabel label={t('security.enableName', { name: row.name })} checked={row.enabled} disabled={!canChange || toggle.isPending} onCheckedChange={() => toggle.mutate(row)} /> },
           { id: 'name', header: t('security.name'), sortable: true, cell: (row) => (canChange ? <Link to="/security-manager/security-policy/edit/$id" params={{ id: String(row.id) }}>{row.name}</Link> : row.name) },
-          { id: 'severity', header: t('security.severity'), sortable: true, cell: (row) => <Badge tone={severityTone[row.severity]}>{t(schemaMessageKey('cartograph:entities/security-policy', '/properties/severity', `enum.${row.severity}`), {}, row.severity)}{row.weight ? t('security.weightSuffix', { weight: row.weight }) : ''}</Badge> },
+          { id: 'inventory', header: t('security.inventory'), sortable: true, cell: (row) => policyText('inventory', row.inventory) },
+          { id: 'severity', header: t('security.severity'), sortable: true, cell: (row) => <Badge tone={severityTone[row.severity]}>{policyText('severity', row.severity)}{row.weight ? t('security.weightSuffix', { weight: row.weight }) : ''}</Badge> },
           { id: 'cis_safeguard', header: t('security.cisV8'), sortable: true, cell: (row) => (row.cis_safeguard ? <span title={row.cis_title}>{row.cis_safeguard}</span> : '-') },
           {
             id: 'last_result', header: t('security.latestSnapshot'),
-            cell: (row) => (!row.last_result ? '-' : row.last_result.error ? <span className="security-error">{row.last_result.error}</span>
-              : <Link to="/device-inventory" search={{ query: `FailedPolicies = "${row.name.replace(/"/g, '\\"')}"` }}>{t('security.failedApplicableFailed', { failed: row.last_result.failed.toLocaleString(), applicable: row.last_result.applicable.toLocaleString() })}</Link>),
+            cell: (row) => (!row.last_result ? '-' : row.last_result.error ? <span className="security-error">{row.last_result.error}</span> : <FailedLink policy={row} />),
           },
           { id: 'actions', header: t('security.actions'), cell: (row) => hasPermission('securitymanager.delete_securitypolicy') && <Button variant="link" aria-label={t('security.deleteName', { name: row.name })} onClick={() => setDeleting(row)}>{t('security.delete')}</Button> },
         ]}

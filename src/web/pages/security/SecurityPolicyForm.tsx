@@ -5,17 +5,20 @@ import { useCallback } from 'react';
 import policySchema from '../../../../schemas/entities/security-policy.json';
 import type { FormModel } from '../../renderers/form/formSchema';
 import { Spinner } from '../../ui';
-import { policiesPath, profileListQuery } from './securityApi';
+import { policiesPath, profileListQuery, type PolicyInventory } from './securityApi';
 import { SecurityDocumentForm } from './SecurityDocumentForm';
 
-/** `/security-manager/security-policy/create` and `/edit/{id}`: the profiles it applies to are chosen by name. */
+/**
+ * `/security-manager/security-policy/create` and `/edit/{id}`: the inventory it checks (devices or users) is chosen
+ * first; a device policy's profiles are chosen by name, a user policy has none (profiles hold devices).
+ */
 export function SecurityPolicyForm() {
   const params = useParams({ strict: false }) as { id?: string };
   const id = params.id ? Number(params.id) : null;
   const profiles = useQuery(profileListQuery({ page: 1, size: 500, ordering: 'name' }));
   const adaptModel = useCallback(
-    (model: FormModel): FormModel => {
-      const choices = profiles.data?.results ?? [];
+    (model: FormModel, inventory: PolicyInventory): FormModel => {
+      const choices = inventory === 'device' ? (profiles.data?.results ?? []) : [];
       const property = (model.schema.properties?.profile_ids ?? {}) as Record<string, unknown>;
       const items = choices.length ? { type: 'integer', oneOf: choices.map((profile) => ({ const: profile.id, title: profile.name })) } : property.items;
       return {

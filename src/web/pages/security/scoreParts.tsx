@@ -2,7 +2,9 @@ import { t } from '../../app/i18n/messages';
 import { formatDate } from '../../../core/dates';
 import { Link } from '@tanstack/react-router';
 import { Badge, type BadgeTone } from '../../ui';
-import type { TrendPoint } from './securityApi';
+import { AssetLink } from '../inventories/assetLinks';
+import { userInventory } from '../inventories/inventoryKinds';
+import type { TrendPoint, UserNames } from './securityApi';
 import './security.css';
 
 /** A score's tone: the colour follows the text, never replaces it. */
@@ -29,4 +31,11 @@ export function ScoreTrend({ points, label }: { points: TrendPoint[]; label: str
 
 export function DeviceLink({ assetId, indexId, name }: { assetId: string; indexId: number; name: string | null }) {
   return <Link to="/device-inventory/detail/$deviceId/$discoveryId" params={{ deviceId: assetId, discoveryId: String(indexId) }}>{name ?? assetId}</Link>;
+}
+
+/** A user as the security pages name one: display name and user name, linking to the user's detail when permitted. */
+export function UserLink({ assetId, indexId, names }: { assetId: string; indexId: number; names: UserNames }) {
+  const { username, display_name: displayName } = names;
+  const name = displayName && username && displayName !== username ? `${displayName} (${username})` : (displayName || username || null);
+  return <AssetLink kind={userInventory} id={assetId} discoveryId={indexId} name={name} />;
 }
