@@ -1,4 +1,6 @@
+import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
+import type { Queryable } from '../db/database.js';
 import { fieldError, Forbidden, notFound } from '../errors.js';
 import { pageWindow } from '../http/pagination.js';
 import { callerOf, type RouteCatalogue } from '../http/routes.js';
@@ -53,28 +55,24 @@ export function registerSecurityInsightRoutes(routes: RouteCatalogue, context: A
     },
   });
 
+  /** A handler answering one asset's explanation in the snapshot asked for (the latest by default), 404 when it has none. */
+  const explanationOf = <T>(explain: (db: Queryable, discoveryId: number, assetId: string) => Promise<T | null>) => async (request: FastifyRequest) => {
+    const discoveryId = await resolveSnapshot(db, callerOf(request).companyId, (request.query as SnapshotQuery).index_id);
+    const explained = await explain(db, discoveryId, (request.params as { id: string }).id);
+    if (!explained) throw notFound();
+    return explained;
+  };
+
   routes.add({
     method: 'GET', url: '/securitymanager/devices/:id/score', name: 'security_manager.device_score', summary: 'Why a device scored as it did: each policy that applied, passed or failed, with the values that decided',
     access: 'users.view_device_detail', params: 'cartograph:api/asset-params', query: 'cartograph:api/security-snapshot-query',
-    handler: async (request) => {
-      const caller = callerOf(request);
-      const discoveryId = await resolveSnapshot(db, caller.companyId, (request.query as SnapshotQuery).index_id);
-      const explained = await explainDevice(db, discoveryId, (request.params as { id: string }).id);
-      if (!explained) throw notFound();
-      return explained;
-    },
+    handler: explanationOf(explainDevice),
   });
 
   routes.add({
     method: 'GET', url: '/securitymanager/users/:id/policies', name: 'security_manager.user_policies', summary: 'The user policies evaluated in a snapshot and whether the user passed each, with the values that decided',
     access: 'users.view_user_inventory_detail', params: 'cartograph:api/asset-params', query: 'cartograph:api/security-snapshot-query',
-    handler: async (request) => {
-      const caller = callerOf(request);
-      const discoveryId = await resolveSnapshot(db, caller.companyId, (request.query as SnapshotQuery).index_id);
-      const explained = await explainUser(db, discoveryId, (request.params as { id: string }).id);
-      if (!explained) throw notFound();
-      return explained;
-    },
+    handler: explanationOf(explainUser),
   });
 
   const preview = async (caller: Caller, body: Preview) => {
