@@ -92,11 +92,20 @@ async function readAdvisories(db: Queryable, names: string[]): Promise<Map<strin
   return byPackage;
 }
 
-/** The advisories naming a pair's package (by its binary and its source name), each once, in the order they decide. */
+/**
+ * The advisories naming a pair's package (by its binary and its source name), in the order they decide: an advisory
+ * that names the package in several entries (GitHub's give each version line its own; ALSA the binary and the source
+ * package; Red Hat each repository stream) is one, its ranges and listed versions together.
+ */
 function advisoriesOf(identity: PackageIdentity, byPackage: Map<string, Advisory[]>): Advisory[] {
-  const named = [identity.name, identity.sourceName].flatMap((name) => (name ? byPackage.get(`${ecosystemRelease(identity.ecosystem)}\u0000${name}`) ?? [] : []));
-  const once = [...new Map(named.map((advisory) => [advisory.osvId, advisory])).values()];
-  return once.sort((left, right) => advisoryRank(left.osvId) - advisoryRank(right.osvId) || left.osvId.localeCompare(right.osvId));
+  const byId = new Map<string, Advisory>();
+  for (const name of new Set([identity.name, identity.sourceName])) {
+    for (const entry of (name && byPackage.get(`${ecosystemRelease(identity.ecosystem)}\u0000${name}`)) || []) {
+      const known = byId.get(entry.osvId);
+      byId.set(entry.osvId, known ? { ...known, ranges: [...known.ranges, ...entry.ranges], versions: [...known.versions, ...entry.versions] } : entry);
+    }
+  }
+  return [...byId.values()].sort((left, right) => advisoryRank(left.osvId) - advisoryRank(right.osvId) || left.osvId.localeCompare(right.osvId));
 }
 
 /** Advisories named by the distribution (DSA, DLA, USN, RHSA, ALSA) before the per-CVE records of its tracker (DEBIAN-CVE-…): they name the update that fixes. */
