@@ -29,7 +29,7 @@ const mavenCount = Number(argument('maven', '30000'));
 const engine = argument('engine', process.env.DATABASE_URL ? 'postgresql' : 'pglite') as 'pglite' | 'postgresql';
 
 /** Writes `count` records made by `record` into a ZIP, one JSON entry each, as OSV publishes them. */
-async function writeArchive(path: string, count: number, record: (index: number) => { id: string }): Promise<void> {
+export async function writeArchive(path: string, count: number, record: (index: number) => { id: string }): Promise<void> {
   const archive = archiver('zip', { zlib: { level: 6 } });
   const file = createWriteStream(path);
   archive.pipe(file);
@@ -45,7 +45,7 @@ async function writeArchive(path: string, count: number, record: (index: number)
 
 const releases = [['10', 'deb10u'], ['11', 'deb11u'], ['12', 'deb12u'], ['13', '']] as const;
 
-function debianRecord(index: number, random: ReturnType<typeof seededRandom>) {
+export function debianRecord(index: number, random: ReturnType<typeof seededRandom>) {
   const source = `srcpkg${random.integer(9000)}`;
   const cve = `CVE-${2005 + (index % 21)}-${String(10000 + index).padStart(5, '0')}`;
   const kind = index % 5 === 0 ? 'DSA' : index % 5 === 1 ? 'DLA' : 'DEBIAN-CVE';

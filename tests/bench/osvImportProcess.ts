@@ -12,7 +12,9 @@ import { openPostgresDatabase } from '../../src/server/db/postgresDatabase.js';
 
 const [target, archive] = process.argv.slice(2);
 const megabytes = (bytes: number) => Math.round(bytes / 1048576);
+const maxRss = () => Math.round(process.resourceUsage().maxRSS / 1024);
 const db = /^postgres(ql)?:\/\//.test(target) ? await openPostgresDatabase(target, 4) : await openPgliteDatabase(target);
+const openedMaxRss = maxRss();
 const before = process.memoryUsage();
 let peakRss = before.rss;
 let peakHeap = before.heapUsed;
@@ -25,9 +27,10 @@ const started = performance.now();
 const outcome = await importFeed(db, 'osv', archive, createReadStream(archive, { highWaterMark: 256 * 1024 }));
 const seconds = (performance.now() - started) / 1000;
 clearInterval(sampler);
+const importedMaxRss = maxRss();
 await db.close();
 process.stdout.write(`${JSON.stringify({
   engine: db.engine, file_mb: Number((statSync(archive).size / 1048576).toFixed(1)), records: outcome.records, wall_seconds: Number(seconds.toFixed(1)),
   records_per_second: Math.round(outcome.records / seconds), rss_before_mb: megabytes(before.rss), peak_rss_mb: megabytes(peakRss), peak_heap_mb: megabytes(peakHeap),
-  process_max_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+  max_rss_after_open_mb: openedMaxRss, max_rss_after_import_mb: importedMaxRss, process_max_rss_mb: maxRss(),
 })}\n`);

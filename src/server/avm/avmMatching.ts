@@ -1,7 +1,7 @@
 import { ecosystemRelease, type OsRelease } from '../../core/software/packages.js';
 import type { Queryable } from '../db/database.js';
 import type { DeviceLinks } from '../discovery/software/deviceLinks.js';
-import { identityOfRecord, preparePackageMatching, readDeviceOs, readOsvReleases, type FixedPackage, type PackageMatching } from './packageMatching.js';
+import { identityOfRecord, preparePackageMatching, readDeviceOs, readOsvEcosystems, type FixedPackage, type PackageMatching } from './packageMatching.js';
 import { prepareSoftwareMatching, type AvmMatch, type MatchOptions, type PackageFacts } from './softwareMatching.js';
 
 // Cartograph's own matching, both ways with their precedence: an installation whose package identity falls in an
@@ -31,16 +31,18 @@ const nothing: PackageMatching = { cves: new Set(), matches: async function* () 
 
 /** Prepares both matchers for a snapshot; `matches()` yields the package matches, then the CPE matches of CVEs not already found on their device. */
 export async function prepareAvmMatching(db: Queryable, discoveryId: number, devices: DeviceLinks, options: MatchOptions): Promise<AvmMatching> {
-  const releases = await readOsvReleases(db);
-  const packages = releases.size ? await preparePackageMatching(db, discoveryId, devices) : nothing;
+  const ecosystems = await readOsvEcosystems(db);
+  const releases = new Set(ecosystems.map(ecosystemRelease));
+  const packages = releases.size ? await preparePackageMatching(db, discoveryId, devices, ecosystems) : nothing;
   const decidedByPackage = releases.size ? packagePrecedence(releases, await readDeviceOs(db, discoveryId)) : undefined;
   const cpe = await prepareSoftwareMatching(db, discoveryId, devices, { ...options, decidedByPackage });
   return {
     cves: new Set([...packages.cves, ...cpe.cves]),
     matches: async function* (): AsyncGenerator<AvmMatch> {
+      // Only the package matches of CVEs the CPE matcher can find too are remembered: a fleet's are millions.
       const foundOnDevice = new Map<string, Set<string>>();
       for await (const match of packages.matches()) {
-        (foundOnDevice.get(match.device) ?? foundOnDevice.set(match.device, new Set()).get(match.device)!).add(match.cve);
+        if (cpe.cves.has(match.cve)) (foundOnDevice.get(match.device) ?? foundOnDevice.set(match.device, new Set()).get(match.device)!).add(match.cve);
         yield match;
       }
       for await (const match of cpe.matches()) if (!foundOnDevice.get(match.device)?.has(match.cve)) yield match;

@@ -74,15 +74,20 @@ type PairFinding = { cve: string; reason: string };
 /** A CVE an advisory names for an installed package that has its fix: the reason, and how many installations have that package at that version. */
 export type FixedPackage = { cve: string; reason: string; installations: number };
 
-/** The committed advisories naming the given packages, by `release\u0000name`; withdrawn ones left out. */
-async function readAdvisories(db: Queryable, names: string[]): Promise<Map<string, Advisory[]>> {
+/**
+ * The committed advisories naming the given packages on the given releases, by `release\u0000name`; withdrawn ones
+ * left out. Only the ecosystems of those releases are read: a Debian 12 fleet needs none of the archive's other releases.
+ */
+async function readAdvisories(db: Queryable, names: string[], known: readonly string[], releases: ReadonlySet<string>): Promise<Map<string, Advisory[]>> {
   const byPackage = new Map<string, Advisory[]>();
+  const ecosystems = known.filter((ecosystem) => releases.has(ecosystemRelease(ecosystem)));
+  if (!ecosystems.length) return byPackage;
   for (let start = 0; start < names.length; start += 1000) {
     const rows = await db.query<{ osv_id: string; ecosystem: string; name: string; ranges: AffectedRange[]; versions: string[]; cves: string[] }>(
       `select p.osv_id, p.ecosystem, p.name, p.ranges, p.versions, a.cves from avm_osv_packages p
          join avm_osv_advisories a on a.import_id = p.import_id and a.osv_id = p.osv_id
-        where p.name = any($1::text[]) and p.import_id in ${committedImports('osv')} and a.withdrawn is null`,
-      [names.slice(start, start + 1000)],
+        where p.name = any($1::text[]) and p.ecosystem = any($2::text[]) and p.import_id in ${committedImports('osv')} and a.withdrawn is null`,
+      [names.slice(start, start + 1000), ecosystems],
     );
     for (const row of rows) {
       const key = `${ecosystemRelease(row.ecosystem)}\u0000${row.name}`;
@@ -163,10 +168,13 @@ function fixedNotes(identity: PackageIdentity, advisories: Advisory[], affected:
   return [...notes.values()];
 }
 
-/** The ecosystem releases the committed OSV imports hold advisories for (`Debian:12`, `Red Hat:enterprise_linux:9`, `Maven`): packages of these are matched by package. */
-export async function readOsvReleases(db: Queryable): Promise<Set<string>> {
+/**
+ * The ecosystems the committed OSV imports hold advisories for, as written (`Debian:12`, `Red Hat:enterprise_linux:9::baseos`,
+ * `Maven`); their releases (`ecosystemRelease`) are the ones whose packages are matched by package.
+ */
+export async function readOsvEcosystems(db: Queryable): Promise<string[]> {
   const rows = await db.query<{ ecosystem: string }>(`select distinct ecosystem from avm_osv_packages where import_id in ${committedImports('osv')}`);
-  return new Set(rows.map((row) => ecosystemRelease(row.ecosystem)));
+  return rows.map((row) => row.ecosystem);
 }
 
 /** Package matching: the matches, and the fixed packages of given CVEs (read after the matches, or on their own). */
@@ -178,7 +186,7 @@ const nothingMatched: PackageMatching = { cves: new Set(), matches: async functi
  * Matches the snapshot's installed packages against the OSV advisories, pair by pair; `matches()` then yields one
  * match per device and CVE, the reason naming the advisory, the fixed version and the installed one.
  */
-export async function preparePackageMatching(db: Queryable, discoveryId: number, devices: DeviceLinks): Promise<PackageMatching> {
+export async function preparePackageMatching(db: Queryable, discoveryId: number, devices: DeviceLinks, ecosystems: readonly string[]): Promise<PackageMatching> {
   // First reading: the distinct pairs installed.
   const pairs = new Map<string, PackageIdentity>();
   const osOfDevice = await readDeviceOs(db, discoveryId);
@@ -187,13 +195,19 @@ export async function preparePackageMatching(db: Queryable, discoveryId: number,
     if (found) pairs.set(pairKeyOf(found.identity), found.identity);
   }
   if (!pairs.size) return nothingMatched;
-  const byPackage = await readAdvisories(db, [...new Set([...pairs.values()].flatMap((identity) => [identity.name, ...(identity.sourceName ? [identity.sourceName] : [])]))]);
+  const identities = [...pairs.values()];
+  const names = [...new Set(identities.flatMap((identity) => [identity.name, ...(identity.sourceName ? [identity.sourceName] : [])]))];
+  const byPackage = await readAdvisories(db, names, ecosystems, new Set(identities.map((identity) => ecosystemRelease(identity.ecosystem))));
   // Only the pairs some advisory names are kept, with their advisories: the others have nothing to say.
-  const named = new Map<string, { identity: PackageIdentity; advisories: Advisory[]; findings: PairFinding[] }>();
+  // Each numbered, so that a device's pairs are held as numbers (a fleet's devices hold millions of them).
+  const named = new Map<string, { number: number; identity: PackageIdentity; advisories: Advisory[]; findings: PairFinding[]; cves: Set<string> }>();
   for (const [key, identity] of pairs) {
     const advisories = advisoriesOf(identity, byPackage);
-    if (advisories.length) named.set(key, { identity, advisories, findings: decidePair(identity, advisories) });
+    if (!advisories.length) continue;
+    const findings = decidePair(identity, advisories);
+    named.set(key, { number: named.size, identity, advisories, findings, cves: new Set(findings.map((finding) => finding.cve)) });
   }
+  const cvesOfPair = [...named.values()].map((pair) => pair.cves);
   pairs.clear();
   byPackage.clear();
   if (!named.size) return nothingMatched;
@@ -202,22 +216,24 @@ export async function preparePackageMatching(db: Queryable, discoveryId: number,
   let installations: Map<string, number> | null = null;
 
   async function* matches(): AsyncGenerator<AvmMatch> {
-    // Second reading: each device's installations whose pair is affected, each CVE once per device.
-    const seen = new Map<string, Set<string>>();
+    // Second reading: each device's installations whose pair is affected, each CVE once per device. A device's CVEs
+    // are those of the affected pairs it has, held as their numbers: a CVE is new to it unless one of them has it.
+    const pairsOfDevice = new Map<string, number[]>();
     const counted = new Map<string, number>();
     for await (const record of packageRecords(db, discoveryId)) {
       const found = identityOf(record, devices, osOfDevice);
-      const pair = found && named.get(pairKeyOf(found.identity));
-      if (!found || !pair) continue;
-      const key = pairKeyOf(found.identity);
+      const key = found && pairKeyOf(found.identity);
+      const pair = key && named.get(key);
+      if (!found || !key || !pair) continue;
       counted.set(key, (counted.get(key) ?? 0) + 1);
       if (!pair.findings.length) continue;
-      const cvesOfDevice = seen.get(found.device) ?? seen.set(found.device, new Set()).get(found.device)!;
+      const earlier = pairsOfDevice.get(found.device) ?? pairsOfDevice.set(found.device, []).get(found.device)!;
+      if (earlier.includes(pair.number)) continue;
       for (const finding of pair.findings) {
-        if (cvesOfDevice.has(finding.cve)) continue;
-        cvesOfDevice.add(finding.cve);
+        if (earlier.some((number) => cvesOfPair[number].has(finding.cve))) continue;
         yield { device: found.device, cve: finding.cve, recordKey: record.key, connectionId: record.connectionId, software: record.name?.trim() || found.identity.name, version: found.identity.version, reason: finding.reason };
       }
+      earlier.push(pair.number);
     }
     installations = counted;
   }
