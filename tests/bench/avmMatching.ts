@@ -42,12 +42,12 @@ async function seedSoftwareRecords(db: Database, companyId: number): Promise<num
 }
 
 /** The merged devices, one EDR record each, as the discovery's correlation hands them to the stage. */
-function deviceLinks(): DeviceLinks {
+export function deviceLinks(): DeviceLinks {
   const records = Array.from({ length: sizes.devices }, (_, index) => ({ key: `1:device:agent-${index + 1}`, adapter: 'crowdstrike', connectionId: 1, fields: { AgentId: [`agent-${index + 1}`] } }));
   return new DeviceLinks(records, records.map((record) => ({ records: [record.key], reasons: [] })), records.map((_, index) => `device-${index + 1}`));
 }
 
-async function runStage(db: Database, discoveryId: number, links: DeviceLinks) {
+export async function runStage(db: Database, discoveryId: number, links: DeviceLinks) {
   await db.query("delete from snapshot_assets where discovery_id = $1 and entity = 'vulnerability'", [discoveryId]);
   let peakRss = process.memoryUsage().rss;
   const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage().rss); }, 50);

@@ -3,10 +3,14 @@
 // Generates two archives the shape and size of OSV's published all.zip: Debian's (DSA, DLA and security-tracker
 // DEBIAN-CVE records: the source package on two to four releases, each with its fixed version and, for tracker
 // records, the list of affected versions) and Maven's (GitHub advisories: details text, CVSS, one to four packages
-// with several ranges, references). Imports each through the importer the API uses and prints wall time, records
-// per second and the process's peak RSS, as JSON. PostgreSQL needs DATABASE_URL.
+// with several ranges, references). Imports each through the importer the API uses, each in a process of its own
+// (tests/bench/osvImportProcess.ts), and prints wall time, records per second and that process's peak RSS, as JSON:
+// the import's memory, not the generator's. PostgreSQL needs DATABASE_URL.
+import { execFile } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import archiver from 'archiver';
@@ -15,7 +19,6 @@ import { openPgliteDatabase } from '../../src/server/db/pgliteDatabase.js';
 import { openPostgresDatabase } from '../../src/server/db/postgresDatabase.js';
 import { seededRandom } from '../../src/server/demo/random.js';
 import { createScratchPostgres } from '../server/harness.js';
-import { measureImport } from './avmFeeds.js';
 
 const argument = (name: string, fallback: string) => {
   const index = process.argv.indexOf(`--${name}`);
@@ -26,7 +29,7 @@ const mavenCount = Number(argument('maven', '30000'));
 const engine = argument('engine', process.env.DATABASE_URL ? 'postgresql' : 'pglite') as 'pglite' | 'postgresql';
 
 /** Writes `count` records made by `record` into a ZIP, one JSON entry each, as OSV publishes them. */
-async function writeArchive(path: string, count: number, record: (index: number) => { id: string }): Promise<void> {
+export async function writeArchive(path: string, count: number, record: (index: number) => { id: string }): Promise<void> {
   const archive = archiver('zip', { zlib: { level: 6 } });
   const file = createWriteStream(path);
   archive.pipe(file);
@@ -42,7 +45,7 @@ async function writeArchive(path: string, count: number, record: (index: number)
 
 const releases = [['10', 'deb10u'], ['11', 'deb11u'], ['12', 'deb12u'], ['13', '']] as const;
 
-function debianRecord(index: number, random: ReturnType<typeof seededRandom>) {
+export function debianRecord(index: number, random: ReturnType<typeof seededRandom>) {
   const source = `srcpkg${random.integer(9000)}`;
   const cve = `CVE-${2005 + (index % 21)}-${String(10000 + index).padStart(5, '0')}`;
   const kind = index % 5 === 0 ? 'DSA' : index % 5 === 1 ? 'DLA' : 'DEBIAN-CVE';
@@ -80,6 +83,14 @@ function mavenRecord(index: number, random: ReturnType<typeof seededRandom>) {
   };
 }
 
+const importProcess = fileURLToPath(new URL('./osvImportProcess.ts', import.meta.url));
+
+/** One import of an archive into the database at `target` (a PGlite folder or a PostgreSQL address), in a process of its own. */
+async function importInProcess(target: string, archive: string): Promise<Record<string, unknown>> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', importProcess, target, archive], { cwd: fileURLToPath(new URL('../..', import.meta.url)), maxBuffer: 1 << 20 });
+  return JSON.parse(stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
+}
+
 export async function osvFeedsBench() {
   const folder = mkdtempSync(join(tmpdir(), 'cartograph-osv-bench-'));
   const scratch = engine === 'postgresql' ? await createScratchPostgres() : null;
@@ -89,15 +100,15 @@ export async function osvFeedsBench() {
     const random = seededRandom(33);
     await writeArchive(debianPath, debianCount, (index) => debianRecord(index, random));
     await writeArchive(mavenPath, mavenCount, (index) => mavenRecord(index, random));
-    const db = scratch ? await openPostgresDatabase(scratch.url, 4) : await openPgliteDatabase(join(folder, 'pglite'));
+    const target = scratch?.url ?? join(folder, 'pglite');
+    const db = scratch ? await openPostgresDatabase(scratch.url, 4) : await openPgliteDatabase(target);
     await migrate(db);
-    const baselineRss = Math.round(process.memoryUsage().rss / 1048576);
-    const debian = await measureImport(db, 'osv', debianPath);
-    const maven = await measureImport(db, 'osv', mavenPath);
-    // The same archive again replaces its advisories: the repeatable path, which also deletes the previous rows.
-    const debianAgain = await measureImport(db, 'osv', debianPath);
     await db.close();
-    return { engine, baseline_rss_mb: baselineRss, imports: [{ ...debian, feed: 'osv Debian all.zip' }, { ...maven, feed: 'osv Maven all.zip' }, { ...debianAgain, feed: 'osv Debian all.zip (again, replacing)' }] };
+    const debian = await importInProcess(target, debianPath);
+    const maven = await importInProcess(target, mavenPath);
+    // The same archive again replaces its advisories: the repeatable path, which also deletes the previous rows.
+    const debianAgain = await importInProcess(target, debianPath);
+    return { engine, imports: [{ ...debian, feed: 'osv Debian all.zip' }, { ...maven, feed: 'osv Maven all.zip' }, { ...debianAgain, feed: 'osv Debian all.zip (again, replacing)' }] };
   } finally {
     await scratch?.drop();
     rmSync(folder, { recursive: true, force: true });

@@ -7,7 +7,7 @@ import { api, defaultAdminPassword, launchBrowser, signInThroughApi, signInThrou
 // The "done when" of Cartograph's own vulnerability management, on the demo (CARTOGRAPH_DEMO=1): a newcomer imports
 // the real CISA KEV catalogue and an NVD CVE JSON 2.0 file from the console, runs a discovery, finds the devices
 // with a known-exploited vulnerability by a query, and sees on a device why Cartograph matched its installed
-// Log4j to Log4Shell.
+// Log4j to Log4Shell; and that the servers with their distribution's backported fix of regreSSHion are not affected.
 
 const kev = readFileSync('/work/shared/data/cisa-kev/known_exploited_vulnerabilities.json');
 const kevCount = (JSON.parse(kev.toString()) as { vulnerabilities: unknown[] }).vulnerabilities.length;
@@ -45,6 +45,16 @@ const devicesWith = async (query: string) =>
   (await api<{ count: number }>(server.baseUrl, '/devices/devices', { method: 'POST', token: adminToken, body: { query, fields: ['Hostname'], page: 1, size: 1, ordering: [] } })).body.count;
 
 describe('vulnerability management from the feeds, on the demo', () => {
+  it('shows on regreSSHion\'s detail that the Ubuntu servers on Ubuntu\'s fix are not affected, by the advisory bundled with the demo', async () => {
+    const regresshion = (await api<{ PrimaryKey: string[]; index_id: number }>(server.baseUrl, '/avm/vulnerabilities/CVE-2024-6387', { method: 'POST', token: adminToken, body: {} })).body;
+    await page.goto(`${server.baseUrl}/#/vulnerability-inventory/detail/${regresshion.PrimaryKey[0]}/${regresshion.index_id}`);
+    await page.getByRole('heading', { name: 'CVE-2024-6387' }).waitFor();
+    await page.getByText('Installed with the fix (not affected)').waitFor();
+    // NVD's range (OpenSSH 8.5p1 up to 9.8p1) takes in 8.9p1: the distribution's backported fix decides.
+    expect(await page.getByTestId('fixed-packages').innerText()).toMatch(/Ubuntu USN-6859-1: fixed in 1:8\.9p1-3ubuntu0\.10; installed 1:8\.9p1-3ubuntu0\.10 has the fix \(openssh on Ubuntu:22\.04:LTS\)\. \d+ installations\./);
+    expect(watched.errors).toEqual([]);
+  }, 120_000);
+
   it('imports KEV and an NVD file in the console, runs a discovery and shows exploited vulnerabilities on the devices with why they matched', async () => {
     expect(await devicesWith(exploitedLog4j)).toBe(0);
     await page.goto(`${server.baseUrl}/#/settings/vulnerability-inventory-configuration`);

@@ -18,7 +18,7 @@ const cpeMatch = (matches: Match[]) => matches.map((match) => ({
   matchCriteriaId: '00000000-0000-0000-0000-000000000000',
 }));
 
-function nvdRecord(id: string, published: string, description: string, vector: string, cwes: string[], matches: Match[]) {
+export function nvdRecord(id: string, published: string, description: string, vector: string, cwes: string[], matches: Match[]) {
   return {
     cve: {
       id, sourceIdentifier: 'cve@mitre.org', published, lastModified: published, vulnStatus: 'Analyzed',

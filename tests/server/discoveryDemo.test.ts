@@ -180,6 +180,30 @@ describe.each(engines)('the demo data set on %s', (engine) => {
     expect(critical.body.count).toBeGreaterThan(100);
   }, 120_000);
 
+  it('matches the Ubuntu servers\' openssh by the bundled notice USN-6859-1: the unfixed ones are findings, the backported fix is not, and says why', async () => {
+    const token = server.adminToken;
+    const regresshion = await server.request('POST', '/avm/vulnerabilities/CVE-2024-6387', { token, body: {} });
+    // NVD's range (OpenSSH 8.5p1 up to 9.8p1) takes in 8.9p1; Ubuntu's fix is 1:8.9p1-3ubuntu0.10, and it says so.
+    expect(regresshion.body.FixedPackages).toEqual([expect.stringMatching(/^Ubuntu USN-6859-1: fixed in 1:8\.9p1-3ubuntu0\.10; installed 1:8\.9p1-3ubuntu0\.10 has the fix \(openssh on Ubuntu:22\.04:LTS\)\. \d+ installations\.$/)]);
+    const findings = (await server.request('GET', `/avm/findings?vulnerability=${regresshion.body.PrimaryKey[0]}&size=500`, { token })).body.results as { hostname: string; sources: { adapter: string; evidence: string | null }[] }[];
+    const matched = findings.filter((finding) => finding.sources.some((source) => source.adapter === 'cartograph-avm'));
+    expect(matched.length).toBeGreaterThan(10);
+    for (const finding of matched) {
+      expect(finding.hostname).toMatch(/^srv-/);
+      expect(finding.sources.find((source) => source.adapter === 'cartograph-avm')?.evidence).toMatch(/^Ubuntu USN-6859-1: fixed in 1:8\.9p1-3ubuntu0\.10; installed 1:8\.9p1-3ubuntu0\.[46] is earlier \(openssh on Ubuntu:22\.04:LTS\)\.$/);
+      // The EDR reported the same vulnerability on the same server: one finding keeps both sources.
+      expect(finding.sources.map((source) => source.adapter)).toContain('crowdstrike');
+    }
+    // No server whose openssh is Ubuntu's fix has the finding.
+    const [{ fixedWithFinding, fixedServers }] = await server.context.db.query<{ fixedWithFinding: number; fixedServers: number }>(
+      `with latest as (select max(discovery_id) as id from snapshot_installations),
+            fixed as (select distinct i.device_asset from snapshot_installations i, latest where i.discovery_id = latest.id and i.software_name = 'openssh-server' and i.version = '1:8.9p1-3ubuntu0.10')
+       select (select count(*)::int from fixed) as "fixedServers",
+              (select count(*)::int from snapshot_findings f, latest where f.discovery_id = latest.id and f.cve_id = 'CVE-2024-6387' and f.device_asset in (select device_asset from fixed)) as "fixedWithFinding"`,
+    );
+    expect([fixedServers > 10, fixedWithFinding]).toEqual([true, 0]);
+  }, 60_000);
+
   it('publishes the services of the EDR, the scanner and the CMDB, and the contracts with one license over-used', async () => {
     const token = server.adminToken;
     const post = (url: string, body: unknown) => server.request('POST', url, { token, body });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { distributionEcosystem, ecosystemRelease, ecosystemsOfPackageSource, normalizePackageName, packageIdentity, parsePurl } from '../../src/core/software/packages.js';
+import { distributionEcosystem, ecosystemRelease, ecosystemsOfPackageSource, normalizePackageName, packageIdentity, parsePurl, sourcePackageName } from '../../src/core/software/packages.js';
+import { cvesOfRecord } from '../../src/server/avm/osvFeed.js';
 import { versionOrderOf } from '../../src/core/versionOrder/ecosystems.js';
-import { affectedVersion } from '../../src/core/versionOrder/osvRanges.js';
+import { affectedVersion, fixReached } from '../../src/core/versionOrder/osvRanges.js';
 
 describe('package identity', () => {
   it('reads package URLs of every ecosystem, npm scopes and escaped characters included', () => {
@@ -48,6 +49,29 @@ describe('package identity', () => {
     expect(ecosystemsOfPackageSource('pkg:pypi/requests@2.31.0', null)).toEqual(['PyPI']);
     expect(ecosystemRelease('Red Hat:enterprise_linux:9::appstream')).toBe('Red Hat:enterprise_linux:9');
   });
+
+  it('counts Ubuntu ESM fixes for their release, and keeps FIPS and realtime builds apart', () => {
+    expect(ecosystemRelease('Ubuntu:Pro:18.04:LTS')).toBe('Ubuntu:18.04:LTS');
+    expect(ecosystemRelease('Ubuntu:Pro:FIPS-updates:22.04:LTS')).toBe('Ubuntu:Pro:FIPS-updates:22.04:LTS');
+    expect(ecosystemRelease('Ubuntu:Pro:22.04:LTS:Realtime:Kernel')).toBe('Ubuntu:Pro:22.04:LTS:Realtime:Kernel');
+  });
+
+  it('names an RPM by its binary and its source package, with the epoch its purl gives', () => {
+    expect(sourcePackageName('openssh-8.7p1-38.el9_4.1.src.rpm')).toBe('openssh');
+    expect(sourcePackageName('openssh (1:8.9p1-3ubuntu0.10)')).toBe('openssh');
+    expect(sourcePackageName('openssh@1:8.9p1-3ubuntu0.10')).toBe('openssh');
+    const rhel = { distribution: 'RHEL', version: '9.4' };
+    expect(packageIdentity({ packageType: 'rpm_packages', name: 'openssh-server', sourcePackage: 'openssh-8.7p1-34.el9.src.rpm', version: '8.7p1-34.el9', os: rhel }))
+      .toEqual({ ecosystem: 'Red Hat:enterprise_linux:9', name: 'openssh-server', sourceName: 'openssh', version: '8.7p1-34.el9' });
+    expect(packageIdentity({ purl: 'pkg:rpm/almalinux/openssl@3.0.7-27.el9?arch=x86_64&epoch=1&distro=almalinux-9.4' }))
+      .toEqual({ ecosystem: 'AlmaLinux:9', name: 'openssl', version: '1:3.0.7-27.el9' });
+  });
+
+  it('reads the CVE of a distribution tracker’s record that a notice names upstream', () => {
+    expect(cvesOfRecord({ id: 'USN-6859-1', aliases: [], upstream: ['UBUNTU-CVE-2024-6387'], related: [] })).toEqual(['CVE-2024-6387']);
+    expect(cvesOfRecord({ id: 'DSA-5514-1', aliases: [], upstream: ['CVE-2023-4911', 'DEBIAN-CVE-2023-4911'], related: [] })).toEqual(['CVE-2023-4911']);
+    expect(cvesOfRecord({ id: 'ALSA-2024:4312', aliases: [], upstream: [], related: ['CVE-2024-6387'] })).toEqual(['CVE-2024-6387']);
+  });
 });
 
 describe('OSV affected ranges', () => {
@@ -60,6 +84,11 @@ describe('OSV affected ranges', () => {
     expect(affectedVersion('2.17.0-1~deb11u1', ranges, [], dpkg).affected).toBe(false);
     // An epoch outranks any upstream version.
     expect(affectedVersion('1:2.0-1', ranges, [], dpkg).affected).toBe(false);
+    // The fix an unaffected version has: the greatest fix at or below it.
+    const log4j = [{ type: 'ECOSYSTEM', events: [{ introduced: '2.13.0' }, { fixed: '2.15.0' }, { introduced: '0' }, { fixed: '2.3.1' }] }];
+    expect(fixReached('2.17.1', log4j, maven)).toBe('2.15.0');
+    expect(fixReached('2.12.0', log4j, maven)).toBe('2.3.1');
+    expect(fixReached('2.3', log4j, maven)).toBeNull();
   });
 
   it('reads several intervals, last_affected, limit and listed versions', () => {

@@ -5,7 +5,8 @@ import { ecosystemBase } from '../versionOrder/ecosystems.js';
 // the device's operating system. A distribution package is named by its source package when the source says it
 // (Debian's and Alpine's advisories name source packages: liblog4j2-java comes from apache-log4j2).
 
-export type PackageIdentity = { ecosystem: string; name: string; version: string };
+/** An installation's package in OSV's terms; an RPM is named by its binary package and, when known, its source package too (`sourceName`). */
+export type PackageIdentity = { ecosystem: string; name: string; version: string; sourceName?: string };
 
 /**
  * A package name as OSV ecosystems compare them: PyPI's normalized form (PEP 503), lower case where the ecosystem
@@ -71,8 +72,16 @@ export function distributionEcosystem(os: OsRelease): string | null {
   return null;
 }
 
-/** The release an advisory's ecosystem names, for comparing with an installation's: Red Hat's repository stream dropped (`Red Hat:enterprise_linux:9::appstream` → `Red Hat:enterprise_linux:9`). */
+/**
+ * The release an advisory's ecosystem names, for comparing with an installation's: Red Hat's repository stream
+ * dropped (`Red Hat:enterprise_linux:9::appstream` → `Red Hat:enterprise_linux:9`), and Ubuntu's ESM fixes
+ * (`Ubuntu:Pro:18.04:LTS`) counted for the release they patch: a host without ESM runs the same package, unfixed.
+ * Ubuntu Pro's other services (`Ubuntu:Pro:FIPS-updates:22.04:LTS`, realtime kernels) build packages of their own
+ * and stay apart.
+ */
 export function ecosystemRelease(ecosystem: string): string {
+  const esm = /^Ubuntu:Pro:(\d{2}\.\d{2}(?::LTS)?)$/.exec(ecosystem);
+  if (esm) return `Ubuntu:${esm[1]}`;
   const stream = ecosystem.indexOf('::');
   return stream < 0 ? ecosystem : ecosystem.slice(0, stream);
 }
@@ -121,9 +130,31 @@ export function packageIdentity(facts: PackageFacts): PackageIdentity | null {
   if (type !== 'deb' && type !== 'rpm' && type !== 'apk') return null;
   const os = distroQualifier(purl?.qualifiers.distro) ?? facts.os ?? null;
   const ecosystem = os ? distributionEcosystem(os) : null;
-  const source = purl?.qualifiers.upstream?.replace(/@.*$/, '') ?? facts.sourcePackage?.trim().replace(/\s*\(.*\)$/, '');
-  const name = (type === 'rpm' ? null : source) || (purl?.name ?? facts.name?.trim());
-  return ecosystem && name ? { ecosystem, name, version } : null;
+  const source = sourcePackageName(purl?.qualifiers.upstream ?? facts.sourcePackage);
+  const binary = purl?.name ?? facts.name?.trim();
+  if (!ecosystem) return null;
+  if (type === 'rpm') {
+    // An RPM's epoch is a qualifier of its purl (osquery reports it apart too); the version alone carries none.
+    const epoch = purl?.qualifiers.epoch?.trim();
+    const versioned = epoch && /^\d+$/.test(epoch) && !/^\d+:/.test(version) ? `${epoch}:${version}` : version;
+    // Red Hat's and its rebuilds' advisories name binary packages, some only the source one: both are looked up.
+    if (!binary) return source ? { ecosystem, name: source, version: versioned } : null;
+    return { ecosystem, name: binary, version: versioned, ...(source && source !== binary && { sourceName: source }) };
+  }
+  // Debian's, Ubuntu's and Alpine's advisories name source packages: liblog4j2-java is apache-log4j2's.
+  const name = source || binary;
+  return name ? { ecosystem, name, version } : null;
+}
+
+/**
+ * A source package's name as sources write it: dpkg's `Source` field (`openssh (1:8.9p1-3)`), a purl's `upstream`
+ * (`openssh@1:8.9p1-3`), or an RPM's source file (`openssh-8.7p1-38.el9_4.1.src.rpm` → `openssh`).
+ */
+export function sourcePackageName(text: string | null | undefined): string | undefined {
+  const trimmed = text?.trim();
+  if (!trimmed) return undefined;
+  const rpm = /^(.+)-[^-]+-[^-]+\.(?:no)?src\.rpm$/.exec(trimmed);
+  return (rpm ? rpm[1] : trimmed.replace(/@.*$/, '').replace(/\s*\(.*\)$/, '')) || undefined;
 }
 
 const distributionsOfType: Record<string, string[]> = { deb: ['Debian', 'Ubuntu'], rpm: ['Red Hat', 'Rocky Linux', 'AlmaLinux', 'SUSE', 'openSUSE'], apk: ['Alpine'] };

@@ -55,3 +55,21 @@ export function affectedVersion(version: string, ranges: AffectedRange[], versio
   if (versions.includes(version)) return { affected: true, fixed: null, lastAffected: null };
   return { affected: false, fixed: null, lastAffected: null };
 }
+
+/**
+ * The fix an unaffected version already has: the greatest `fixed` event of the ranges at or below it (with the
+ * ecosystem's order; SEMVER ranges with SemVer's), or null when no range names one. Before: `("8.7p1-38.el9_4.1",
+ * [{type: "ECOSYSTEM", events: [{introduced: "0"}, {fixed: "8.7p1-38.el9_4.1"}]}], rpm)`; after: `"8.7p1-38.el9_4.1"`.
+ */
+export function fixReached(version: string, ranges: AffectedRange[], order: VersionOrder | null): string | null {
+  let reached: { fixed: string; compare: (left: string, right: string) => number } | null = null;
+  for (const range of ranges) {
+    const compare = range.type === 'SEMVER' ? compareSemver : range.type === 'ECOSYSTEM' && order ? order.compare : null;
+    if (!compare) continue;
+    for (const event of range.events) {
+      if (event.fixed === undefined || compare(event.fixed, version) > 0) continue;
+      if (!reached || compare(event.fixed, reached.fixed) > 0) reached = { fixed: event.fixed, compare };
+    }
+  }
+  return reached?.fixed ?? null;
+}

@@ -39,16 +39,25 @@ function rangesOf(raw: unknown, where: string): OsvRange[] {
   });
 }
 
+/** A CVE id, or a distribution tracker's record of one (`UBUNTU-CVE-2024-6387`, `DEBIAN-CVE-…`, `ALPINE-CVE-…`) read as its CVE; else null. */
+function cveOf(id: string): string | null {
+  const upper = id.toUpperCase();
+  if (cvePattern.test(upper)) return upper;
+  const tracked = /^(?:UBUNTU|DEBIAN|ALPINE)-(CVE-\d{4}-\d{4,})$/.exec(upper);
+  return tracked ? tracked[1] : null;
+}
+
 /**
  * The CVEs an advisory is the same vulnerability as: its own id when it is one, its aliases and the upstream
- * records it derives from (Debian's and Ubuntu's records name their CVE so); `related` only when nothing else names
- * a CVE, since it may also name neighbouring vulnerabilities (Red Hat's RHSA list the CVEs they fix there).
- * Before: `{id: "GHSA-jfh8-c2jp-5v3q", aliases: ["CVE-2021-44228"]}`; after: `["CVE-2021-44228"]`.
+ * records it derives from (Debian's records name their CVE so, Ubuntu's notices their tracker's `UBUNTU-CVE-…`
+ * records); `related` only when nothing else names a CVE, since it may also name neighbouring vulnerabilities
+ * (Red Hat's RHSA and AlmaLinux's ALSA list the CVEs they fix there).
+ * Before: `{id: "USN-6859-1", upstream: ["UBUNTU-CVE-2024-6387"]}`; after: `["CVE-2024-6387"]`.
  */
 export function cvesOfRecord(record: { id: string; aliases: string[]; upstream: string[]; related: string[] }): string[] {
-  const named = [record.id, ...record.aliases, ...record.upstream].map((id) => id.toUpperCase()).filter((id) => cvePattern.test(id));
-  const cves = named.length ? named : record.related.map((id) => id.toUpperCase()).filter((id) => cvePattern.test(id));
-  return [...new Set(cves)];
+  const cvesIn = (ids: string[]) => ids.map(cveOf).filter((cve): cve is string => cve !== null);
+  const named = cvesIn([record.id, ...record.aliases, ...record.upstream]);
+  return [...new Set(named.length ? named : cvesIn(record.related))];
 }
 
 /** One OSV record as a row; `where` names the file (and entry) it came from in errors. */

@@ -23,9 +23,15 @@ export type MatchOptions = {
   overrides: ReadonlyMap<string, string>;
   /** Platform (running-on) nodes of operating systems no installation meets count as met. */
   assumeUnmatchedPlatforms: boolean;
-  /** Installations the package advisories decide (packageMatching.ts): CPE matching leaves them alone. */
-  decidedByPackage?: (purl: string | null, packageType: string | null) => boolean;
+  /**
+   * Installations the package advisories decide (avmMatching.ts): CPE matching leaves them alone. `everywhere` from
+   * the record alone (the pairs' reading), `onDevice` once its device, and so its OS, is known.
+   */
+  decidedByPackage?: { everywhere: (record: PackageFacts) => boolean; onDevice: (record: PackageFacts, device: string) => boolean };
 };
+
+/** What an installation record says of its package, as precedence reads it. */
+export type PackageFacts = { purl: string | null; packageType: string | null; name: string | null; version: string };
 
 /** One vulnerability found on a device from its installed software, with why. */
 export type AvmMatch = { device: string; cve: string; recordKey: string; connectionId: number; software: string; version: string; reason: string };
@@ -161,7 +167,7 @@ export async function prepareSoftwareMatching(db: Queryable, discoveryId: number
   // First reading: the distinct (product, version) pairs installed.
   const versionsByProduct = new Map<string, Set<string>>();
   for (const record of await distinctSoftware(db, discoveryId)) {
-    if (options.decidedByPackage?.(record.purl, record.packageType)) continue;
+    if (options.decidedByPackage?.everywhere(record)) continue;
     const mapping = mappingOf(record);
     if (!mapping) continue;
     const key = productKeyOf(mapping.vendor, mapping.product);
@@ -228,13 +234,12 @@ async function* matchDevices(db: Queryable, discoveryId: number, devices: Device
   const byDevice = new Map<string, DeviceInstallations>();
   const names = new Map<string, string>();
   for await (const record of softwareRows(db, discoveryId)) {
-    if (options.decidedByPackage?.(record.purl, record.packageType)) continue;
     const mapping = mappingOf(record);
     if (!mapping) continue;
     const pair = pairNumbers.get(`${productKeyOf(mapping.vendor, mapping.product)}\u0000${record.version}`);
     if (pair === undefined) continue;
     const device = devices.link(record.connectionId, record.links ?? {});
-    if (!device) continue;
+    if (!device || options.decidedByPackage?.onDevice(record, device.asset)) continue;
     let installed = byDevice.get(device.asset);
     if (!installed) byDevice.set(device.asset, (installed = { pairs: [], recordKeys: [], connectionIds: [], names: [], mappings: [] }));
     const name = record.name?.trim() || mapping.product;

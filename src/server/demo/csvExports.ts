@@ -124,7 +124,10 @@ const exports: Export[] = [
     columns: [
       { header: 'aid', value: field('AgentId') }, { header: 'hostname', value: field('Hostname') }, { header: 'name', value: field('SoftwareName') }, { header: 'vendor', value: field('SoftwareVendor') },
       { header: 'version', value: field('SoftwareVersion') }, { header: 'install_date', value: field('InstallDate') }, { header: 'install_path', value: field('InstallPath') },
+      // A Linux server's packages: their package type and source package, from the package manager.
+      { header: 'package_type', value: field('SoftwarePackageType') }, { header: 'source_package', value: field('SoftwareSourcePackage') },
     ],
+    columnMap: { package_type: 'SoftwarePackageType', source_package: 'SoftwareSourcePackage' },
   },
   {
     source: fleetSources.mdm, entity: 'software', name: 'MDM discovered apps (CSV export)', delimiter: ';',

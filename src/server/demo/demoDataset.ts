@@ -4,6 +4,7 @@ import { Conflict, detailBody } from '../errors.js';
 import { addStarterQueries } from '../query/starterQueries.js';
 import { ensureStarterPolicy } from '../security/starterPolicies.js';
 import { writeDemoCsvExports, type DemoExportSummary } from './csvExports.js';
+import { importDemoAdvisories } from './demoAdvisories.js';
 
 /** The demo is offered only to a company with nothing yet: no connection and no discovery. */
 export async function demoAvailable(context: AppContext, companyId: number): Promise<boolean> {
@@ -16,7 +17,8 @@ export async function demoAvailable(context: AppContext, companyId: number): Pro
 
 /**
  * Loads the demo data set into an empty company — about 2,000 devices and 1,000 people as five sources' CSV
- * exports, read through the real CSV file adapter — and starts the first discovery. Answers its id.
+ * exports, read through the real CSV file adapter, and the OSV advisories bundled for its Linux servers' packages
+ * (demoAdvisories.ts) — and starts the first discovery. Answers its id.
  */
 export async function loadDemoDataset(context: AppContext, companyId: number, userId: number | null): Promise<{ discoveryId: number; exports: DemoExportSummary[] }> {
   if (!(await demoAvailable(context, companyId))) throw new Conflict(detailBody('The demo data set loads only into an empty inventory (no connections, no discoveries).', 'demo_unavailable'));
@@ -26,6 +28,8 @@ export async function loadDemoDataset(context: AppContext, companyId: number, us
   // starter saved query of the user inventory.
   await ensureStarterPolicy(context.db, companyId, 'cis-5.3-leavers-active-account', true);
   await addStarterQueries(context.db, companyId, null);
+  // The servers' packages are matched by their distribution's advisories in the first discovery already.
+  await importDemoAdvisories(context.db);
   const discoveryId = await context.discoveries.startDiscovery(companyId, userId, 'manual');
   await logSystemEvent(context.db, 'info', 'demo_loaded', `Demo data set loaded (${exports.length} CSV exports); discovery ${discoveryId} started`);
   return { discoveryId, exports };

@@ -53,6 +53,19 @@ function installedOn(random: Random, platform: Platform): Installed[] {
     });
 }
 
+/**
+ * A Linux title the package manager installed: its package type and source package as the EDR reports them (dpkg's
+ * `Source`, an RPM's source file without the epoch), which with the server's OS give it a package identity. Programs
+ * outside the package manager (a jar, a binary built by hand) have none.
+ */
+function packageFields(platform: Platform, title: SoftwareTitle, version: string): Record<string, string> {
+  if ((platform !== 'ubuntu' && platform !== 'rhel') || title.path) return {};
+  const source = title.source ?? title.name;
+  return platform === 'ubuntu'
+    ? { SoftwarePackageType: 'deb', SoftwareSourcePackage: source }
+    : { SoftwarePackageType: 'rpm', SoftwareSourcePackage: `${source}-${version.replace(/^\d+:/, '')}.src.rpm` };
+}
+
 /** The scanner's 1–5 severity scale (5 urgent), which does not always agree with the CVSS band. */
 const scannerSeverity = (score: number | null) => (score === null ? 2 : score >= 9 ? 5 : score >= 7 ? 4 : score >= 4 ? 3 : 2);
 
@@ -99,7 +112,10 @@ export function generateSoftwareAndFindings(fleet: LabelledFleet, seed = 42): So
       for (const entry of installed) {
         software.push({
           connectionId: fleetSources.edr.connectionId,
-          fields: { AgentId: machine.edr.fields.AgentId, Hostname: machine.edr.fields.Hostname, SoftwareName: entry.title.name, SoftwareVendor: entry.title.vendor, SoftwareVersion: entry.version, InstallDate: entry.installDate, InstallPath: entry.title.path },
+          fields: {
+            AgentId: machine.edr.fields.AgentId, Hostname: machine.edr.fields.Hostname, SoftwareName: entry.title.name, SoftwareVendor: entry.title.vendor, SoftwareVersion: entry.version,
+            InstallDate: entry.installDate, InstallPath: entry.title.path, ...packageFields(machine.platform, entry.title, entry.version),
+          },
         });
       }
     }

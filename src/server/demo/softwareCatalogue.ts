@@ -19,7 +19,10 @@ export type SoftwareTitle = {
   base?: boolean;
   /** The chance a machine has this title when it is not a base one (the default suits most titles). */
   chance?: number;
+  /** Where a program outside the package manager lies (a jar, a binary built by hand): no package identity. */
   path?: string;
+  /** A Linux package's source package, when its name is not the binary's (openssh-server is built from openssh). */
+  source?: string;
 };
 
 export type DemoVulnerability = {
@@ -106,22 +109,22 @@ const macos: SoftwareTitle[] = [
 /** Ubuntu 22.04 packages (dpkg: epochs, Debian revisions, `~` backports). */
 const ubuntu: SoftwareTitle[] = [
   { name: 'openssl', vendor: 'Ubuntu', base: true, versions: [{ version: '3.0.2-0ubuntu1.10', cves: ['CVE-2023-5678'] }, { version: '3.0.2-0ubuntu1.15' }] },
-  { name: 'libssl3', vendor: 'Ubuntu', base: true, versions: [{ version: '3.0.2-0ubuntu1.10' }, { version: '3.0.2-0ubuntu1.15' }] },
+  { name: 'libssl3', vendor: 'Ubuntu', source: 'openssl', base: true, versions: [{ version: '3.0.2-0ubuntu1.10' }, { version: '3.0.2-0ubuntu1.15' }] },
   {
-    name: 'openssh-server', vendor: 'Ubuntu', base: true,
+    name: 'openssh-server', vendor: 'Ubuntu', source: 'openssh', base: true,
     versions: [{ version: '1:8.9p1-3ubuntu0.4', cves: ['CVE-2024-6387', 'CVE-2023-48795'] }, { version: '1:8.9p1-3ubuntu0.6', cves: ['CVE-2024-6387'] }, { version: '1:8.9p1-3ubuntu0.10' }, { version: '1:8.9p1-3ubuntu0.10' }],
   },
   { name: 'curl', vendor: 'Ubuntu', base: true, versions: [{ version: '7.81.0-1ubuntu1.13', cves: ['CVE-2023-38546'] }, { version: '7.81.0-1ubuntu1.15' }] },
   { name: 'sudo', vendor: 'Ubuntu', base: true, versions: [{ version: '1.9.9-1ubuntu2.4' }] },
   { name: 'bash', vendor: 'Ubuntu', base: true, versions: [{ version: '5.1-6ubuntu1.1' }] },
-  { name: 'libc6', vendor: 'Ubuntu', base: true, versions: [{ version: '2.35-0ubuntu3.5' }, { version: '2.35-0ubuntu3.6' }] },
+  { name: 'libc6', vendor: 'Ubuntu', source: 'glibc', base: true, versions: [{ version: '2.35-0ubuntu3.5' }, { version: '2.35-0ubuntu3.6' }] },
   { name: 'systemd', vendor: 'Ubuntu', base: true, versions: [{ version: '249.11-0ubuntu3.11' }, { version: '249.11-0ubuntu3.12' }] },
   { name: 'xz-utils', vendor: 'Ubuntu', base: true, versions: [{ version: '5.2.5-2ubuntu1' }] },
   { name: 'python3.10', vendor: 'Ubuntu', base: true, versions: [{ version: '3.10.12-1~22.04.3' }] },
-  { name: 'linux-image-generic', vendor: 'Ubuntu', base: true, versions: [{ version: '5.15.0.91.88' }, { version: '5.15.0.94.91' }] },
+  { name: 'linux-image-generic', vendor: 'Ubuntu', source: 'linux-meta', base: true, versions: [{ version: '5.15.0.91.88' }, { version: '5.15.0.94.91' }] },
   { name: 'apt', vendor: 'Ubuntu', base: true, versions: [{ version: '2.4.11' }] },
   { name: 'snapd', vendor: 'Ubuntu', base: true, versions: [{ version: '2.58+22.04.1' }] },
-  { name: 'zlib1g', vendor: 'Ubuntu', base: true, versions: [{ version: '1:1.2.11.dfsg-2ubuntu9.2' }] },
+  { name: 'zlib1g', vendor: 'Ubuntu', source: 'zlib', base: true, versions: [{ version: '1:1.2.11.dfsg-2ubuntu9.2' }] },
   { name: 'ca-certificates', vendor: 'Ubuntu', base: true, versions: [{ version: '20230311ubuntu0.22.04.1' }] },
   { name: 'falcon-sensor', vendor: 'CrowdStrike, Inc.', base: true, versions: [{ version: '7.10.0-16303' }] },
   { name: 'rsyslog', vendor: 'Ubuntu', base: true, versions: [{ version: '8.2112.0-2ubuntu2.2' }] },
@@ -130,20 +133,20 @@ const ubuntu: SoftwareTitle[] = [
   { name: 'apache2', vendor: 'Ubuntu', versions: [{ version: '2.4.52-1ubuntu4.7' }] },
   { name: 'postgresql-14', vendor: 'Ubuntu', versions: [{ version: '14.10-0ubuntu0.22.04.1' }] },
   { name: 'docker-ce', vendor: 'Docker Inc.', versions: [{ version: '5:24.0.7-1~ubuntu.22.04~jammy' }] },
-  { name: 'openjdk-17-jre-headless', vendor: 'Ubuntu', versions: [{ version: '17.0.9+9-1~22.04' }] },
+  { name: 'openjdk-17-jre-headless', vendor: 'Ubuntu', source: 'openjdk-17', versions: [{ version: '17.0.9+9-1~22.04' }] },
   {
     name: 'Apache Log4j', vendor: 'Apache Software Foundation', path: '/opt/reporting/lib/log4j-core.jar',
     versions: [{ version: '2.14.1', cves: ['CVE-2021-44228', 'CVE-2021-45046'] }, { version: '2.15.0', cves: ['CVE-2021-45046'] }, { version: '2.17.1' }],
   },
   { name: 'git', vendor: 'Ubuntu', versions: [{ version: '1:2.34.1-1ubuntu1.10' }] },
   { name: 'nodejs', vendor: 'Ubuntu', versions: [{ version: '12.22.9~dfsg-1ubuntu3.3' }] },
-  { name: 'redis-server', vendor: 'Ubuntu', versions: [{ version: '5:6.0.16-1ubuntu1' }] },
+  { name: 'redis-server', vendor: 'Ubuntu', source: 'redis', versions: [{ version: '5:6.0.16-1ubuntu1' }] },
 ];
 
 /** RHEL 9 packages (rpm: epochs, release tags such as `el9_3`). */
 const rhel: SoftwareTitle[] = [
   { name: 'openssl', vendor: 'Red Hat, Inc.', base: true, versions: [{ version: '1:3.0.7-24.el9', cves: ['CVE-2023-5678'] }, { version: '1:3.0.7-27.el9' }] },
-  { name: 'openssh-server', vendor: 'Red Hat, Inc.', base: true, versions: [{ version: '8.7p1-34.el9', cves: ['CVE-2024-6387', 'CVE-2023-48795'] }, { version: '8.7p1-38.el9_4.1' }] },
+  { name: 'openssh-server', vendor: 'Red Hat, Inc.', source: 'openssh', base: true, versions: [{ version: '8.7p1-34.el9', cves: ['CVE-2024-6387', 'CVE-2023-48795'] }, { version: '8.7p1-38.el9_4.1' }] },
   { name: 'glibc', vendor: 'Red Hat, Inc.', base: true, versions: [{ version: '2.34-83.el9_3.7' }, { version: '2.34-100.el9_4.2' }] },
   { name: 'kernel', vendor: 'Red Hat, Inc.', base: true, versions: [{ version: '5.14.0-362.13.1.el9_3' }, { version: '5.14.0-427.22.1.el9_4' }] },
   { name: 'bash', vendor: 'Red Hat, Inc.', base: true, versions: [{ version: '5.1.8-6.el9_1' }] },
@@ -151,7 +154,7 @@ const rhel: SoftwareTitle[] = [
   { name: 'sudo', vendor: 'Red Hat, Inc.', base: true, versions: [{ version: '1.9.5p2-9.el9' }] },
   { name: 'polkit', vendor: 'Red Hat, Inc.', base: true, versions: [{ version: '0.117-11.el9' }] },
   { name: 'systemd', vendor: 'Red Hat, Inc.', base: true, versions: [{ version: '252-18.el9' }] },
-  { name: 'python3', vendor: 'Red Hat, Inc.', base: true, versions: [{ version: '3.9.18-1.el9_3' }] },
+  { name: 'python3', vendor: 'Red Hat, Inc.', source: 'python3.9', base: true, versions: [{ version: '3.9.18-1.el9_3' }] },
   { name: 'xz', vendor: 'Red Hat, Inc.', base: true, versions: [{ version: '5.2.5-8.el9_0' }] },
   { name: 'rpm', vendor: 'Red Hat, Inc.', base: true, versions: [{ version: '4.16.1.3-25.el9' }] },
   { name: 'dnf', vendor: 'Red Hat, Inc.', base: true, versions: [{ version: '4.14.0-8.el9' }] },
@@ -159,8 +162,8 @@ const rhel: SoftwareTitle[] = [
   { name: 'falcon-sensor', vendor: 'CrowdStrike, Inc.', base: true, versions: [{ version: '7.10.0-16303.el9' }] },
   { name: 'nginx', vendor: 'Red Hat, Inc.', versions: [{ version: '1:1.20.1-14.el9', cves: ['CVE-2023-44487'] }, { version: '1:1.20.1-14.el9_2.1' }] },
   { name: 'httpd', vendor: 'Red Hat, Inc.', versions: [{ version: '2.4.57-5.el9' }] },
-  { name: 'postgresql-server', vendor: 'Red Hat, Inc.', versions: [{ version: '13.11-1.el9' }] },
-  { name: 'java-17-openjdk-headless', vendor: 'Red Hat, Inc.', versions: [{ version: '1:17.0.9.0.9-2.el9' }] },
+  { name: 'postgresql-server', vendor: 'Red Hat, Inc.', source: 'postgresql', versions: [{ version: '13.11-1.el9' }] },
+  { name: 'java-17-openjdk-headless', vendor: 'Red Hat, Inc.', source: 'java-17-openjdk', versions: [{ version: '1:17.0.9.0.9-2.el9' }] },
   {
     name: 'Apache Log4j', vendor: 'The Apache Software Foundation', path: '/opt/app/lib/log4j-core.jar',
     versions: [{ version: '2.14.1', cves: ['CVE-2021-44228', 'CVE-2021-45046'] }, { version: '2.17.1' }, { version: '2.17.1' }],
