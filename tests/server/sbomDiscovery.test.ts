@@ -120,14 +120,14 @@ describe.each(engines)('a discovery from uploaded SBOMs on %s', (engine) => {
     expect(identity('zlib1g')).toEqual({ ecosystem: 'Debian:12', name: 'zlib', version: '1:1.2.13.dfsg-1' });
   });
 
-  it('matches log4j-core 2.14.1 named by its Maven purl by GitHub\'s advisory, and nothing the advisories do not name', async () => {
+  it('matches log4j-core 2.14.1 named by its Maven purl by GitHub\'s advisories (the three Log4Shell CVEs it is earlier than the fix of), and nothing the advisories do not name', async () => {
     const findings = await server.context.db.query<Finding>(
       `select d.fields->'Hostname'->>0 as hostname, f.cve_id, f.sources from snapshot_findings f
          join snapshot_assets d on d.discovery_id = f.discovery_id and d.entity = 'device' and d.asset_id = f.device_asset
         where f.discovery_id = $1 order by 1, 2`,
       [discoveryId],
     );
-    expect(findings.map((finding) => [finding.hostname, finding.cve_id])).toEqual([[payments, 'CVE-2021-44228']]);
+    expect(findings.map((finding) => [finding.hostname, finding.cve_id])).toEqual([[payments, 'CVE-2021-44228'], [payments, 'CVE-2021-45046'], [payments, 'CVE-2021-45105']]);
     expect(findings[0].sources.find((source) => source.adapter === 'cartograph-avm')?.evidence).toBe('Maven GHSA-jfh8-c2jp-5v3q: fixed in 2.15.0; installed 2.14.1 is earlier (org.apache.logging.log4j:log4j-core on Maven).');
   });
 });

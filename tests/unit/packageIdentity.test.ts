@@ -32,7 +32,7 @@ describe('package identity', () => {
     expect(packageIdentity({ purl: 'pkg:rpm/redhat/curl@7.76.1-26.el9_3.2?distro=rhel-9.3' })).toEqual({ ecosystem: 'Red Hat:enterprise_linux:9', name: 'curl', version: '7.76.1-26.el9_3.2' });
     // The epoch a purl keeps in its qualifier (trivy, syft) is part of the version the distribution compares.
     expect(packageIdentity({ purl: 'pkg:deb/debian/zlib1g@1.2.13.dfsg-1?arch=amd64&distro=debian-12.4&epoch=1', sourcePackage: 'zlib' })).toEqual({ ecosystem: 'Debian:12', name: 'zlib', version: '1:1.2.13.dfsg-1' });
-    expect(packageIdentity({ purl: 'pkg:rpm/redhat/openssl-libs@3.0.7-25.el9_3?arch=x86_64&epoch=1&upstream=openssl-3.0.7-25.el9_3.src.rpm&distro=rhel-9.3' })).toEqual({ ecosystem: 'Red Hat:enterprise_linux:9', name: 'openssl-libs', version: '1:3.0.7-25.el9_3' });
+    expect(packageIdentity({ purl: 'pkg:rpm/redhat/openssl-libs@3.0.7-25.el9_3?arch=x86_64&epoch=1&upstream=openssl-3.0.7-25.el9_3.src.rpm&distro=rhel-9.3' })).toEqual({ ecosystem: 'Red Hat:enterprise_linux:9', name: 'openssl-libs', sourceName: 'openssl', version: '1:3.0.7-25.el9_3' });
     expect(packageIdentity({ purl: 'pkg:maven/org.apache.logging.log4j/log4j-core@2.14.1' })).toEqual({ ecosystem: 'Maven', name: 'org.apache.logging.log4j:log4j-core', version: '2.14.1' });
     expect(packageIdentity({ purl: 'pkg:npm/%40babel/traverse@7.23.1' })).toEqual({ ecosystem: 'npm', name: '@babel/traverse', version: '7.23.1' });
     expect(packageIdentity({ packageType: 'python_packages', name: 'Jinja2', version: '3.1.2' })).toEqual({ ecosystem: 'PyPI', name: 'jinja2', version: '3.1.2' });

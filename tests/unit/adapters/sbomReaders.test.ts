@@ -103,7 +103,7 @@ describe('the SPDX reader', () => {
     });
     expect(sbom).toMatchObject({ format: 'SPDX 2.3', tool: 'syft-1.0.1', subject: { kind: 'image', reference: 'registry.corp.example.com/ops/agent:1.4', digest: `sha256:${'e'.repeat(64)}` } });
     expect(sbom.packages).toEqual([expect.objectContaining({ name: 'openssl-libs', vendor: 'Red Hat, Inc.', licenses: ['OpenSSL AND Apache-2.0'], cpe: expect.stringMatching(/^cpe:2\.3:a:redhat:openssl-libs/), sourcePackage: null })]);
-    expect(packageIdentity({ purl: sbom.packages[0].purl })).toEqual({ ecosystem: 'Red Hat:enterprise_linux:9', name: 'openssl-libs', version: '1:3.0.7-25.el9_3' });
+    expect(packageIdentity({ purl: sbom.packages[0].purl })).toEqual({ ecosystem: 'Red Hat:enterprise_linux:9', name: 'openssl-libs', sourceName: 'openssl', version: '1:3.0.7-25.el9_3' });
   });
 
   it('reads trivy 2.2 (attribution texts, no package purposes) and syft\'s directory root as naming no machine', () => {
