@@ -69,7 +69,7 @@ export async function runStage(db: Database, discoveryId: number, links: DeviceL
  * the stage does (a bare table, then its indexes and key), with no reading, matching or JavaScript. What writing that
  * many finding rows costs on this machine at the least.
  */
-async function findingsWriteFloor(db: Database, companyId: number, discoveryId: number): Promise<number> {
+export async function findingsWriteFloor(db: Database, companyId: number, discoveryId: number): Promise<number> {
   const [{ id }] = await db.query<{ id: number }>("insert into discoveries (company_id, status, start_time) values ($1, 'done', now()) returning id", [companyId]);
   const columns = findingColumns.filter((column) => column !== 'discovery_id').join(', ');
   const started = performance.now();

@@ -100,6 +100,12 @@ if (process.argv.includes('--osv')) {
   process.stdout.write(`${JSON.stringify({ osv_imports: await osvFeedsBench() }, null, 2)}\n`);
   process.exit(0);
 }
+// `npm run bench -- --packages`: only package matching by OSV advisories at 100k Debian servers × 40 packages (tests/bench/packageMatching.ts).
+if (process.argv.includes('--packages')) {
+  const { packageMatchingBench } = await import('./packageMatching.js');
+  process.stdout.write(`${JSON.stringify({ package_matching: await packageMatchingBench() }, null, 2)}\n`);
+  process.exit(0);
+}
 // `npm run bench -- --normalization`: only the normalization figures (tests/bench/normalization.ts).
 if (process.argv.includes('--normalization')) {
   process.stdout.write(`${JSON.stringify({ normalization: normalizationBench(await bundledLifecycle(new Date().toISOString().slice(0, 10))) }, null, 2)}\n`);
